@@ -1,0 +1,91 @@
+package io.partita.account;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.serde.annotation.Serdeable;
+import io.partita.web.Ids;
+import jakarta.validation.constraints.DecimalMax;
+import jakarta.validation.constraints.DecimalMin;
+import jakarta.validation.constraints.Digits;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+
+/** The bodies of the account API (API.md, "Accounts and transactions"). */
+final class AccountApi {
+
+    /*
+     * Amounts arrive as BigDecimal so that 1.5 is refused with a field error instead of being truncated to 1; the
+     * constraints keep them whole and in range, so the controllers convert them with longValueExact().
+     */
+    static final String WHOLE = "must be a whole number of minor units";
+
+    private AccountApi() {
+    }
+
+    @Serdeable
+    record OpenAccount(
+            @NotNull @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String id,
+            @Nullable @Digits(integer = 19, fraction = 0, message = WHOLE) @DecimalMin("0")
+            @DecimalMax(Ledger.MAX_BALANCE_TEXT) BigDecimal balance,
+            @Nullable @Digits(integer = 19, fraction = 0, message = WHOLE) @DecimalMin("0")
+            @DecimalMax(Ledger.MAX_BALANCE_TEXT) BigDecimal overdraftLimit) {
+    }
+
+    @Serdeable
+    record PostTransaction(
+            @NotNull @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String txId,
+            @NotNull @Pattern(regexp = "DEBIT|CREDIT", message = "must be DEBIT or CREDIT") String type,
+            @NotNull @Digits(integer = 16, fraction = 0, message = WHOLE) @DecimalMin("1")
+            @DecimalMax(Ledger.MAX_AMOUNT_TEXT) BigDecimal amount) {
+    }
+
+    /**
+     * @param partition the partition the account lives in (0..270)
+     * @param owner     the address of the member that owns that partition now
+     */
+    @Serdeable
+    record AccountView(String id, long balance, long overdraftLimit, long version, int partition,
+                       @Nullable String owner) {
+    }
+
+    /**
+     * The answer to a transaction; the single call's body, and an item of a batch's answer with its status. A
+     * rejection is also a problem (RFC 9457): it carries {@code type}, {@code title} and {@code detail} beside the
+     * transaction's own {@code status}, which is {@code REJECTED}.
+     */
+    @Serdeable
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record TransactionAnswer(String txId, String accountId, String status, long balance,
+                             @Nullable String type, @Nullable String title, @Nullable String detail,
+                             @Nullable String reason) {
+
+        static TransactionAnswer of(JournalEntry entry) {
+            if (entry.status() == TxStatus.APPLIED) {
+                return new TransactionAnswer(entry.txId(), entry.accountId(), entry.status().name(),
+                        entry.balanceAfter(), null, null, null, null);
+            }
+            boolean limit = entry.type().delta(entry.amount()) > 0;
+            String reason = limit ? "BALANCE_LIMIT" : "INSUFFICIENT_FUNDS";
+            String detail = limit
+                    ? "The credit would take the balance above " + Ledger.MAX_BALANCE + "."
+                    : "The debit would take the balance below the overdraft limit.";
+            return new TransactionAnswer(entry.txId(), entry.accountId(), entry.status().name(),
+                    entry.balanceAfter(), "https://partita.dev/problems/" + reason.toLowerCase().replace('_', '-'),
+                    limit ? "Balance limit" : "Insufficient funds", detail, reason);
+        }
+    }
+
+    @Serdeable
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record JournalView(String txId, String type, long amount, String status, long balanceAfter, String at, long seq,
+                       @Nullable String ref) {
+
+        static JournalView of(JournalEntry entry) {
+            return new JournalView(entry.txId(), entry.type().name(), entry.amount(), entry.status().name(),
+                    entry.balanceAfter(), Instant.ofEpochMilli(entry.at()).toString(), entry.seq(), entry.ref());
+        }
+    }
+}

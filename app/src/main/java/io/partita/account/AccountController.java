@@ -1,0 +1,115 @@
+package io.partita.account;
+
+import com.hazelcast.cluster.Member;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.partition.Partition;
+import com.hazelcast.partition.PartitionService;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.HttpStatus;
+import io.micronaut.http.MediaType;
+import io.micronaut.http.MutableHttpResponse;
+import io.micronaut.http.annotation.Body;
+import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.Get;
+import io.micronaut.http.annotation.PathVariable;
+import io.micronaut.http.annotation.Post;
+import io.micronaut.http.annotation.QueryValue;
+import io.micronaut.scheduling.TaskExecutors;
+import io.micronaut.scheduling.annotation.ExecuteOn;
+import io.micronaut.validation.Validated;
+import io.partita.web.ApiException;
+import io.partita.web.Ids;
+import io.partita.web.Problem;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.Pattern;
+
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+
+/** Accounts and their transactions over HTTP; every call may land on any node. */
+@Controller("/accounts")
+@Validated
+class AccountController {
+
+    static final String REPLAYED_HEADER = "Idempotent-Replayed";
+
+    private final AccountService accounts;
+    private final PartitionService partitions;
+
+    AccountController(AccountService accounts, HazelcastInstance hazelcast) {
+        this.accounts = accounts;
+        this.partitions = hazelcast.getPartitionService();
+    }
+
+    @Post
+    CompletionStage<HttpResponse<AccountApi.AccountView>> open(@Valid @Body AccountApi.OpenAccount body) {
+        long balance = body.balance() == null ? 0 : body.balance().longValueExact();
+        long overdraftLimit = body.overdraftLimit() == null ? 0 : body.overdraftLimit().longValueExact();
+        return accounts.open(body.id(), balance, overdraftLimit)
+                .thenApply(account -> HttpResponse.created(view(account)));
+    }
+
+    @Get("/{id}")
+    CompletionStage<AccountApi.AccountView> get(
+            @PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String id) {
+        return accounts.find(id).thenApply(account -> view(account.orElseThrow(() -> notFound(id))));
+    }
+
+    @Post("/{id}/transactions")
+    CompletionStage<MutableHttpResponse<AccountApi.TransactionAnswer>> post(
+            @PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String id,
+            @Valid @Body AccountApi.PostTransaction body,
+            @Nullable @QueryValue String mode) {
+        TxRequest request = TxRequest.of(body.txId(), TxType.valueOf(body.type()), body.amount().longValueExact(),
+                System.currentTimeMillis());
+        return accounts.apply(id, request, AccountService.parseMode(mode))
+                .thenApply(outcome -> respond(id, body.txId(), outcome));
+    }
+
+    @Get("/{id}/transactions")
+    @ExecuteOn(TaskExecutors.BLOCKING)
+    List<AccountApi.JournalView> journal(
+            @PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String id,
+            @QueryValue(defaultValue = "50") @Min(1) @Max(1000) int limit) {
+        return accounts.journal(id, limit).stream().map(AccountApi.JournalView::of).toList();
+    }
+
+    /** The HTTP answer to an outcome: 200 applied, 422 rejected, 409 txId conflict, 404 no account. */
+    static MutableHttpResponse<AccountApi.TransactionAnswer> respond(String accountId, String txId,
+                                                                     TxOutcome outcome) {
+        return switch (outcome.kind()) {
+            case NOT_FOUND -> throw notFound(accountId);
+            case CONFLICT -> throw ApiException.conflict("txid-conflict", "Transaction id reused",
+                    "Transaction id '" + txId + "' was already used on account '" + accountId
+                            + "' with another payload.");
+            case RECORDED, REPLAYED -> {
+                JournalEntry entry = outcome.entry();
+                boolean applied = entry.status() == TxStatus.APPLIED;
+                MutableHttpResponse<AccountApi.TransactionAnswer> response =
+                        HttpResponse.<AccountApi.TransactionAnswer>status(
+                                        applied ? HttpStatus.OK : HttpStatus.UNPROCESSABLE_ENTITY)
+                                .body(AccountApi.TransactionAnswer.of(entry))
+                                .contentType(applied ? MediaType.APPLICATION_JSON : Problem.MEDIA_TYPE);
+                if (outcome.kind() == TxOutcome.Kind.REPLAYED) {
+                    response.header(REPLAYED_HEADER, "true");
+                }
+                yield response;
+            }
+        };
+    }
+
+    private AccountApi.AccountView view(Account account) {
+        Partition partition = partitions.getPartition(account.id());
+        Member owner = partition.getOwner();
+        return new AccountApi.AccountView(account.id(), account.balance(), account.overdraftLimit(),
+                account.version(), partition.getPartitionId(),
+                owner == null ? null : owner.getAddress().getHost() + ":" + owner.getAddress().getPort());
+    }
+
+    private static ApiException notFound(String id) {
+        return ApiException.notFound("Account", id);
+    }
+}

@@ -1,0 +1,124 @@
+package io.partita.account;
+
+import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
+import com.hazelcast.nio.serialization.compact.CompactReader;
+import com.hazelcast.nio.serialization.compact.CompactSerializer;
+import com.hazelcast.nio.serialization.compact.CompactWriter;
+import io.partita.cluster.Serialization;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * How the account feature's classes cross the wire: explicit Compact serializers for the values (SQL reads their
+ * fields by these names) and the IdentifiedDataSerializable constructors for {@link Serialization}'s factory.
+ */
+public final class AccountSerialization {
+
+    public static final String ACCOUNT_TYPE = "partita.Account";
+    public static final String JOURNAL_ENTRY_TYPE = "partita.JournalEntry";
+    public static final String JOURNAL_KEY_TYPE = "partita.JournalKey";
+
+    private AccountSerialization() {
+    }
+
+    public static IdentifiedDataSerializable create(int typeId) {
+        return switch (typeId) {
+            case Serialization.APPLY_TRANSACTION -> new ApplyTransaction();
+            case Serialization.REPLACE_ACCOUNT -> new ReplaceAccount<>();
+            case Serialization.TRANSACTION_OUTCOME -> new TxOutcome();
+            case Serialization.OPEN_ACCOUNT -> new OpenAccount();
+            default -> null;
+        };
+    }
+
+    public static List<CompactSerializer<?>> compactSerializers() {
+        return List.of(new AccountSerializer(), new JournalEntrySerializer(), new JournalKeySerializer());
+    }
+
+    static final class AccountSerializer implements CompactSerializer<Account> {
+        @Override
+        public Account read(CompactReader reader) {
+            JournalEntry[] recent = reader.readArrayOfCompact("recent", JournalEntry.class);
+            return new Account(reader.readString("id"), reader.readInt64("balance"),
+                    reader.readInt64("overdraftLimit"), reader.readInt64("version"), reader.readInt64("fence"),
+                    recent == null ? List.of() : Arrays.asList(recent));
+        }
+
+        @Override
+        public void write(CompactWriter writer, Account account) {
+            writer.writeString("id", account.id());
+            writer.writeInt64("balance", account.balance());
+            writer.writeInt64("overdraftLimit", account.overdraftLimit());
+            writer.writeInt64("version", account.version());
+            writer.writeInt64("fence", account.fence());
+            writer.writeArrayOfCompact("recent", account.recent().toArray(new JournalEntry[0]));
+        }
+
+        @Override
+        public String getTypeName() {
+            return ACCOUNT_TYPE;
+        }
+
+        @Override
+        public Class<Account> getCompactClass() {
+            return Account.class;
+        }
+    }
+
+    static final class JournalEntrySerializer implements CompactSerializer<JournalEntry> {
+        @Override
+        public JournalEntry read(CompactReader reader) {
+            return new JournalEntry(reader.readString("accountId"), reader.readString("txId"),
+                    TxType.valueOf(reader.readString("type")), reader.readInt64("amount"),
+                    TxStatus.valueOf(reader.readString("status")), reader.readInt64("balanceAfter"),
+                    reader.readInt64("at"), reader.readInt64("seq"), reader.readString("ref"));
+        }
+
+        @Override
+        public void write(CompactWriter writer, JournalEntry entry) {
+            writer.writeString("accountId", entry.accountId());
+            writer.writeString("txId", entry.txId());
+            writer.writeString("type", entry.type().name());
+            writer.writeInt64("amount", entry.amount());
+            writer.writeString("status", entry.status().name());
+            writer.writeInt64("balanceAfter", entry.balanceAfter());
+            writer.writeInt64("at", entry.at());
+            writer.writeInt64("seq", entry.seq());
+            writer.writeString("ref", entry.ref());
+        }
+
+        @Override
+        public String getTypeName() {
+            return JOURNAL_ENTRY_TYPE;
+        }
+
+        @Override
+        public Class<JournalEntry> getCompactClass() {
+            return JournalEntry.class;
+        }
+    }
+
+    static final class JournalKeySerializer implements CompactSerializer<JournalKey> {
+        @Override
+        public JournalKey read(CompactReader reader) {
+            return new JournalKey(reader.readString("accountId"), reader.readString("txId"));
+        }
+
+        @Override
+        public void write(CompactWriter writer, JournalKey key) {
+            writer.writeString("accountId", key.accountId());
+            writer.writeString("txId", key.txId());
+        }
+
+        @Override
+        public String getTypeName() {
+            return JOURNAL_KEY_TYPE;
+        }
+
+        @Override
+        public Class<JournalKey> getCompactClass() {
+            return JournalKey.class;
+        }
+    }
+}

@@ -1,0 +1,41 @@
+package io.partita.account;
+
+import io.micronaut.core.annotation.Nullable;
+
+import java.util.Objects;
+
+/**
+ * One recorded transaction on one account: its request, its outcome and the balance it left. The same record is the
+ * value of the {@code journal} map and of an account's recent-transactions list, and it is the answer a retry of
+ * {@link #txId} gets.
+ *
+ * @param seq the account's version once this entry was recorded; orders the journal newest first
+ * @param at  epoch milliseconds, stamped by the node that received the request (never inside an entry processor)
+ * @param ref what the entry belongs to beyond the account, such as a transfer's other account; null for none
+ */
+public record JournalEntry(String accountId,
+                           String txId,
+                           TxType type,
+                           long amount,
+                           TxStatus status,
+                           long balanceAfter,
+                           long at,
+                           long seq,
+                           @Nullable String ref) {
+
+    public JournalEntry {
+        Objects.requireNonNull(accountId, "accountId");
+        Objects.requireNonNull(txId, "txId");
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(status, "status");
+    }
+
+    /** Whether {@code request} carries the same payload as the one this entry recorded. */
+    boolean sameRequestAs(TxRequest request) {
+        return type == request.type() && amount == request.amount() && Objects.equals(ref, request.ref());
+    }
+
+    JournalKey key() {
+        return new JournalKey(accountId, txId);
+    }
+}

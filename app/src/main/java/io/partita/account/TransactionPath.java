@@ -1,0 +1,17 @@
+package io.partita.account;
+
+import io.partita.cluster.PartitaProperties.ProcessingMode;
+
+import java.util.concurrent.CompletionStage;
+
+/**
+ * One way of running a transaction on one account. Both paths decide with {@link Ledger} and give the same answers;
+ * they differ in how they keep two workers off one account: the partition thread, or a lock.
+ */
+public interface TransactionPath {
+
+    ProcessingMode mode();
+
+    /** Completes with the outcome, or exceptionally with a grid failure that {@code Failures} translates. */
+    CompletionStage<TxOutcome> apply(String accountId, TxRequest request);
+}

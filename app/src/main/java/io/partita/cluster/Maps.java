@@ -1,0 +1,25 @@
+package io.partita.cluster;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.IMap;
+import io.partita.account.Account;
+import io.partita.account.JournalEntry;
+import io.partita.account.JournalKey;
+
+/** The names of the grid's data structures, configured in {@link HazelcastConfigs} and looked up only through here. */
+public final class Maps {
+
+    public static final String ACCOUNTS = "accounts";
+    public static final String JOURNAL = "journal";
+
+    private Maps() {
+    }
+
+    public static IMap<String, Account> accounts(HazelcastInstance hazelcast) {
+        return hazelcast.getMap(ACCOUNTS);
+    }
+
+    public static IMap<JournalKey, JournalEntry> journal(HazelcastInstance hazelcast) {
+        return hazelcast.getMap(JOURNAL);
+    }
+}

@@ -1,0 +1,97 @@
+package io.partita.cluster;
+
+import io.micronaut.context.annotation.ConfigurationProperties;
+import io.micronaut.core.annotation.Introspected;
+import io.micronaut.core.annotation.Nullable;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Everything a node is configured with, under {@code partita.*} in {@code application.yml}; every key can also be
+ * set by environment variable ({@code partita.cp.members} = {@code PARTITA_CP_MEMBERS}). Defaults live in
+ * {@code application.yml}, so this record is the single typed view of them and {@link HazelcastConfigs} turns it
+ * into a Hazelcast {@code Config}.
+ *
+ * @param clusterName      members only join a cluster of the same name
+ * @param discovery        how members find each other
+ * @param members          the member list for {@link Discovery#TCP}: {@code host} or {@code host:port}
+ * @param kubernetes       the headless service looked up for {@link Discovery#KUBERNETES}
+ * @param network          where the member listens for other members
+ * @param minClusterSize   readiness stays DOWN until at least this many members have joined
+ * @param heartbeatTimeout a member silent for this long is removed and its partitions are taken over
+ * @param httpUrl          the URL other nodes and clients reach this node's HTTP API on; derived when blank
+ * @param cp               the CP Subsystem (FencedLock)
+ * @param processing       the default processing path
+ * @param journal          how long journal entries (and so the duplicate check of a txId) are kept
+ */
+@ConfigurationProperties("partita")
+public record PartitaProperties(
+        @NotBlank @Pattern(regexp = "[A-Za-z0-9._-]{1,64}") String clusterName,
+        @NotNull Discovery discovery,
+        @Nullable List<String> members,
+        @Valid @NotNull Kubernetes kubernetes,
+        @Valid @NotNull Network network,
+        @Min(1) @Max(1000) int minClusterSize,
+        @NotNull Duration heartbeatTimeout,
+        @Nullable String httpUrl,
+        @Valid @NotNull Cp cp,
+        @Valid @NotNull Processing processing,
+        @Valid @NotNull Journal journal) {
+
+    public enum Discovery { MULTICAST, TCP, KUBERNETES }
+
+    public enum ProcessingMode { PARTITIONED, LOCKED }
+
+    /** @param serviceDns the DNS name of the headless service whose A records are the members */
+    @Introspected
+    @ConfigurationProperties("kubernetes")
+    public record Kubernetes(@Nullable String serviceDns) {
+    }
+
+    /**
+     * @param host             the address (or Hazelcast wildcard such as {@code 10.0.*.*}) the member binds to;
+     *                         {@code any} lets Hazelcast pick. Defaults to loopback, the safe choice on one machine.
+     * @param port             the first member port tried; the next ones are tried when it is taken
+     * @param multicastGroup   the multicast group for {@link Discovery#MULTICAST}
+     * @param multicastPort    the multicast port for {@link Discovery#MULTICAST}
+     */
+    @Introspected
+    @ConfigurationProperties("network")
+    public record Network(@NotBlank String host,
+                          @Min(1) @Max(65535) int port,
+                          @NotBlank String multicastGroup,
+                          @Min(1) @Max(65535) int multicastPort) {
+    }
+
+    /**
+     * @param members    CP members; 0 runs FencedLock in unsafe mode (one dev node), 3 or more runs Raft
+     * @param sessionTtl a crashed lock holder's session, and with it its locks, expires after this long
+     */
+    @Introspected
+    @ConfigurationProperties("cp")
+    public record Cp(@Min(0) @Max(7) int members, @NotNull Duration sessionTtl) {
+    }
+
+    /** @param mode the path a transaction takes when the request does not name one */
+    @Introspected
+    @ConfigurationProperties("processing")
+    public record Processing(@NotNull ProcessingMode mode) {
+    }
+
+    /** @param retention journal entries live this long; a txId retried later than this is new again */
+    @Introspected
+    @ConfigurationProperties("journal")
+    public record Journal(@NotNull Duration retention) {
+    }
+
+    public List<String> members() {
+        return members == null ? List.of() : members;
+    }
+}

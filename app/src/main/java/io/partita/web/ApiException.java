@@ -1,0 +1,65 @@
+package io.partita.web;
+
+import io.micronaut.http.HttpStatus;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * A request that cannot be served, with everything its problem+json answer says. Thrown by services and controllers;
+ * {@link ApiExceptionHandler} renders it. Carries no stack trace: it is an answer, not a bug.
+ */
+public final class ApiException extends RuntimeException {
+
+    private final HttpStatus status;
+    private final String slug;
+    private final String title;
+    private final List<Problem.FieldError> errors;
+    private final Duration retryAfter;
+
+    private ApiException(HttpStatus status, String slug, String title, String detail,
+                         List<Problem.FieldError> errors, Duration retryAfter) {
+        super(detail, null, false, false);
+        this.status = status;
+        this.slug = slug;
+        this.title = title;
+        this.errors = List.copyOf(errors);
+        this.retryAfter = retryAfter;
+    }
+
+    public static ApiException notFound(String what, String id) {
+        return new ApiException(HttpStatus.NOT_FOUND, "not-found", what + " not found",
+                "There is no " + what.toLowerCase() + " with id '" + id + "'.", List.of(), null);
+    }
+
+    public static ApiException conflict(String slug, String title, String detail) {
+        return new ApiException(HttpStatus.CONFLICT, slug, title, detail, List.of(), null);
+    }
+
+    public static ApiException badRequest(String detail) {
+        return new ApiException(HttpStatus.BAD_REQUEST, "bad-request", "Bad request", detail, List.of(), null);
+    }
+
+    public static ApiException invalidField(String field, String message) {
+        return new ApiException(HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request",
+                "The request has an invalid field.", List.of(new Problem.FieldError(field, message)), null);
+    }
+
+    /** The cluster could not answer now but may soon: the client should retry after {@code retryAfter}. */
+    public static ApiException unavailable(String detail, Duration retryAfter) {
+        return new ApiException(HttpStatus.SERVICE_UNAVAILABLE, "unavailable", "Service unavailable", detail,
+                List.of(), retryAfter);
+    }
+
+    public HttpStatus status() {
+        return status;
+    }
+
+    public Duration retryAfter() {
+        return retryAfter;
+    }
+
+    public Problem problem() {
+        return new Problem(Problem.TYPE_BASE + slug, title, status.getCode(), getMessage(), errors);
+    }
+}

@@ -1,0 +1,63 @@
+package io.partita.web;
+
+import io.micronaut.context.annotation.Replaces;
+import io.micronaut.http.HttpRequest;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.HttpStatus;
+import io.micronaut.http.annotation.Produces;
+import io.micronaut.http.server.exceptions.ExceptionHandler;
+import io.micronaut.validation.exceptions.ConstraintExceptionHandler;
+import jakarta.inject.Singleton;
+import jakarta.validation.ConstraintViolation;
+import jakarta.validation.ConstraintViolationException;
+import jakarta.validation.ElementKind;
+import jakarta.validation.Path;
+
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * A failed constraint becomes a 400 that names each field at fault as the client wrote it: {@code amount} for a body
+ * field, {@code id} for a path variable, {@code [3].amount} for an item of a batch.
+ */
+@Produces(Problem.MEDIA_TYPE)
+@Singleton
+@Replaces(ConstraintExceptionHandler.class)
+class ConstraintViolationHandler implements ExceptionHandler<ConstraintViolationException, HttpResponse<Problem>> {
+
+    @Override
+    public HttpResponse<Problem> handle(HttpRequest request, ConstraintViolationException exception) {
+        List<Problem.FieldError> errors = exception.getConstraintViolations().stream()
+                .map(violation -> new Problem.FieldError(field(violation), violation.getMessage()))
+                .sorted(Comparator.comparing(Problem.FieldError::field))
+                .toList();
+        Problem problem = new Problem(Problem.TYPE_BASE + "invalid-request", "Invalid request",
+                HttpStatus.BAD_REQUEST.getCode(),
+                errors.size() == 1 ? "The request has an invalid field." : "The request has invalid fields.", errors);
+        return HttpResponse.<Problem>status(HttpStatus.BAD_REQUEST).body(problem).contentType(Problem.MEDIA_TYPE);
+    }
+
+    static String field(ConstraintViolation<?> violation) {
+        StringBuilder field = new StringBuilder();
+        String parameter = null;
+        for (Path.Node node : violation.getPropertyPath()) {
+            if (node.getKind() == ElementKind.METHOD || node.getKind() == ElementKind.CONSTRUCTOR) {
+                continue;
+            }
+            if (node.getKind() == ElementKind.PARAMETER) {
+                parameter = node.getName();
+                continue;
+            }
+            if (node.getIndex() != null) {
+                field.append('[').append(node.getIndex()).append(']');
+            }
+            if (node.getName() != null && !node.getName().isEmpty() && !node.getName().startsWith("<")) {
+                if (!field.isEmpty()) {
+                    field.append('.');
+                }
+                field.append(node.getName());
+            }
+        }
+        return field.isEmpty() && parameter != null ? parameter : field.toString();
+    }
+}

@@ -1,0 +1,86 @@
+package io.partita.web;
+
+import io.micronaut.context.annotation.Replaces;
+import io.micronaut.http.HttpStatus;
+import io.micronaut.http.MutableHttpResponse;
+import io.micronaut.http.server.exceptions.response.Error;
+import io.micronaut.http.server.exceptions.response.ErrorContext;
+import io.micronaut.http.server.exceptions.response.ErrorResponseProcessor;
+import jakarta.inject.Singleton;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Renders every error Micronaut produces itself (malformed JSON, a failed constraint, an unknown route, a body too
+ * large, a wrong media type, an unhandled exception) as problem+json. The detail is written here from the status and
+ * the failed fields, never copied from an exception message, so no class name or stack trace reaches a client.
+ */
+@Singleton
+@Replaces(ErrorResponseProcessor.class)
+class ProblemResponseProcessor implements ErrorResponseProcessor<Problem> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ProblemResponseProcessor.class);
+    /** Framework messages may quote parser internals, so a conversion error says only that the value did not fit. */
+    private static final String WRONG_TYPE = "has a value of the wrong type or format";
+
+    @Override
+    public MutableHttpResponse<Problem> processResponse(ErrorContext context, MutableHttpResponse<?> response) {
+        HttpStatus status = response.getStatus();
+        List<Problem.FieldError> fieldErrors = fieldErrors(context);
+        if (status.getCode() >= 500) {
+            context.getRootCause().ifPresent(cause -> LOG.error("Unhandled failure on {} {}",
+                    context.getRequest().getMethod(), context.getRequest().getPath(), cause));
+        }
+        Problem problem = new Problem(Problem.TYPE_BASE + slug(status, fieldErrors), title(status, fieldErrors),
+                status.getCode(), detail(status, fieldErrors, context), fieldErrors);
+        return response.body(problem).contentType(Problem.MEDIA_TYPE);
+    }
+
+    private static List<Problem.FieldError> fieldErrors(ErrorContext context) {
+        List<Problem.FieldError> fields = new ArrayList<>();
+        for (Error error : context.getErrors()) {
+            error.getPath().map(ProblemResponseProcessor::fieldName).ifPresent(field ->
+                    fields.add(new Problem.FieldError(field, WRONG_TYPE)));
+        }
+        return fields;
+    }
+
+    /** A conversion error names its argument as a JSON pointer ({@code /limit}); the client knows it as a name. */
+    static String fieldName(String path) {
+        return path.startsWith("/") ? path.substring(1) : path;
+    }
+
+
+    private static String slug(HttpStatus status, List<Problem.FieldError> fieldErrors) {
+        if (!fieldErrors.isEmpty()) {
+            return "invalid-request";
+        }
+        return status.getReason().toLowerCase(Locale.ROOT).replace(' ', '-');
+    }
+
+    private static String title(HttpStatus status, List<Problem.FieldError> fieldErrors) {
+        return fieldErrors.isEmpty() ? status.getReason() : "Invalid request";
+    }
+
+    private static String detail(HttpStatus status, List<Problem.FieldError> fieldErrors, ErrorContext context) {
+        if (!fieldErrors.isEmpty()) {
+            return fieldErrors.size() == 1 ? "The request has an invalid field." : "The request has invalid fields.";
+        }
+        return switch (status) {
+            case BAD_REQUEST -> "The request could not be read: the body must be well-formed JSON of the documented "
+                    + "shape, with whole numbers for amounts.";
+            case NOT_FOUND -> "No resource at " + context.getRequest().getPath() + ".";
+            case METHOD_NOT_ALLOWED -> "This resource does not accept " + context.getRequest().getMethod() + ".";
+            case UNSUPPORTED_MEDIA_TYPE -> "The body must be sent as application/json.";
+            case NOT_ACCEPTABLE -> "This resource answers in application/json only.";
+            case REQUEST_ENTITY_TOO_LARGE -> "The request body is larger than this node accepts.";
+            default -> status.getCode() >= 500
+                    ? "The node could not complete the request. It has been logged; retrying with the same id is safe."
+                    : status.getReason() + ".";
+        };
+    }
+}
