@@ -1,0 +1,200 @@
+package io.partita.account;
+
+import com.hazelcast.core.HazelcastInstance;
+import io.partita.cluster.Maps;
+import io.partita.cluster.PartitaProperties;
+import io.partita.support.TestCluster;
+import io.partita.web.ApiException;
+import io.partita.web.Failures;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A seeded workload of debits and credits, some retried, driven through {@link AccountService} on whichever members
+ * of a {@link TestCluster} are alive, retrying each transaction until it has a definite answer (as a client would on
+ * a 503). Afterwards it checks the invariants against what was acknowledged.
+ */
+final class LedgerLoad {
+
+    record Tx(String txId, String accountId, TxType type, long amount) {
+    }
+
+    record Answer(TxStatus status, long balance) {
+    }
+
+    private final TestCluster cluster;
+    private final Map<String, Account> opening = new ConcurrentHashMap<>();
+    private final List<Tx> transactions = new ArrayList<>();
+    private final Map<String, Answer> firstAnswers = new ConcurrentHashMap<>();
+    private final List<String> retryMismatches = new CopyOnWriteArrayList<>();
+    private final AtomicInteger done = new AtomicInteger();
+    private final AtomicInteger retriesAsked = new AtomicInteger();
+    private final Map<HazelcastInstance, AccountService> services = new ConcurrentHashMap<>();
+    private final double retryShare;
+    private final long seed;
+
+    LedgerLoad(TestCluster cluster, int accounts, int transactionCount, double retryShare, long seed) {
+        this.cluster = cluster;
+        this.retryShare = retryShare;
+        this.seed = seed;
+        Random random = new Random(seed);
+        for (int i = 0; i < accounts; i++) {
+            String id = "acc-" + i;
+            opening.put(id, Account.open(id, random.nextInt(1_000), random.nextInt(4) == 0 ? random.nextInt(200) : 0));
+        }
+        for (int i = 0; i < transactionCount; i++) {
+            transactions.add(new Tx("tx-" + seed + "-" + i, "acc-" + random.nextInt(accounts),
+                    random.nextBoolean() ? TxType.DEBIT : TxType.CREDIT, 1 + random.nextInt(300)));
+        }
+    }
+
+    void openAccounts() {
+        opening.values().forEach(account -> assertTrue(
+                service(cluster.member(0)).open(account.id(), account.balance(), account.overdraftLimit())
+                        .toCompletableFuture().join() != null));
+    }
+
+    int done() {
+        return done.get();
+    }
+
+    int total() {
+        return transactions.size();
+    }
+
+    /** Runs the workload on {@code threads} threads and returns when every transaction has a definite answer. */
+    void run(int threads) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int slice = t;
+                futures.add(pool.submit(() -> {
+                    Random random = new Random(seed * 31 + slice);
+                    for (int i = slice; i < transactions.size(); i += threads) {
+                        Tx tx = transactions.get(i);
+                        Answer first = applyUntilDefinite(tx, random);
+                        firstAnswers.put(tx.txId(), first);
+                        if (random.nextDouble() < retryShare) {
+                            retriesAsked.incrementAndGet();
+                            Answer retry = applyUntilDefinite(tx, random);
+                            if (!retry.equals(first)) {
+                                retryMismatches.add(tx.txId() + ": first " + first + ", retry " + retry);
+                            }
+                        }
+                        done.incrementAndGet();
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> future : futures) {
+                future.get(5, TimeUnit.MINUTES);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private Answer applyUntilDefinite(Tx tx, Random random) {
+        TxRequest request = TxRequest.of(tx.txId(), tx.type(), tx.amount(), System.currentTimeMillis());
+        RuntimeException last = null;
+        for (int attempt = 0; attempt < 600; attempt++) {
+            List<HazelcastInstance> live = cluster.members();
+            HazelcastInstance member = live.get(random.nextInt(live.size()));
+            try {
+                TxOutcome outcome = service(member).apply(tx.accountId(), request, null)
+                        .toCompletableFuture().get(30, TimeUnit.SECONDS);
+                if (outcome.kind() != TxOutcome.Kind.RECORDED && outcome.kind() != TxOutcome.Kind.REPLAYED) {
+                    throw new AssertionError(tx + " answered " + outcome);
+                }
+                return new Answer(outcome.entry().status(), outcome.entry().balanceAfter());
+            } catch (Exception e) {
+                RuntimeException translated = Failures.translate(e);
+                boolean retryable = translated instanceof ApiException api && api.status().getCode() == 503
+                        || !member.getLifecycleService().isRunning();
+                if (!retryable) {
+                    throw translated;
+                }
+                last = translated;
+                backOff();
+            }
+        }
+        throw new AssertionError("No definite answer for " + tx, last);
+    }
+
+    private static void backOff() {
+        try {
+            Thread.sleep(20);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private AccountService service(HazelcastInstance member) {
+        return services.computeIfAbsent(member, m -> new AccountService(m, List.of(new PartitionedPath(m)),
+                cluster.properties(0)));
+    }
+
+    /** Exact balances, no overdraft breached, every retry answered as the first time, one journal entry per id. */
+    void verify() {
+        HazelcastInstance member = cluster.member(0);
+        assertEquals(List.of(), retryMismatches, "retries answered differently from the first call");
+        assertEquals(transactions.size(), firstAnswers.size());
+        assertTrue(retriesAsked.get() > transactions.size() * retryShare / 2, "the workload retried too little");
+
+        Map<String, List<Tx>> byAccount = transactions.stream().collect(Collectors.groupingBy(Tx::accountId));
+        var accounts = Maps.accounts(member);
+        var journal = Maps.journal(member);
+        long totalOpening = 0;
+        long totalApplied = 0;
+        long totalNow = 0;
+        for (Account open : opening.values()) {
+            List<Tx> txs = byAccount.getOrDefault(open.id(), Collections.emptyList());
+            long expected = open.balance();
+            for (Tx tx : txs) {
+                Answer answer = firstAnswers.get(tx.txId());
+                assertTrue(answer.balance() >= -open.overdraftLimit(), tx + " answered " + answer);
+                if (answer.status() == TxStatus.APPLIED) {
+                    expected += tx.type().delta(tx.amount());
+                }
+            }
+            Account now = accounts.get(open.id());
+            assertEquals(expected, now.balance(), "balance of " + open.id());
+            assertTrue(now.balance() >= -now.overdraftLimit(), open.id() + " below its overdraft limit");
+            assertEquals(txs.size(), now.version(), "transactions recorded on " + open.id());
+
+            List<JournalEntry> entries = new AccountService(member, List.of(), cluster.properties(0))
+                    .journal(open.id(), Integer.MAX_VALUE);
+            assertEquals(txs.size(), entries.size(), "journal entries of " + open.id());
+            for (JournalEntry entry : entries) {
+                Answer answer = firstAnswers.get(entry.txId());
+                assertEquals(answer, new Answer(entry.status(), entry.balanceAfter()), "journal of " + entry.txId());
+            }
+            totalOpening += open.balance();
+            totalApplied += expected - open.balance();
+            totalNow += now.balance();
+        }
+        assertEquals(totalOpening + totalApplied, totalNow, "money is conserved");
+        assertEquals(transactions.size(), journal.size(), "journal size");
+    }
+
+    static PartitaProperties.ProcessingMode defaultMode() {
+        return PartitaProperties.ProcessingMode.PARTITIONED;
+    }
+}

@@ -1,0 +1,122 @@
+package io.partita.support;
+
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
+import io.partita.cluster.HazelcastConfigs;
+import io.partita.cluster.PartitaProperties;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Real Hazelcast members in this JVM, configured exactly as a node configures its own ({@link HazelcastConfigs}),
+ * joined by TCP on 127.0.0.1 under a cluster name no other test uses. Conditions are awaited, never slept on.
+ */
+public final class TestCluster implements AutoCloseable {
+
+    private final String clusterName = "test-" + UUID.randomUUID();
+    private final List<Integer> ports = new CopyOnWriteArrayList<>();
+    private final List<HazelcastInstance> members = new CopyOnWriteArrayList<>();
+    private final int cpMembers;
+
+    private TestCluster(int cpMembers) {
+        this.cpMembers = cpMembers;
+    }
+
+    /** {@code size} members with CP in unsafe mode. */
+    public static TestCluster start(int size) {
+        return start(size, 0);
+    }
+
+    /** {@code size} members, {@code cpMembers} of which form the CP Subsystem (0 for unsafe mode). */
+    public static TestCluster start(int size, int cpMembers) {
+        TestCluster cluster = new TestCluster(cpMembers);
+        for (int i = 0; i < size; i++) {
+            cluster.ports.add(Ports.free());
+        }
+        List<Thread> starting = new ArrayList<>();
+        for (int port : List.copyOf(cluster.ports)) {
+            Thread thread = new Thread(() -> cluster.members.add(cluster.startMember(port)));
+            thread.start();
+            starting.add(thread);
+        }
+        starting.forEach(TestCluster::join);
+        cluster.awaitSize(size);
+        cluster.awaitSafe();
+        return cluster;
+    }
+
+    /** Starts one more member that joins this cluster. */
+    public HazelcastInstance addMember() {
+        int port = Ports.free();
+        ports.add(port);
+        HazelcastInstance member = startMember(port);
+        members.add(member);
+        return member;
+    }
+
+    public String clusterName() {
+        return clusterName;
+    }
+
+    public HazelcastInstance member(int index) {
+        return members.get(index);
+    }
+
+    public List<HazelcastInstance> members() {
+        return List.copyOf(members);
+    }
+
+    /** The properties a node of this cluster would run with, listening on {@code port}. */
+    public PartitaProperties properties(int port) {
+        return TestProperties.tcp(clusterName, port, ports.stream().map(p -> "127.0.0.1:" + p).toList(), cpMembers);
+    }
+
+    /** Graceful leave: the member hands its partitions over before it stops. */
+    public void shutdown(HazelcastInstance member) {
+        members.remove(member);
+        member.shutdown();
+    }
+
+    /** A crash: the member stops at once, and the others promote backups of what it owned. */
+    public void terminate(HazelcastInstance member) {
+        members.remove(member);
+        member.getLifecycleService().terminate();
+    }
+
+    public void awaitSize(int size) {
+        await().atMost(Duration.ofSeconds(60)).until(() ->
+                members.stream().allMatch(m -> m.getLifecycleService().isRunning()
+                        && m.getCluster().getMembers().size() == size));
+    }
+
+    public void awaitSafe() {
+        await().atMost(Duration.ofSeconds(120)).until(() ->
+                members.stream().allMatch(m -> m.getPartitionService().isClusterSafe()));
+    }
+
+    private HazelcastInstance startMember(int port) {
+        return Hazelcast.newHazelcastInstance(
+                HazelcastConfigs.memberConfig(properties(port), "http://127.0.0.1:0"));
+    }
+
+    private static void join(Thread thread) {
+        try {
+            thread.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        members.forEach(member -> member.getLifecycleService().terminate());
+        members.clear();
+    }
+}
