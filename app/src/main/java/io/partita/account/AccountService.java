@@ -97,8 +97,11 @@ public class AccountService {
         return journal.setAsync(entry.key(), entry).thenApply(ignored -> outcome);
     }
 
-    /** The account's journal, newest first; entries older than the retention are gone. */
+    /** The account's journal, newest first; entries older than the retention are gone. 404 for no account. */
     public List<JournalEntry> journal(String accountId, int limit) {
+        if (!accounts.containsKey(accountId)) {
+            throw ApiException.notFound("Account", accountId);
+        }
         Collection<JournalEntry> entries = journal.values(
                 Predicates.partitionPredicate(accountId, Predicates.equal("accountId", accountId)));
         return entries.stream()
