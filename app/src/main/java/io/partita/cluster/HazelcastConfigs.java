@@ -1,6 +1,7 @@
 package io.partita.cluster;
 
 import com.hazelcast.config.Config;
+import com.hazelcast.config.ExecutorConfig;
 import com.hazelcast.config.IndexConfig;
 import com.hazelcast.config.IndexType;
 import com.hazelcast.config.JoinConfig;
@@ -18,6 +19,8 @@ public final class HazelcastConfigs {
     public static final int PARTITION_COUNT = 271;
     /** The member attribute that carries the node's HTTP URL, read by {@code GET /cluster}. */
     public static final String HTTP_URL_ATTRIBUTE = "partita.http-url";
+    /** Threads per member that run the per-partition tasks of jobs. */
+    public static final int JOB_THREADS = 4;
     /** Binds the member to no particular interface and lets Hazelcast choose one. */
     public static final String ANY_INTERFACE = "any";
 
@@ -44,6 +47,7 @@ public final class HazelcastConfigs {
 
         network(config, properties);
         maps(config, properties);
+        jobs(config);
         cpSubsystem(config, properties.cp());
         Serialization.register(config.getSerializationConfig());
         return config;
@@ -90,6 +94,18 @@ public final class HazelcastConfigs {
                 .setAsyncBackupCount(0)
                 .setTimeToLiveSeconds(Math.toIntExact(properties.journal().retention().toSeconds()))
                 .addIndexConfig(new IndexConfig(IndexType.HASH, "accountId")));
+    }
+
+    /**
+     * Jobs and schedules: their maps keep one synchronous backup like the ledger's, so a job's progress and a
+     * schedule's last firing survive the loss of a member. The job executor's threads mostly wait on entry processors
+     * at the partition threads, so a few per member keep every partition thread busy without crowding out traffic.
+     */
+    private static void jobs(Config config) {
+        for (String map : new String[] {Maps.JOBS, Maps.JOB_GUARDS, Maps.SCHEDULES}) {
+            config.addMapConfig(new MapConfig(map).setBackupCount(1).setAsyncBackupCount(0));
+        }
+        config.addExecutorConfig(new ExecutorConfig(Maps.JOB_EXECUTOR).setPoolSize(JOB_THREADS));
     }
 
     private static void cpSubsystem(Config config, PartitaProperties.Cp cp) {

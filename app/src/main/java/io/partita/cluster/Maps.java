@@ -5,12 +5,21 @@ import com.hazelcast.map.IMap;
 import io.partita.account.Account;
 import io.partita.account.JournalEntry;
 import io.partita.account.JournalKey;
+import io.partita.job.Job;
+import io.partita.job.Schedule;
 
 /** The names of the grid's data structures, configured in {@link HazelcastConfigs} and looked up only through here. */
 public final class Maps {
 
     public static final String ACCOUNTS = "accounts";
     public static final String JOURNAL = "journal";
+    /** Jobs by id, with their per-partition progress; a finished job expires after the retention. */
+    public static final String JOBS = "jobs";
+    /** One entry per job type while a job of that type runs without {@code concurrent}: its id. */
+    public static final String JOB_GUARDS = "job-guards";
+    public static final String SCHEDULES = "schedules";
+    /** The executor the per-partition job tasks run on, on each partition's owner. */
+    public static final String JOB_EXECUTOR = "partita-jobs";
 
     private Maps() {
     }
@@ -21,5 +30,17 @@ public final class Maps {
 
     public static IMap<JournalKey, JournalEntry> journal(HazelcastInstance hazelcast) {
         return hazelcast.getMap(JOURNAL);
+    }
+
+    public static IMap<String, Job> jobs(HazelcastInstance hazelcast) {
+        return hazelcast.getMap(JOBS);
+    }
+
+    public static IMap<String, String> jobGuards(HazelcastInstance hazelcast) {
+        return hazelcast.getMap(JOB_GUARDS);
+    }
+
+    public static IMap<String, Schedule> schedules(HazelcastInstance hazelcast) {
+        return hazelcast.getMap(SCHEDULES);
     }
 }

@@ -4,6 +4,7 @@ import com.hazelcast.config.SerializationConfig;
 import com.hazelcast.nio.serialization.DataSerializableFactory;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import io.partita.account.AccountSerialization;
+import io.partita.job.JobSerialization;
 
 /**
  * The one registry of serialization ids. Values (accounts, journal entries) use Compact serialization so that SQL can
@@ -21,7 +22,17 @@ public final class Serialization {
     public static final int REPLACE_ACCOUNT = 2;
     public static final int TRANSACTION_OUTCOME = 3;
     public static final int OPEN_ACCOUNT = 4;
-    // transfer: 20..39, locking: 40..59, job: 60..79, cluster and query: 80..99
+    // transfer: 20..39, locking: 40..59
+    // job: 60..79
+    public static final int JOB_PARTITION_TASK = 60;
+    public static final int APPLY_JOB = 61;
+    public static final int JOB_STEP = 62;
+    public static final int RECORD_PARTITION = 63;
+    public static final int CLAIM_COORDINATION = 64;
+    public static final int FAIL_JOB = 65;
+    public static final int REPLACE_VALUE = 66;
+    public static final int RECORD_FIRING = 67;
+    // cluster and query: 80..99
 
     private Serialization() {
     }
@@ -29,6 +40,7 @@ public final class Serialization {
     static void register(SerializationConfig config) {
         config.addDataSerializableFactory(FACTORY_ID, factory());
         AccountSerialization.compactSerializers().forEach(config.getCompactSerializationConfig()::addSerializer);
+        JobSerialization.compactSerializers().forEach(config.getCompactSerializationConfig()::addSerializer);
     }
 
     static DataSerializableFactory factory() {
@@ -37,6 +49,9 @@ public final class Serialization {
 
     private static IdentifiedDataSerializable create(int typeId) {
         IdentifiedDataSerializable created = AccountSerialization.create(typeId);
+        if (created == null) {
+            created = JobSerialization.create(typeId);
+        }
         if (created == null) {
             throw new IllegalArgumentException("Unknown serialization type id " + typeId);
         }
