@@ -102,9 +102,11 @@ public final class HazelcastConfigs {
      * at the partition threads, so a few per member keep every partition thread busy without crowding out traffic.
      */
     private static void jobs(Config config) {
-        for (String map : new String[] {Maps.JOBS, Maps.JOB_GUARDS, Maps.SCHEDULES}) {
-            config.addMapConfig(new MapConfig(map).setBackupCount(1).setAsyncBackupCount(0));
-        }
+        // Every member looks up the RUNNING jobs among its own entries at each tick of its job runner.
+        config.addMapConfig(new MapConfig(Maps.JOBS).setBackupCount(1).setAsyncBackupCount(0)
+                .addIndexConfig(new IndexConfig(IndexType.HASH, "state")));
+        config.addMapConfig(new MapConfig(Maps.JOB_GUARDS).setBackupCount(1).setAsyncBackupCount(0));
+        config.addMapConfig(new MapConfig(Maps.SCHEDULES).setBackupCount(1).setAsyncBackupCount(0));
         config.addExecutorConfig(new ExecutorConfig(Maps.JOB_EXECUTOR).setPoolSize(JOB_THREADS));
     }
 

@@ -76,12 +76,21 @@ final class ScheduleTrigger implements AutoCloseable {
         try {
             long now = System.currentTimeMillis();
             for (String name : schedules.localKeySet()) {
-                evaluate(name, now);
+                try {
+                    evaluate(name, now);
+                } catch (RuntimeException e) {
+                    // Nothing was recorded, so the same firing is due again at the next tick (and runs at most once).
+                    logFailure("schedule " + name, e);
+                }
             }
         } catch (RuntimeException e) {
-            if (!(e instanceof HazelcastInstanceNotActiveException) && hazelcast.getLifecycleService().isRunning()) {
-                LOG.warn("Schedule trigger failed; it tries again at the next tick", e);
-            }
+            logFailure("listing its schedules", e);
+        }
+    }
+
+    private void logFailure(String what, RuntimeException e) {
+        if (!(e instanceof HazelcastInstanceNotActiveException) && hazelcast.getLifecycleService().isRunning()) {
+            LOG.warn("Schedule trigger failed on {}; it tries again at the next tick", what, e);
         }
     }
 

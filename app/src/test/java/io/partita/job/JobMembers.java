@@ -47,15 +47,25 @@ final class JobMembers implements AutoCloseable {
         return on(member).jobs();
     }
 
-    /** Stops the member's job parts, as its process dying would. */
-    void stop(HazelcastInstance member) {
+    /**
+     * Stops the member's job parts, as its process dying would.
+     *
+     * @return the jobs its trigger had started
+     */
+    long stop(HazelcastInstance member) {
         Parts stopped = parts.remove(member);
-        if (stopped != null) {
-            close(stopped);
+        if (stopped == null) {
+            return 0;
         }
+        close(stopped);
+        return stopped.trigger() == null ? 0 : stopped.trigger().started();
     }
 
-    /** Stops every trigger, letting a tick in progress finish, so that what they fired can be counted. */
+    /**
+     * Stops every trigger, letting a tick in progress finish, so that what they fired can be counted.
+     *
+     * @return the jobs they had started
+     */
     long stopTriggers() {
         long started = 0;
         for (Parts part : parts.values()) {
