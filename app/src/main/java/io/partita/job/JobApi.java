@@ -103,7 +103,8 @@ final class JobApi {
             JobTally tally = job.tally();
             boolean moves = type != JobType.AUDIT;
             return new JobView(job.id(), type.name(), job.state().name(), job.partitionsDone(),
-                    HazelcastConfigs.PARTITION_COUNT, tally.accounts(), Instant.ofEpochMilli(job.startedAt()).toString(),
+                    HazelcastConfigs.PARTITION_COUNT, tally.accounts(),
+                    Instant.ofEpochMilli(job.startedAt()).toString(),
                     job.finishedAt() == 0 ? null : Instant.ofEpochMilli(job.finishedAt()).toString(),
                     type == JobType.FEE ? job.spec().amount() : null,
                     type == JobType.INTEREST ? job.spec().rateBasisPoints() : null,

@@ -68,7 +68,8 @@ class ScheduleClusterTest {
             Collection<Job> runs = jobMap.values(Predicates.equal("schedule", "every-second"));
 
             assertEquals(schedule.firings(), runs.size(), "one run per firing: " + schedule);
-            assertEquals(runs.size(), startedByOwner + startedBySurvivors, "each run was started by exactly one trigger");
+            assertEquals(runs.size(), startedByOwner + startedBySurvivors,
+                    "each run was started by exactly one trigger");
             assertTrue(startedByOwner > 0 && startedBySurvivors > 0, "both the owner and its successor fired");
             assertTrue(runs.stream().allMatch(job -> job.state() == JobState.COMPLETED));
             Set<String> ids = runs.stream().map(Job::id).collect(Collectors.toSet());
