@@ -11,6 +11,8 @@ public final class Maps {
 
     public static final String ACCOUNTS = "accounts";
     public static final String JOURNAL = "journal";
+    /** The executor that runs batch slices on the members owning their accounts. */
+    public static final String BATCH_EXECUTOR = "partita-batch";
 
     private Maps() {
     }
