@@ -90,13 +90,8 @@ public final class ApplyBatch implements Callable<List<TxOutcome>>, IdentifiedDa
     public void writeData(ObjectDataOutput out) throws IOException {
         out.writeInt(requests.size());
         for (int i = 0; i < requests.size(); i++) {
-            TxRequest request = requests.get(i);
             out.writeString(accountIds.get(i));
-            out.writeString(request.txId());
-            out.writeByte(request.type().ordinal());
-            out.writeLong(request.amount());
-            out.writeLong(request.at());
-            out.writeString(request.ref());
+            requests.get(i).writeTo(out);
         }
     }
 
@@ -107,8 +102,7 @@ public final class ApplyBatch implements Callable<List<TxOutcome>>, IdentifiedDa
         requests = new ArrayList<>(size);
         for (int i = 0; i < size; i++) {
             accountIds.add(in.readString());
-            requests.add(new TxRequest(in.readString(), TxType.values()[in.readByte()], in.readLong(), in.readLong(),
-                    in.readString()));
+            requests.add(TxRequest.readFrom(in));
         }
     }
 }
