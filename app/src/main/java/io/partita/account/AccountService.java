@@ -3,6 +3,7 @@ package io.partita.account;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import com.hazelcast.query.Predicates;
+import io.partita.cluster.Continuations;
 import io.partita.cluster.Maps;
 import io.partita.cluster.PartitaProperties;
 import io.partita.cluster.PartitaProperties.ProcessingMode;
@@ -68,18 +69,34 @@ public class AccountService {
         });
     }
 
+    /** The path {@code mode} names (null: this node's default); a 400 when this node does not offer it. */
+    TransactionPath path(ProcessingMode mode) {
+        TransactionPath path = paths.get(effectiveMode(mode));
+        if (path == null) {
+            throw ApiException.invalidField("mode",
+                    "mode " + effectiveMode(mode).name().toLowerCase(Locale.ROOT) + " is not available on this node");
+        }
+        return path;
+    }
+
+    /** The path a request takes: the one it names, or this node's default. */
+    public ProcessingMode effectiveMode(ProcessingMode requested) {
+        return requested == null ? defaultMode : requested;
+    }
+
     /**
      * Runs one transaction on the path {@code mode} names (the node's default when null) and stores its journal
      * entry. Completes with the outcome; a grid failure completes it with the API's translation of it.
      */
     public CompletionStage<TxOutcome> apply(String accountId, TxRequest request, ProcessingMode mode) {
-        TransactionPath path = paths.get(mode == null ? defaultMode : mode);
-        if (path == null) {
-            return CompletableFuture.failedFuture(ApiException.invalidField("mode",
-                    "mode " + mode.name().toLowerCase(Locale.ROOT) + " is not available on this node"));
+        TransactionPath path;
+        try {
+            path = path(mode);
+        } catch (ApiException e) {
+            return CompletableFuture.failedFuture(e);
         }
         return path.apply(accountId, request)
-                .thenCompose(this::journaled)
+                .thenComposeAsync(outcome -> journaled(journal, outcome), Continuations.executor())
                 .handle((outcome, failure) -> {
                     if (failure != null) {
                         throw Failures.translate(failure);
@@ -88,7 +105,11 @@ public class AccountService {
                 });
     }
 
-    private CompletionStage<TxOutcome> journaled(TxOutcome outcome) {
+    /**
+     * Stores the journal entry of a recorded or replayed outcome, then completes with the outcome. Writing the same
+     * entry twice is harmless, so every path and every retry calls it.
+     */
+    static CompletionStage<TxOutcome> journaled(IMap<JournalKey, JournalEntry> journal, TxOutcome outcome) {
         boolean recorded = outcome.kind() == TxOutcome.Kind.RECORDED || outcome.kind() == TxOutcome.Kind.REPLAYED;
         if (!recorded) {
             return CompletableFuture.completedFuture(outcome);

@@ -49,6 +49,8 @@ public final class HazelcastConfigs {
         maps(config, properties);
         jobs(config);
         cpSubsystem(config, properties.cp());
+        // Batch slices wait on their local operations, so the pool is sized for waiting, not for cores.
+        config.addExecutorConfig(new ExecutorConfig(Maps.BATCH_EXECUTOR).setPoolSize(16).setQueueCapacity(10_000));
         Serialization.register(config.getSerializationConfig());
         return config;
     }

@@ -13,6 +13,8 @@ public final class Maps {
 
     public static final String ACCOUNTS = "accounts";
     public static final String JOURNAL = "journal";
+    /** The executor that runs batch slices on the members owning their accounts. */
+    public static final String BATCH_EXECUTOR = "partita-batch";
     /** Jobs by id, with their per-partition progress; a finished job expires after the retention. */
     public static final String JOBS = "jobs";
     /** One entry per job type while a job of that type runs without {@code concurrent}: its id. */

@@ -22,6 +22,7 @@ public final class Serialization {
     public static final int REPLACE_ACCOUNT = 2;
     public static final int TRANSACTION_OUTCOME = 3;
     public static final int OPEN_ACCOUNT = 4;
+    public static final int APPLY_BATCH = 5;
     // transfer: 20..39, locking: 40..59
     // job: 60..79
     public static final int JOB_PARTITION_TASK = 60;
