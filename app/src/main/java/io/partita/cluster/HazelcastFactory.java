@@ -22,7 +22,10 @@ class HazelcastFactory {
     @Bean(preDestroy = "shutdown")
     HazelcastInstance hazelcastInstance(PartitaProperties properties,
                                         @Value("${micronaut.server.port:8080}") int httpPort) {
-        return Hazelcast.newHazelcastInstance(HazelcastConfigs.memberConfig(properties, httpUrl(properties, httpPort)));
+        HazelcastInstance member = Hazelcast.newHazelcastInstance(
+                HazelcastConfigs.memberConfig(properties, httpUrl(properties, httpPort)));
+        Maps.createProxies(member);
+        return member;
     }
 
     private static String httpUrl(PartitaProperties properties, int httpPort) {

@@ -26,6 +26,16 @@ public final class Maps {
     private Maps() {
     }
 
+    /**
+     * Creates this member's proxies of the maps that entry processors reach from a partition thread (the journal):
+     * creating a proxy there for the first time would need a call to other members, which a partition thread may
+     * not make. Called once when a member starts.
+     */
+    public static void createProxies(HazelcastInstance hazelcast) {
+        accounts(hazelcast);
+        journal(hazelcast);
+    }
+
     public static IMap<String, Account> accounts(HazelcastInstance hazelcast) {
         return hazelcast.getMap(ACCOUNTS);
     }

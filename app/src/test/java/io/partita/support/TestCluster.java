@@ -3,6 +3,7 @@ package io.partita.support;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import io.partita.cluster.HazelcastConfigs;
+import io.partita.cluster.Maps;
 import io.partita.cluster.PartitaProperties;
 
 import java.time.Duration;
@@ -101,8 +102,10 @@ public final class TestCluster implements AutoCloseable {
     }
 
     private HazelcastInstance startMember(int port) {
-        return Hazelcast.newHazelcastInstance(
+        HazelcastInstance member = Hazelcast.newHazelcastInstance(
                 HazelcastConfigs.memberConfig(properties(port), "http://127.0.0.1:0"));
+        Maps.createProxies(member);
+        return member;
     }
 
     private static void join(Thread thread) {
