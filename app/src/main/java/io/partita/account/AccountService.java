@@ -78,6 +78,15 @@ public class AccountService {
             return CompletableFuture.failedFuture(ApiException.invalidField("mode",
                     "mode " + mode.name().toLowerCase(Locale.ROOT) + " is not available on this node"));
         }
+        return applyWith(path, accountId, request);
+    }
+
+    /**
+     * Runs one transaction on the given path and stores its journal entry, as {@link #apply(String, TxRequest,
+     * ProcessingMode)} does. For callers that bring their own path, such as a transfer that already holds the locks
+     * of both its accounts.
+     */
+    public CompletionStage<TxOutcome> applyWith(TransactionPath path, String accountId, TxRequest request) {
         return path.apply(accountId, request)
                 .thenCompose(this::journaled)
                 .handle((outcome, failure) -> {
