@@ -125,6 +125,10 @@ public final class HazelcastConfigs {
         if (cp.members() == 0) {
             return;
         }
+        if (cp.members() < CPSubsystemConfig.MIN_GROUP_SIZE) {
+            throw new IllegalArgumentException("partita.cp.members (PARTITA_CP_MEMBERS) must be 0 (unsafe mode, one "
+                    + "dev node) or 3 to 7 (Raft), the same on every member; it is " + cp.members());
+        }
         cpConfig.setCPMemberCount(cp.members())
                 .setMissingCPMemberAutoRemovalSeconds((int) Math.max(ttl, cp.missingMemberRemoval().toSeconds()));
         cpConfig.getRaftAlgorithmConfig()

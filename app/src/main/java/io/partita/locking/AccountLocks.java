@@ -41,12 +41,16 @@ public class AccountLocks {
     private final CPSubsystem cp;
     private final FencedWrites writes;
     private final Duration timeout;
+    private final int cpMembers;
     private final ConcurrentMap<String, FencedLock> proxies = new ConcurrentHashMap<>();
+    private volatile boolean formed;
 
     AccountLocks(HazelcastInstance hazelcast, PartitaProperties properties) {
         this.cp = hazelcast.getCPSubsystem();
         this.writes = new FencedWrites(hazelcast);
         this.timeout = properties.cp().lockTimeout();
+        this.cpMembers = properties.cp().members();
+        this.formed = cpMembers == 0;
     }
 
     /**
@@ -55,6 +59,7 @@ public class AccountLocks {
      * @throws ApiException 503 when a lock is not free in time; the locks taken so far are released
      */
     public Held lock(String... accountIds) {
+        requireFormed();
         List<String> ordered = Arrays.stream(accountIds).distinct().sorted().toList();
         long deadline = System.nanoTime() + timeout.toNanos();
         List<Held.Taken> taken = new ArrayList<>(ordered.size());
@@ -74,6 +79,18 @@ public class AccountLocks {
             throw e;
         }
         return new Held(taken, writes);
+    }
+
+    /**
+     * Raft mode needs {@code partita.cp.members} members before any lock exists; until then (the first nodes of a
+     * cluster starting) a lock call would wait for the CP Subsystem instead of the lock, so it is answered at once.
+     */
+    private void requireFormed() {
+        if (!formed && !(formed = cp.getCPSubsystemManagementService().isDiscoveryCompleted())) {
+            throw ApiException.unavailable("Locked mode is not available yet: the CP Subsystem is waiting for "
+                    + cpMembers + " members to form. Retry with the same id, or use mode=partitioned.",
+                    FencedWrites.RETRY_AFTER);
+        }
     }
 
     private static long tryLock(FencedLock lock, String accountId, long waitNanos) {
@@ -97,7 +114,12 @@ public class AccountLocks {
                 proxies.remove(any.next());
             }
         }
-        return proxies.computeIfAbsent(accountId, id -> cp.getLock(NAME_PREFIX + id));
+        return proxies.computeIfAbsent(accountId, id -> cp.getLock(lockName(id)));
+    }
+
+    /** The name of an account's FencedLock in the CP Subsystem. */
+    public static String lockName(String accountId) {
+        return NAME_PREFIX + accountId;
     }
 
     boolean hasProxy(String accountId) {

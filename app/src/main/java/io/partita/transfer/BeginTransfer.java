@@ -14,7 +14,8 @@ import java.util.Map;
  * recorded under the key (a retry, a concurrent duplicate, or another payload under the same id). Runs on the
  * partition thread of the source account's owner; the backup receives the recorded transfer as it is.
  */
-public final class BeginTransfer implements EntryProcessor<TransferKey, Transfer, Transfer>, IdentifiedDataSerializable {
+public final class BeginTransfer
+        implements EntryProcessor<TransferKey, Transfer, Transfer>, IdentifiedDataSerializable {
 
     private Transfer transfer;
     private transient boolean recorded;

@@ -9,6 +9,7 @@ import com.hazelcast.query.Predicates;
 import io.micronaut.context.annotation.Context;
 import io.partita.cluster.Maps;
 import io.partita.cluster.PartitaProperties;
+import io.partita.web.ApiException;
 import jakarta.annotation.PreDestroy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -105,9 +106,12 @@ class TransferRecovery implements MembershipListener, AutoCloseable {
                     LOG.info("Recovered transfer {} from {} to {}: {}", key.txId(), key.from(), done.to(),
                             done.state());
                 }
-            } catch (RuntimeException e) {
+            } catch (ApiException e) {
                 LOG.debug("Transfer {} from {} not recovered yet; the next pass retries: {}", key.txId(),
-                        key.from(), e.toString());
+                        key.from(), e.getMessage());
+            } catch (RuntimeException e) {
+                LOG.warn("Transfer {} from {} could not be recovered; the next pass retries", key.txId(), key.from(),
+                        e);
             }
         }
     }

@@ -76,28 +76,39 @@ class TransferService {
             throw ApiException.invalidField("to", "must be another account than from");
         }
         try {
-            Transfer recorded = transfers.get(request.key());
-            if (recorded != null && recorded.state().terminal()) {
-                return replay(recorded, request);
-            }
-            requireAccounts(request);
             if ((mode == null ? defaultMode : mode) == ProcessingMode.LOCKED) {
+                // A retry of a finished transfer is answered without taking any lock.
+                Transfer recorded = transfers.get(request.key());
+                if (recorded != null && recorded.state().terminal()) {
+                    return replay(recorded, request);
+                }
+                requireAccounts(request);
                 try (Held held = locks.lock(request.from(), request.to())) {
                     return beginAndDrive(request, held.path());
                 }
             }
+            requireAccounts(request);
             return beginAndDrive(request, partitioned);
         } catch (RuntimeException e) {
             throw Failures.translate(e);
         }
     }
 
-    /** Drives an unfinished transfer to its end without locks; answers it as it stands afterwards, or null. */
+    /**
+     * Drives an unfinished transfer to its end without locks; answers it as it stands afterwards, or null.
+     *
+     * @throws ApiException 503 for a transient grid failure: the transfer stays unfinished for the next attempt
+     */
     Transfer recover(TransferKey key) {
-        Transfer transfer = transfers.get(key);
-        return transfer == null || transfer.state().terminal() ? transfer : drive(transfer, partitioned);
+        try {
+            Transfer transfer = transfers.get(key);
+            return transfer == null || transfer.state().terminal() ? transfer : drive(transfer, partitioned);
+        } catch (RuntimeException e) {
+            throw Failures.translate(e);
+        }
     }
 
+    /** Records the transfer, or finds it recorded (a retry), and drives it to its end: a finished one is as it is. */
     private Result beginAndDrive(TransferRequest request, TransactionPath path) {
         Transfer proposed = Transfer.begin(request, System.currentTimeMillis(), localMember);
         Transfer existing = transfers.executeOnKey(request.key(), new BeginTransfer(proposed));

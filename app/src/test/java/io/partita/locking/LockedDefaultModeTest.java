@@ -16,7 +16,7 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** A node started with {@code partita.processing.mode=locked} (PARTITA_PROCESSING_MODE) locks when asked for no mode. */
+/** A node started with {@code partita.processing.mode=locked} (PARTITA_PROCESSING_MODE) locks by default. */
 @MicronautTest
 @Property(name = "partita.processing.mode", value = "locked")
 class LockedDefaultModeTest {

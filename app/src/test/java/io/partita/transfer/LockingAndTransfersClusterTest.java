@@ -30,6 +30,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.Collection;
@@ -51,6 +53,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class LockingAndTransfersClusterTest {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LockingAndTransfersClusterTest.class);
 
     private TestNodes nodes;
 
@@ -143,11 +147,12 @@ class LockingAndTransfersClusterTest {
     @Order(3)
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void shouldConserveMoneyAndApplyEachIdOnceUnderMixedModesOnHotAccounts() throws Exception {
-        TransferLoad load = new TransferLoad(nodes, "mixed", 10, 3_000, 7, false);
+        TransferLoad load = new TransferLoad(nodes, "mixed", 10, 4_000, 7, false);
         load.openAccounts();
         load.run(24);
         load.awaitTransfersFinished(Duration.ofSeconds(30));
         load.verify();
+        LOG.info("{}", load.summary());
     }
 
     @Test
@@ -192,16 +197,39 @@ class LockingAndTransfersClusterTest {
         Address spare = nodes.member(3).getCluster().getLocalMember().getAddress();
         TransferLoad load = new TransferLoad(nodes, "crash", 10, 2_000, 11, true);
         load.openAccounts();
+        open("held-a", 1_000);
+        open("held-z", 0);
+        TransferRequest heldTransfer = new TransferRequest("held-x", "held-a", "held-z", 100);
+        TransferService victim = bean(1, TransferService.class);
+        long recoveredBefore = recovered();
 
+        // Mid-run, the victim node coordinates a locked transfer: it holds the lock of held-a and waits for the lock
+        // of held-z, which this test holds. It crashes right then, holding a lock.
         CompletableFuture<Void> crash = CompletableFuture.runAsync(() -> {
             await().atMost(Duration.ofMinutes(3)).until(() -> load.done() >= load.total() / 3);
-            nodes.kill(1);
+            try (Held z = bean(0, AccountLocks.class).lock("held-z")) {
+                CompletableFuture.runAsync(() -> victim.transfer(heldTransfer, ProcessingMode.LOCKED));
+                await().atMost(Duration.ofSeconds(4)).until(() -> nodes.member(0).getCPSubsystem()
+                        .getLock(AccountLocks.lockName("held-a")).isLocked());
+                nodes.kill(1);
+            }
         });
         load.run(24);
         crash.get(1, TimeUnit.MINUTES);
         nodes.awaitSize(3);
         load.awaitTransfersFinished(Duration.ofSeconds(90));
         load.verify();
+        LOG.info("{}; recovery passes finished {} transfers", load.summary(), recovered() - recoveredBefore);
+
+        // The dead holder's lock does not hang anyone for ever (its session expires), and the client's retry of the
+        // transfer it was running applies it exactly once.
+        TransferService survivor = bean(0, TransferService.class);
+        TransferService.Result retried = await().atMost(Duration.ofSeconds(60)).ignoreExceptions()
+                .until(() -> survivor.transfer(heldTransfer, ProcessingMode.LOCKED), result -> true);
+        assertEquals(TransferState.COMPLETED, retried.transfer().state());
+        assertTrue(bean(1, TransferService.class).transfer(heldTransfer, ProcessingMode.PARTITIONED).replayed());
+        assertEquals(900, account("held-a").balance());
+        assertEquals(100, account("held-z").balance());
 
         // The crashed CP member is removed and the spare AP member promoted in its place...
         await().atMost(Duration.ofSeconds(90)).until(() -> cpMembers(nodes.member(0)).stream()
@@ -209,12 +237,19 @@ class LockingAndTransfersClusterTest {
         // ...so a second CP member crash still leaves a majority: locked transactions go on.
         open("after-second-crash", 100);
         nodes.kill(indexOfCpMemberOtherThan(spare));
+        TxRequest debit = TxRequest.of("t-1", TxType.DEBIT, 40, System.currentTimeMillis());
         await().atMost(Duration.ofSeconds(90)).ignoreExceptions().until(() ->
-                bean(0, AccountService.class).apply("after-second-crash",
-                                TxRequest.of("t-1", TxType.DEBIT, 40, System.currentTimeMillis()), ProcessingMode.LOCKED)
+                bean(0, AccountService.class).apply("after-second-crash", debit, ProcessingMode.LOCKED)
                         .toCompletableFuture().get(30, TimeUnit.SECONDS).entry().balanceAfter() == 60);
         assertEquals(60, account("after-second-crash").balance());
         assertTrue(account("after-second-crash").fence() > 0);
+    }
+
+    /** Transfers finished by the recovery passes of the nodes alive now. */
+    private long recovered() {
+        return nodes.servers().stream()
+                .mapToLong(server -> server.getApplicationContext().getBean(TransferRecovery.class).recovered())
+                .sum();
     }
 
     private static Collection<CPMember> cpMembers(HazelcastInstance member) throws Exception {

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -106,8 +107,12 @@ final class TransferLoad {
         return ops.size();
     }
 
-    int abandoned() {
-        return abandoned.size();
+    /** What the run did, for the test's log. */
+    String summary() {
+        Map<String, Long> byKind = ops.stream().collect(Collectors.groupingBy(op -> op.kind() + "/" + op.mode(),
+                TreeMap::new, Collectors.counting()));
+        return prefix + ": " + byKind + ", retried " + replays.get() + ", abandoned with their node "
+                + abandoned.size();
     }
 
     /** Runs every operation on {@code threads} threads; returns when each has an answer or was abandoned. */
