@@ -63,6 +63,8 @@ class LockingAndTransfersClusterTest {
         nodes = TestNodes.start(3, Map.of(
                 "partita.cp.members", 3,
                 "partita.cp.missing-member-removal", "10s",
+                // Longer than the test's wait for the crash victim to be stuck on a lock, on a busy machine too.
+                "partita.cp.lock-timeout", "8s",
                 "partita.transfers.recovery-after", "2s"));
         await().atMost(Duration.ofSeconds(60)).until(() -> nodes.servers().stream().allMatch(server ->
                 server.getApplicationContext().getBean(HazelcastInstance.class).getCPSubsystem()
@@ -209,7 +211,7 @@ class LockingAndTransfersClusterTest {
             await().atMost(Duration.ofMinutes(3)).until(() -> load.done() >= load.total() / 3);
             try (Held z = bean(0, AccountLocks.class).lock("held-z")) {
                 CompletableFuture.runAsync(() -> victim.transfer(heldTransfer, ProcessingMode.LOCKED));
-                await().atMost(Duration.ofSeconds(4)).until(() -> nodes.member(0).getCPSubsystem()
+                await().atMost(Duration.ofSeconds(6)).until(() -> nodes.member(0).getCPSubsystem()
                         .getLock(AccountLocks.lockName("held-a")).isLocked());
                 nodes.kill(1);
             }
