@@ -3,7 +3,9 @@ package io.partita.account;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.serde.annotation.Serdeable;
+import io.partita.web.ApiException;
 import io.partita.web.Ids;
+import io.partita.web.Problem;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Digits;
@@ -12,6 +14,7 @@ import jakarta.validation.constraints.Pattern;
 
 import java.math.BigDecimal;
 import java.time.Instant;
+import java.util.List;
 
 /** The bodies of the account API (API.md, "Accounts and transactions"). */
 final class AccountApi {
@@ -40,6 +43,47 @@ final class AccountApi {
             @NotNull @Pattern(regexp = "DEBIT|CREDIT", message = "must be DEBIT or CREDIT") String type,
             @NotNull @Digits(integer = 16, fraction = 0, message = WHOLE) @DecimalMin("1")
             @DecimalMax(Ledger.MAX_AMOUNT_TEXT) BigDecimal amount) {
+    }
+
+    /** One item of {@code POST /transactions/batch}: a single call's body plus the account it is for. */
+    @Serdeable
+    record BatchItem(
+            @NotNull @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String txId,
+            @NotNull @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String accountId,
+            @NotNull @Pattern(regexp = "DEBIT|CREDIT", message = "must be DEBIT or CREDIT") String type,
+            @NotNull @Digits(integer = 16, fraction = 0, message = WHOLE) @DecimalMin("1")
+            @DecimalMax(Ledger.MAX_AMOUNT_TEXT) BigDecimal amount) {
+    }
+
+    /**
+     * One answer of a batch: the body the single call would have answered (a transaction answer or a problem), plus
+     * its {@code httpStatus}, plus {@code replayed} where the single call would have sent Idempotent-Replayed.
+     *
+     * @param status the transaction's status (APPLIED, REJECTED), or for a problem its HTTP status, as in the single call
+     */
+    @Serdeable
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record BatchAnswer(@Nullable String txId, @Nullable String accountId, Object status, @Nullable Long balance,
+                       @Nullable String type, @Nullable String title, @Nullable String detail,
+                       @Nullable String reason, @Nullable List<Problem.FieldError> errors, int httpStatus,
+                       @Nullable Boolean replayed) {
+
+        static BatchAnswer of(Reply reply) {
+            if (reply.error() != null) {
+                return problem(reply.answer() == null ? null : reply.answer().txId(), null, reply.error());
+            }
+            TransactionAnswer answer = reply.answer();
+            return new BatchAnswer(answer.txId(), answer.accountId(), answer.status(), answer.balance(),
+                    answer.type(), answer.title(), answer.detail(), answer.reason(), null, reply.httpStatus(),
+                    reply.replayed() ? Boolean.TRUE : null);
+        }
+
+        static BatchAnswer problem(@Nullable String txId, @Nullable String accountId, ApiException error) {
+            Problem problem = error.problem();
+            return new BatchAnswer(txId, accountId, problem.status(), null, problem.type(), problem.title(),
+                    problem.detail(), null, problem.errors() == null || problem.errors().isEmpty()
+                    ? null : problem.errors(), problem.status(), null);
+        }
     }
 
     /**

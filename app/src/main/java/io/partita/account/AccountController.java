@@ -20,6 +20,8 @@ import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.micronaut.validation.Validated;
 import io.partita.web.ApiException;
 import io.partita.web.Ids;
+import io.partita.web.InFlightLimit;
+import io.partita.cluster.PartitaProperties.ProcessingMode;
 import io.partita.web.Problem;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
@@ -37,10 +39,12 @@ class AccountController {
     static final String REPLAYED_HEADER = "Idempotent-Replayed";
 
     private final AccountService accounts;
+    private final InFlightLimit inFlight;
     private final PartitionService partitions;
 
-    AccountController(AccountService accounts, HazelcastInstance hazelcast) {
+    AccountController(AccountService accounts, InFlightLimit inFlight, HazelcastInstance hazelcast) {
         this.accounts = accounts;
+        this.inFlight = inFlight;
         this.partitions = hazelcast.getPartitionService();
     }
 
@@ -65,7 +69,8 @@ class AccountController {
             @Nullable @QueryValue String mode) {
         TxRequest request = TxRequest.of(body.txId(), TxType.valueOf(body.type()), body.amount().longValueExact(),
                 System.currentTimeMillis());
-        return accounts.apply(id, request, AccountService.parseMode(mode))
+        ProcessingMode processingMode = AccountService.parseMode(mode);
+        return inFlight.run(1, () -> accounts.apply(id, request, processingMode))
                 .thenApply(outcome -> respond(id, body.txId(), outcome));
     }
 
@@ -80,25 +85,18 @@ class AccountController {
     /** The HTTP answer to an outcome: 200 applied, 422 rejected, 409 txId conflict, 404 no account. */
     static MutableHttpResponse<AccountApi.TransactionAnswer> respond(String accountId, String txId,
                                                                      TxOutcome outcome) {
-        return switch (outcome.kind()) {
-            case NOT_FOUND -> throw notFound(accountId);
-            case CONFLICT -> throw ApiException.conflict("txid-conflict", "Transaction id reused",
-                    "Transaction id '" + txId + "' was already used on account '" + accountId
-                            + "' with another payload.");
-            case RECORDED, REPLAYED -> {
-                JournalEntry entry = outcome.entry();
-                boolean applied = entry.status() == TxStatus.APPLIED;
-                MutableHttpResponse<AccountApi.TransactionAnswer> response =
-                        HttpResponse.<AccountApi.TransactionAnswer>status(
-                                        applied ? HttpStatus.OK : HttpStatus.UNPROCESSABLE_ENTITY)
-                                .body(AccountApi.TransactionAnswer.of(entry))
-                                .contentType(applied ? MediaType.APPLICATION_JSON : Problem.MEDIA_TYPE);
-                if (outcome.kind() == TxOutcome.Kind.REPLAYED) {
-                    response.header(REPLAYED_HEADER, "true");
-                }
-                yield response;
-            }
-        };
+        Reply reply = Reply.of(accountId, txId, outcome);
+        if (reply.error() != null) {
+            throw reply.error();
+        }
+        MutableHttpResponse<AccountApi.TransactionAnswer> response =
+                HttpResponse.<AccountApi.TransactionAnswer>status(HttpStatus.valueOf(reply.httpStatus()))
+                        .body(reply.answer())
+                        .contentType(reply.httpStatus() == 200 ? MediaType.APPLICATION_JSON : Problem.MEDIA_TYPE);
+        if (reply.replayed()) {
+            response.header(REPLAYED_HEADER, "true");
+        }
+        return response;
     }
 
     private AccountApi.AccountView view(Account account) {
@@ -110,6 +108,6 @@ class AccountController {
     }
 
     private static ApiException notFound(String id) {
-        return ApiException.notFound("Account", id);
+        return Reply.notFound(id);
     }
 }

@@ -28,6 +28,7 @@ public final class AccountSerialization {
             case Serialization.REPLACE_ACCOUNT -> new ReplaceAccount<>();
             case Serialization.TRANSACTION_OUTCOME -> new TxOutcome();
             case Serialization.OPEN_ACCOUNT -> new OpenAccount();
+            case Serialization.APPLY_BATCH -> new ApplyBatch();
             default -> null;
         };
     }

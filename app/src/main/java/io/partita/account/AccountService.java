@@ -3,6 +3,7 @@ package io.partita.account;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import com.hazelcast.query.Predicates;
+import io.partita.cluster.Continuations;
 import io.partita.cluster.Maps;
 import io.partita.cluster.PartitaProperties;
 import io.partita.cluster.PartitaProperties.ProcessingMode;
@@ -68,15 +69,31 @@ public class AccountService {
         });
     }
 
+    /** The path {@code mode} names (null: this node's default); a 400 when this node does not offer it. */
+    TransactionPath path(ProcessingMode mode) {
+        TransactionPath path = paths.get(effectiveMode(mode));
+        if (path == null) {
+            throw ApiException.invalidField("mode",
+                    "mode " + effectiveMode(mode).name().toLowerCase(Locale.ROOT) + " is not available on this node");
+        }
+        return path;
+    }
+
+    /** The path a request takes: the one it names, or this node's default. */
+    public ProcessingMode effectiveMode(ProcessingMode requested) {
+        return requested == null ? defaultMode : requested;
+    }
+
     /**
      * Runs one transaction on the path {@code mode} names (the node's default when null) and stores its journal
      * entry. Completes with the outcome; a grid failure completes it with the API's translation of it.
      */
     public CompletionStage<TxOutcome> apply(String accountId, TxRequest request, ProcessingMode mode) {
-        TransactionPath path = paths.get(mode == null ? defaultMode : mode);
-        if (path == null) {
-            return CompletableFuture.failedFuture(ApiException.invalidField("mode",
-                    "mode " + mode.name().toLowerCase(Locale.ROOT) + " is not available on this node"));
+        TransactionPath path;
+        try {
+            path = path(mode);
+        } catch (ApiException e) {
+            return CompletableFuture.failedFuture(e);
         }
         return applyWith(path, accountId, request);
     }
@@ -88,7 +105,7 @@ public class AccountService {
      */
     public CompletionStage<TxOutcome> applyWith(TransactionPath path, String accountId, TxRequest request) {
         return path.apply(accountId, request)
-                .thenCompose(this::journaled)
+                .thenComposeAsync(outcome -> journaled(journal, outcome), Continuations.executor())
                 .handle((outcome, failure) -> {
                     if (failure != null) {
                         throw Failures.translate(failure);
@@ -97,7 +114,11 @@ public class AccountService {
                 });
     }
 
-    private CompletionStage<TxOutcome> journaled(TxOutcome outcome) {
+    /**
+     * Stores the journal entry of a recorded or replayed outcome, then completes with the outcome. Writing the same
+     * entry twice is harmless, so every path and every retry calls it.
+     */
+    static CompletionStage<TxOutcome> journaled(IMap<JournalKey, JournalEntry> journal, TxOutcome outcome) {
         boolean recorded = outcome.kind() == TxOutcome.Kind.RECORDED || outcome.kind() == TxOutcome.Kind.REPLAYED;
         if (!recorded) {
             return CompletableFuture.completedFuture(outcome);
@@ -106,8 +127,11 @@ public class AccountService {
         return journal.setAsync(entry.key(), entry).thenApply(ignored -> outcome);
     }
 
-    /** The account's journal, newest first; entries older than the retention are gone. */
+    /** The account's journal, newest first; entries older than the retention are gone. 404 for no account. */
     public List<JournalEntry> journal(String accountId, int limit) {
+        if (!accounts.containsKey(accountId)) {
+            throw ApiException.notFound("Account", accountId);
+        }
         Collection<JournalEntry> entries = journal.values(
                 Predicates.partitionPredicate(accountId, Predicates.equal("accountId", accountId)));
         return entries.stream()

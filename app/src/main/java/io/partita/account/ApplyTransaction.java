@@ -87,16 +87,11 @@ public final class ApplyTransaction
 
     @Override
     public void writeData(ObjectDataOutput out) throws IOException {
-        out.writeString(request.txId());
-        out.writeString(request.type().name());
-        out.writeLong(request.amount());
-        out.writeLong(request.at());
-        out.writeString(request.ref());
+        request.writeTo(out);
     }
 
     @Override
     public void readData(ObjectDataInput in) throws IOException {
-        request = new TxRequest(in.readString(), TxType.valueOf(in.readString()), in.readLong(), in.readLong(),
-                in.readString());
+        request = TxRequest.readFrom(in);
     }
 }

@@ -35,7 +35,7 @@ public record JournalEntry(String accountId,
         return type == request.type() && amount == request.amount() && Objects.equals(ref, request.ref());
     }
 
-    JournalKey key() {
+    public JournalKey key() {
         return new JournalKey(accountId, txId);
     }
 }

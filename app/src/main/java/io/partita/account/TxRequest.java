@@ -1,6 +1,10 @@
 package io.partita.account;
 
+import com.hazelcast.nio.ObjectDataInput;
+import com.hazelcast.nio.ObjectDataOutput;
 import io.micronaut.core.annotation.Nullable;
+
+import java.io.IOException;
 
 /**
  * A request to change one account's balance, as the processing paths receive it.
@@ -12,5 +16,19 @@ public record TxRequest(String txId, TxType type, long amount, long at, @Nullabl
 
     public static TxRequest of(String txId, TxType type, long amount, long at) {
         return new TxRequest(txId, type, amount, at, null);
+    }
+
+    /** Writes the request into an IdentifiedDataSerializable that carries it; {@link #readFrom} reads it back. */
+    void writeTo(ObjectDataOutput out) throws IOException {
+        out.writeString(txId);
+        out.writeString(type.name());
+        out.writeLong(amount);
+        out.writeLong(at);
+        out.writeString(ref);
+    }
+
+    static TxRequest readFrom(ObjectDataInput in) throws IOException {
+        return new TxRequest(in.readString(), TxType.valueOf(in.readString()), in.readLong(), in.readLong(),
+                in.readString());
     }
 }

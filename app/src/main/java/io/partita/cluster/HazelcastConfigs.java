@@ -1,6 +1,7 @@
 package io.partita.cluster;
 
 import com.hazelcast.config.Config;
+import com.hazelcast.config.ExecutorConfig;
 import com.hazelcast.config.IndexConfig;
 import com.hazelcast.config.IndexType;
 import com.hazelcast.config.JoinConfig;
@@ -49,6 +50,8 @@ public final class HazelcastConfigs {
         network(config, properties);
         maps(config, properties);
         cpSubsystem(config, properties.cp());
+        // Batch slices wait on their local operations, so the pool is sized for waiting, not for cores.
+        config.addExecutorConfig(new ExecutorConfig(Maps.BATCH_EXECUTOR).setPoolSize(16).setQueueCapacity(10_000));
         Serialization.register(config.getSerializationConfig());
         return config;
     }

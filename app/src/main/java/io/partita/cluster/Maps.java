@@ -14,6 +14,8 @@ public final class Maps {
     public static final String ACCOUNTS = "accounts";
     public static final String JOURNAL = "journal";
     public static final String TRANSFERS = "transfers";
+    /** The executor that runs batch slices on the members owning their accounts. */
+    public static final String BATCH_EXECUTOR = "partita-batch";
 
     private Maps() {
     }

@@ -23,6 +23,7 @@ public final class Serialization {
     public static final int REPLACE_ACCOUNT = 2;
     public static final int TRANSACTION_OUTCOME = 3;
     public static final int OPEN_ACCOUNT = 4;
+    public static final int APPLY_BATCH = 5;
     // transfer: 20..39
     public static final int BEGIN_TRANSFER = 20;
     public static final int ADVANCE_TRANSFER = 21;

@@ -41,8 +41,13 @@ public final class ApiException extends RuntimeException {
     }
 
     public static ApiException invalidField(String field, String message) {
+        return invalidFields(List.of(new Problem.FieldError(field, message)));
+    }
+
+    public static ApiException invalidFields(List<Problem.FieldError> errors) {
         return new ApiException(HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request",
-                "The request has an invalid field.", List.of(new Problem.FieldError(field, message)), null);
+                errors.size() == 1 ? "The request has an invalid field." : "The request has invalid fields.", errors,
+                null);
     }
 
     /** The cluster could not answer now but may soon: the client should retry after {@code retryAfter}. */

@@ -3,7 +3,6 @@ package io.partita.web;
 import io.micronaut.context.annotation.Replaces;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
-import io.micronaut.http.HttpStatus;
 import io.micronaut.http.annotation.Produces;
 import io.micronaut.http.server.exceptions.ExceptionHandler;
 import io.micronaut.validation.exceptions.ConstraintExceptionHandler;
@@ -23,7 +22,7 @@ import java.util.List;
 @Produces(Problem.MEDIA_TYPE)
 @Singleton
 @Replaces(ConstraintExceptionHandler.class)
-class ConstraintViolationHandler implements ExceptionHandler<ConstraintViolationException, HttpResponse<Problem>> {
+public class ConstraintViolationHandler implements ExceptionHandler<ConstraintViolationException, HttpResponse<Problem>> {
 
     @Override
     public HttpResponse<Problem> handle(HttpRequest request, ConstraintViolationException exception) {
@@ -31,13 +30,10 @@ class ConstraintViolationHandler implements ExceptionHandler<ConstraintViolation
                 .map(violation -> new Problem.FieldError(field(violation), violation.getMessage()))
                 .sorted(Comparator.comparing(Problem.FieldError::field))
                 .toList();
-        Problem problem = new Problem(Problem.TYPE_BASE + "invalid-request", "Invalid request",
-                HttpStatus.BAD_REQUEST.getCode(),
-                errors.size() == 1 ? "The request has an invalid field." : "The request has invalid fields.", errors);
-        return HttpResponse.<Problem>status(HttpStatus.BAD_REQUEST).body(problem).contentType(Problem.MEDIA_TYPE);
+        return ApiExceptionHandler.render(ApiException.invalidFields(errors));
     }
 
-    static String field(ConstraintViolation<?> violation) {
+    public static String field(ConstraintViolation<?> violation) {
         StringBuilder field = new StringBuilder();
         String parameter = null;
         for (Path.Node node : violation.getPropertyPath()) {

@@ -109,7 +109,6 @@ public final class TestNodes implements AutoCloseable {
         properties.put("partita.network.port", memberPort);
         properties.put("partita.members", memberPorts.stream().map(p -> "127.0.0.1:" + p)
                 .collect(Collectors.joining(",")));
-        properties.put("partita.http-url", "http://127.0.0.1:" + httpPort);
         properties.putAll(extra);
         return ApplicationContext.run(EmbeddedServer.class, properties, "test");
     }

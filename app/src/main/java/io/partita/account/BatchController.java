@@ -1,0 +1,98 @@
+package io.partita.account;
+
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.annotation.Body;
+import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.Post;
+import io.micronaut.http.annotation.QueryValue;
+import io.partita.cluster.PartitaProperties.ProcessingMode;
+import io.partita.web.ApiException;
+import io.partita.web.ConstraintViolationHandler;
+import io.partita.web.InFlightLimit;
+import io.partita.web.Problem;
+import jakarta.validation.ConstraintViolation;
+import jakarta.validation.Validator;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * {@code POST /transactions/batch}: up to {@link #MAX_ITEMS} transactions, answered in order, each exactly as its
+ * single call would have been. An invalid item is answered 400 on its own and the others still run.
+ */
+@Controller("/transactions/batch")
+class BatchController {
+
+    static final int MAX_ITEMS = 10_000;
+
+    private final BatchService batches;
+    private final InFlightLimit inFlight;
+    private final Validator validator;
+
+    BatchController(BatchService batches, InFlightLimit inFlight, Validator validator) {
+        this.batches = batches;
+        this.inFlight = inFlight;
+        this.validator = validator;
+    }
+
+    @Post
+    CompletionStage<List<AccountApi.BatchAnswer>> post(@Body List<AccountApi.BatchItem> items,
+                                                       @Nullable @QueryValue String mode) {
+        if (items.size() > MAX_ITEMS) {
+            throw ApiException.badRequest("A batch holds at most " + MAX_ITEMS + " transactions; this one has "
+                    + items.size() + ".");
+        }
+        ProcessingMode processingMode = AccountService.parseMode(mode);
+        long now = System.currentTimeMillis();
+        AccountApi.BatchAnswer[] answers = new AccountApi.BatchAnswer[items.size()];
+        List<Integer> valid = new ArrayList<>(items.size());
+        for (int i = 0; i < items.size(); i++) {
+            ApiException invalid = validate(items.get(i));
+            if (invalid == null) {
+                valid.add(i);
+            } else {
+                AccountApi.BatchItem item = items.get(i);
+                answers[i] = AccountApi.BatchAnswer.problem(item == null ? null : item.txId(),
+                        item == null ? null : item.accountId(), invalid);
+            }
+        }
+        List<String> accountIds = valid.stream().map(i -> items.get(i).accountId()).toList();
+        List<TxRequest> requests = valid.stream().map(i -> request(items.get(i), now)).toList();
+        return inFlight.run(Math.max(1, valid.size()), () -> batches.apply(accountIds, requests, processingMode))
+                .thenApply(outcomes -> {
+                    for (int k = 0; k < valid.size(); k++) {
+                        int index = valid.get(k);
+                        AccountApi.BatchItem item = items.get(index);
+                        TxOutcome outcome = outcomes.get(k);
+                        answers[index] = outcome == null
+                                ? AccountApi.BatchAnswer.problem(item.txId(), item.accountId(), ApiException.unavailable(
+                                "No definite answer could be had for this item. Retry it with the same txId.",
+                                Duration.ofSeconds(1)))
+                                : AccountApi.BatchAnswer.of(Reply.of(item.accountId(), item.txId(), outcome));
+                    }
+                    return List.of(answers);
+                });
+    }
+
+    private ApiException validate(AccountApi.BatchItem item) {
+        if (item == null) {
+            return ApiException.badRequest("A batch item must be a transaction object.");
+        }
+        Set<ConstraintViolation<AccountApi.BatchItem>> violations = validator.validate(item);
+        if (violations.isEmpty()) {
+            return null;
+        }
+        return ApiException.invalidFields(violations.stream()
+                .map(v -> new Problem.FieldError(ConstraintViolationHandler.field(v), v.getMessage()))
+                .sorted(Comparator.comparing(Problem.FieldError::field))
+                .toList());
+    }
+
+    private static TxRequest request(AccountApi.BatchItem item, long now) {
+        return TxRequest.of(item.txId(), TxType.valueOf(item.type()), item.amount().longValueExact(), now);
+    }
+}

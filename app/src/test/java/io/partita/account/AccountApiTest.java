@@ -1,0 +1,322 @@
+package io.partita.account;
+
+import io.micronaut.http.client.HttpClient;
+import io.micronaut.http.client.annotation.Client;
+import io.micronaut.http.HttpRequest;
+import io.micronaut.http.MediaType;
+import io.micronaut.json.JsonMapper;
+import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import io.partita.support.Api;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The account API of API.md on a one-node cluster: every endpoint, and every class of bad input. */
+@MicronautTest
+class AccountApiTest {
+
+    @Inject
+    @Client("/")
+    HttpClient client;
+
+    @Inject
+    JsonMapper json;
+
+    Api api;
+    String id;
+
+    @BeforeEach
+    void openAnAccount() {
+        api = new Api(client, json);
+        id = "acc-" + UUID.randomUUID().toString().substring(0, 8);
+        Api.Reply opened = api.post("/accounts", "{\"id\":\"" + id + "\",\"balance\":1000,\"overdraftLimit\":100}");
+        assertEquals(201, opened.status(), opened.toString());
+    }
+
+    private Api.Reply post(String txId, String type, long amount) {
+        return api.post("/accounts/" + id + "/transactions",
+                "{\"txId\":\"" + txId + "\",\"type\":\"" + type + "\",\"amount\":" + amount + "}");
+    }
+
+    private Api.Reply account() {
+        return api.get("/accounts/" + id);
+    }
+
+    @Test
+    void shouldOpenAnAccountAndShowWhereItLives() {
+        Api.Reply reply = account();
+
+        assertEquals(200, reply.status());
+        assertEquals(id, reply.text("id"));
+        assertEquals(1000, reply.number("balance"));
+        assertEquals(100, reply.number("overdraftLimit"));
+        assertEquals(0, reply.number("version"));
+        long partition = reply.number("partition");
+        assertTrue(partition >= 0 && partition < 271, "partition " + partition);
+        assertNotNull(reply.text("owner"));
+    }
+
+    @Test
+    void shouldDefaultTheOpeningBalanceAndOverdraftLimitToZero() {
+        Api.Reply opened = api.post("/accounts", "{\"id\":\"" + id + "-z\"}");
+
+        assertEquals(201, opened.status());
+        assertEquals(0, opened.number("balance"));
+        assertEquals(0, opened.number("overdraftLimit"));
+    }
+
+    @Test
+    void shouldRefuseASecondAccountWithTheSameIdAndKeepTheFirst() {
+        Api.Reply again = api.post("/accounts", "{\"id\":\"" + id + "\",\"balance\":5}");
+
+        assertProblem(again, 409);
+        assertEquals(1000, account().number("balance"));
+    }
+
+    @Test
+    void shouldApplyADebitAndAnswerWithTheNewBalance() {
+        Api.Reply reply = post("t-1", "DEBIT", 300);
+
+        assertEquals(200, reply.status());
+        assertEquals(Map.of("txId", "t-1", "accountId", id, "status", "APPLIED", "balance", 700), reply.map());
+        assertNull(reply.headers().get("Idempotent-Replayed"));
+        assertEquals(700, account().number("balance"));
+    }
+
+    @Test
+    void shouldReplayTheFirstAnswerWhenATxIdIsRetried() {
+        Api.Reply first = post("t-1", "CREDIT", 50);
+        post("t-2", "DEBIT", 10);
+        Api.Reply retry = post("t-1", "CREDIT", 50);
+
+        assertEquals(200, retry.status());
+        assertEquals(first.map(), retry.map());
+        assertEquals("true", retry.headers().get("Idempotent-Replayed"));
+        assertEquals(1040, account().number("balance"));
+        assertEquals(2, account().number("version"));
+    }
+
+    @Test
+    void shouldRejectADebitPastTheOverdraftLimitAndReplayTheRejection() {
+        Api.Reply rejected = post("t-1", "DEBIT", 1101);
+        post("t-2", "CREDIT", 5000);
+        Api.Reply retry = post("t-1", "DEBIT", 1101);
+
+        assertEquals(422, rejected.status());
+        assertTrue(rejected.contentType().startsWith("application/problem+json"), rejected.contentType());
+        assertEquals("REJECTED", rejected.text("status"));
+        assertEquals(1000, rejected.number("balance"));
+        assertEquals("INSUFFICIENT_FUNDS", rejected.text("reason"));
+        assertNotNull(rejected.text("type"));
+        assertNotNull(rejected.text("title"));
+        assertEquals(422, retry.status());
+        assertEquals(rejected.map(), retry.map());
+        assertEquals("true", retry.headers().get("Idempotent-Replayed"));
+        assertEquals(6000, account().number("balance"));
+    }
+
+    @Test
+    void shouldAllowADebitDownToExactlyTheOverdraftLimit() {
+        Api.Reply reply = post("t-1", "DEBIT", 1100);
+
+        assertEquals(200, reply.status());
+        assertEquals(-100, reply.number("balance"));
+    }
+
+    @Test
+    void shouldAnswer409WhenATxIdComesBackWithAnotherPayloadAndChangeNothing() {
+        post("t-1", "DEBIT", 10);
+        Api.Reply otherAmount = post("t-1", "DEBIT", 11);
+        Api.Reply otherType = post("t-1", "CREDIT", 10);
+
+        assertProblem(otherAmount, 409);
+        assertProblem(otherType, 409);
+        assertEquals(990, account().number("balance"));
+    }
+
+    @Test
+    void shouldAnswer404ForAnAccountThatDoesNotExist() {
+        assertProblem(api.get("/accounts/nobody-" + id), 404);
+        assertProblem(api.post("/accounts/nobody-" + id + "/transactions",
+                "{\"txId\":\"t-1\",\"type\":\"DEBIT\",\"amount\":1}"), 404);
+        assertProblem(api.get("/accounts/nobody-" + id + "/transactions"), 404);
+    }
+
+    @Test
+    void shouldListTheJournalNewestFirstWithRejectionsAndHonourTheLimit() {
+        post("t-1", "DEBIT", 100);
+        post("t-2", "DEBIT", 5000);
+        post("t-3", "CREDIT", 7);
+        post("t-1", "DEBIT", 100);
+
+        Api.Reply all = api.get("/accounts/" + id + "/transactions");
+        Api.Reply two = api.get("/accounts/" + id + "/transactions?limit=2");
+
+        assertEquals(200, all.status());
+        assertEquals(List.of("t-3", "t-2", "t-1"), all.list().stream().map(e -> e.get("txId")).toList());
+        Map<String, Object> rejected = all.list().get(1);
+        assertEquals("REJECTED", rejected.get("status"));
+        assertEquals(900, ((Number) rejected.get("balanceAfter")).longValue());
+        assertEquals("DEBIT", rejected.get("type"));
+        assertEquals(5000, ((Number) rejected.get("amount")).longValue());
+        assertNotNull(rejected.get("at"));
+        assertEquals(List.of("t-3", "t-2"), two.list().stream().map(e -> e.get("txId")).toList());
+    }
+
+    @ParameterizedTest(name = "{0} -> 400 naming {1}")
+    @CsvSource(delimiter = '|', value = {
+            "{\"type\":\"DEBIT\",\"amount\":1}                                        | txId",
+            "{\"txId\":\"\",\"type\":\"DEBIT\",\"amount\":1}                           | txId",
+            "{\"txId\":\"has space\",\"type\":\"DEBIT\",\"amount\":1}                  | txId",
+            "{\"txId\":\"x12345678901234567890123456789012345678901234567890123456789012345\",\"type\":\"DEBIT\",\"amount\":1} | txId",
+            "{\"txId\":\"t-9\",\"amount\":1}                                           | type",
+            "{\"txId\":\"t-9\",\"type\":\"debit\",\"amount\":1}                        | type",
+            "{\"txId\":\"t-9\",\"type\":\"REFUND\",\"amount\":1}                       | type",
+            "{\"txId\":\"t-9\",\"type\":\"DEBIT\"}                                     | amount",
+            "{\"txId\":\"t-9\",\"type\":\"DEBIT\",\"amount\":0}                        | amount",
+            "{\"txId\":\"t-9\",\"type\":\"DEBIT\",\"amount\":-5}                       | amount",
+            "{\"txId\":\"t-9\",\"type\":\"DEBIT\",\"amount\":1.5}                      | amount",
+            "{\"txId\":\"t-9\",\"type\":\"DEBIT\",\"amount\":1000000000000001}         | amount",
+            "{\"txId\":\"t-9\",\"type\":\"DEBIT\",\"amount\":99999999999999999999999}  | amount",
+    })
+    void shouldRefuseAnInvalidTransactionNamingTheFieldAndChangeNothing(String body, String field) {
+        Api.Reply reply = api.post("/accounts/" + id + "/transactions", body);
+
+        assertProblem(reply, 400);
+        List<?> errors = (List<?>) reply.map().get("errors");
+        assertNotNull(errors, reply.toString());
+        assertTrue(errors.stream().anyMatch(e -> field.equals(((Map<?, ?>) e).get("field"))), reply.toString());
+        assertUnchanged();
+    }
+
+    @ParameterizedTest(name = "{0} -> 400 naming {1}")
+    @CsvSource(delimiter = '|', value = {
+            "{\"balance\":1}                                   | id",
+            "{\"id\":\"a b\"}                                  | id",
+            "{\"id\":\"ok-1\",\"balance\":-1}                  | balance",
+            "{\"id\":\"ok-1\",\"balance\":2.5}                 | balance",
+            "{\"id\":\"ok-1\",\"overdraftLimit\":-1}           | overdraftLimit",
+            "{\"id\":\"ok-1\",\"balance\":1000000000000000001} | balance",
+    })
+    void shouldRefuseAnInvalidAccountNamingTheField(String body, String field) {
+        Api.Reply reply = api.post("/accounts", body);
+
+        assertProblem(reply, 400);
+        List<?> errors = (List<?>) reply.map().get("errors");
+        assertTrue(errors.stream().anyMatch(e -> field.equals(((Map<?, ?>) e).get("field"))), reply.toString());
+        assertProblem(api.get("/accounts/ok-1"), 404);
+    }
+
+    @Test
+    void shouldRefuseAnInvalidIdInThePath() {
+        Api.Reply reply = api.post("/accounts/bad%20id/transactions", "{\"txId\":\"t-1\",\"type\":\"DEBIT\",\"amount\":1}");
+
+        assertProblem(reply, 400);
+        assertEquals("id", ((Map<?, ?>) ((List<?>) reply.map().get("errors")).get(0)).get("field"));
+    }
+
+    @Test
+    void shouldRefuseAnInvalidLimitOrModeAsQueryParameters() {
+        assertProblem(api.get("/accounts/" + id + "/transactions?limit=0"), 400);
+        assertProblem(api.get("/accounts/" + id + "/transactions?limit=1001"), 400);
+        assertProblem(api.get("/accounts/" + id + "/transactions?limit=ten"), 400);
+        assertProblem(api.post("/accounts/" + id + "/transactions?mode=fast",
+                "{\"txId\":\"t-1\",\"type\":\"DEBIT\",\"amount\":1}"), 400);
+        assertUnchanged();
+    }
+
+    @Test
+    void shouldAnswerMalformedJsonWith400() {
+        assertProblem(api.post("/accounts/" + id + "/transactions", "{\"txId\":\"t-1\","), 400);
+        assertProblem(api.post("/accounts/" + id + "/transactions", "[1,2]"), 400);
+        assertProblem(api.post("/accounts/" + id + "/transactions", "null"), 400);
+        assertUnchanged();
+    }
+
+    @Test
+    void shouldAnswerAWrongMediaTypeWith415() {
+        Api.Reply reply = api.send(HttpRequest.POST("/accounts/" + id + "/transactions", "txId=t-1")
+                .contentType(MediaType.TEXT_PLAIN_TYPE));
+
+        assertProblem(reply, 415);
+        assertUnchanged();
+    }
+
+    @Test
+    void shouldAnswerABodyTooLargeWith413() {
+        String huge = "{\"id\":\"" + "a".repeat(5 * 1024 * 1024) + "\"}";
+        assertProblem(api.post("/accounts", huge), 413);
+    }
+
+    @Test
+    void shouldAnswerAnUnknownRouteAndAWrongMethodAsProblems() {
+        assertProblem(api.get("/nothing/here"), 404);
+        assertProblem(api.delete("/accounts/" + id), 405);
+    }
+
+    @Test
+    void shouldStayReadyAfterBadInput() {
+        api.post("/accounts/" + id + "/transactions", "{broken");
+        api.post("/accounts", "{\"id\":\"" + "x".repeat(100) + "\"}");
+
+        Api.Reply readiness = api.get("/health/readiness");
+        assertEquals(200, readiness.status());
+        assertEquals("UP", readiness.text("status"));
+        assertEquals(200, post("t-ok", "CREDIT", 1).status());
+    }
+
+    @Test
+    void shouldDescribeTheClusterOfThisNode() {
+        Api.Reply cluster = api.get("/cluster");
+
+        assertEquals(200, cluster.status());
+        assertEquals(271, cluster.number("partitionCount"));
+        assertEquals(true, cluster.map().get("clusterSafe"));
+        assertEquals(0, cluster.number("migrationsInFlight"));
+        assertTrue(cluster.text("clusterName").startsWith("test-"));
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> members = (List<Map<String, Object>>) cluster.map().get("members");
+        assertEquals(1, members.size());
+        assertEquals(true, members.get(0).get("local"));
+        assertEquals(271, ((Number) members.get(0).get("ownedPartitions")).intValue());
+        assertNotNull(members.get(0).get("uuid"));
+        assertNotNull(members.get(0).get("address"));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> cp = (Map<String, Object>) cluster.map().get("cp");
+        assertEquals("UNSAFE", cp.get("mode"));
+        assertEquals(0, cp.get("members"));
+    }
+
+    private void assertUnchanged() {
+        Api.Reply account = account();
+        assertEquals(1000, account.number("balance"));
+        assertEquals(0, account.number("version"));
+    }
+
+    /** A problem+json answer with the status given, and nothing internal in it. */
+    static void assertProblem(Api.Reply reply, int status) {
+        assertEquals(status, reply.status(), reply.toString());
+        assertTrue(reply.contentType().startsWith("application/problem+json"), reply.contentType());
+        Map<String, Object> problem = reply.map();
+        assertEquals(status, ((Number) problem.get("status")).intValue());
+        assertNotNull(problem.get("type"));
+        assertNotNull(problem.get("title"));
+        assertNotNull(problem.get("detail"));
+        String text = String.valueOf(problem);
+        for (String leak : List.of("Exception", "io.partita", "com.hazelcast", "java.", "\tat ")) {
+            assertFalse(text.contains(leak), "leaks " + leak + ": " + text);
+        }
+    }
+}

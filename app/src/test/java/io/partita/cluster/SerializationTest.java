@@ -1,0 +1,131 @@
+package io.partita.cluster;
+
+import com.hazelcast.config.Config;
+import com.hazelcast.config.JavaSerializationFilterConfig;
+import com.hazelcast.internal.serialization.Data;
+import com.hazelcast.internal.serialization.InternalSerializationService;
+import com.hazelcast.internal.serialization.impl.DefaultSerializationServiceBuilder;
+import com.hazelcast.internal.serialization.impl.SerializationConstants;
+import com.hazelcast.internal.serialization.impl.compact.Schema;
+import com.hazelcast.internal.serialization.impl.compact.SchemaService;
+import io.partita.account.Account;
+import io.partita.account.AccountSerialization;
+import io.partita.account.ApplyTransaction;
+import io.partita.account.JournalEntry;
+import io.partita.account.JournalKey;
+import io.partita.account.TxOutcome;
+import io.partita.account.TxRequest;
+import io.partita.account.TxStatus;
+import io.partita.account.TxType;
+import io.partita.support.TestProperties;
+import org.junit.jupiter.api.Test;
+
+import java.io.Serializable;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.IntStream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/**
+ * Every class that crosses the wire goes through the node's own serialization config with Java serialization
+ * refused outright, and comes back equal: nothing on the hot path can fall back to it unnoticed.
+ */
+class SerializationTest {
+
+    private final InternalSerializationService serialization = serializationWithoutJava();
+
+    private static InternalSerializationService serializationWithoutJava() {
+        Config config = HazelcastConfigs.memberConfig(
+                TestProperties.tcp("serialization", 5701, List.of(), 0), "http://127.0.0.1:0");
+        JavaSerializationFilterConfig refuseAll = new JavaSerializationFilterConfig().setDefaultsDisabled(true);
+        refuseAll.getWhitelist().addClasses("none.allowed");
+        config.getSerializationConfig().setJavaSerializationFilterConfig(refuseAll);
+        return new DefaultSerializationServiceBuilder()
+                .setConfig(config.getSerializationConfig())
+                .setSchemaService(new InMemorySchemas())
+                .build();
+    }
+
+    /** What the cluster's schema service does for Compact, kept in memory: the schemas written so far. */
+    private static final class InMemorySchemas implements SchemaService {
+        private final Map<Long, Schema> schemas = new ConcurrentHashMap<>();
+
+        @Override
+        public Schema get(long schemaId) {
+            return schemas.get(schemaId);
+        }
+
+        @Override
+        public void put(Schema schema) {
+            schemas.put(schema.getSchemaId(), schema);
+        }
+
+        @Override
+        public void putLocal(Schema schema) {
+            put(schema);
+        }
+    }
+
+    private final JournalEntry entry = new JournalEntry("a-1", "t-1", TxType.DEBIT, 100, TxStatus.APPLIED, 900,
+            1_700_000_000_000L, 3, "ref-1");
+
+    private Object roundTrip(Object value) {
+        Data data = serialization.toData(value);
+        assertNotEquals(SerializationConstants.JAVA_DEFAULT_TYPE_SERIALIZABLE, data.getType(),
+                value.getClass() + " fell back to Java serialization");
+        return serialization.toObject(data);
+    }
+
+    @Test
+    void shouldRoundTripTheValuesWithCompact() {
+        Account account = new Account("a-1", 900, 50, 3, 7, List.of(entry));
+        assertEquals(account, roundTrip(account));
+        assertEquals(entry, roundTrip(entry));
+        JournalEntry withoutRef = new JournalEntry("a-1", "t-2", TxType.CREDIT, 1, TxStatus.REJECTED, 0, 0, 1, null);
+        assertEquals(withoutRef, roundTrip(withoutRef));
+        assertEquals(new JournalKey("a-1", "t-1"), roundTrip(new JournalKey("a-1", "t-1")));
+        assertEquals(SerializationConstants.TYPE_COMPACT, serialization.toData(account).getType());
+    }
+
+    @Test
+    void shouldRoundTripTheOutcomesAsIdentifiedDataSerializable() {
+        for (TxOutcome outcome : List.of(TxOutcome.recorded(entry), TxOutcome.replayed(entry),
+                TxOutcome.conflict(entry), TxOutcome.notFound())) {
+            assertEquals(outcome, roundTrip(outcome));
+            assertEquals(SerializationConstants.CONSTANT_TYPE_DATA_SERIALIZABLE,
+                    serialization.toData(outcome).getType());
+        }
+    }
+
+    @Test
+    void shouldSerializeTheEntryProcessorsWithoutJava() {
+        ApplyTransaction processor = new ApplyTransaction(new TxRequest("t-1", TxType.CREDIT, 5, 42, "ref"));
+        assertNotNull(roundTrip(processor));
+        assertEquals(SerializationConstants.CONSTANT_TYPE_DATA_SERIALIZABLE,
+                serialization.toData(processor).getType());
+    }
+
+    @Test
+    void shouldCreateEveryRegisteredTypeIdOnlyOnce() {
+        List<Integer> created = IntStream.range(0, 100)
+                .filter(id -> AccountSerialization.create(id) != null)
+                .boxed()
+                .toList();
+        created.forEach(id -> assertEquals(id, AccountSerialization.create(id).getClassId()));
+        assertNotEquals(List.of(), created);
+    }
+
+    @Test
+    void shouldRefuseJavaSerializationSoThatTheChecksAboveMeanSomething() {
+        record Plain(int value) implements Serializable {
+        }
+        Data data = serialization.toData(new Plain(1));
+        assertEquals(SerializationConstants.JAVA_DEFAULT_TYPE_SERIALIZABLE, data.getType());
+        assertThrows(RuntimeException.class, () -> serialization.toObject(data));
+    }
+}

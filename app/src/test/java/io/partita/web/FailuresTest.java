@@ -1,0 +1,60 @@
+package io.partita.web;
+
+import com.hazelcast.core.HazelcastInstanceNotActiveException;
+import com.hazelcast.core.IndeterminateOperationStateException;
+import com.hazelcast.spi.exception.TargetNotMemberException;
+import com.hazelcast.spi.properties.ClusterProperty;
+import io.partita.cluster.HazelcastConfigs;
+import io.partita.support.TestProperties;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** A write whose backup did not confirm, or a member on its way out, is a retryable 503, never a success. */
+class FailuresTest {
+
+    @Test
+    void shouldMakeAnUnconfirmedBackupARetryable503() {
+        RuntimeException answer = Failures.translate(new CompletionException(
+                new IndeterminateOperationStateException("no backup ack")));
+
+        ApiException api = (ApiException) answer;
+        assertEquals(503, api.status().getCode());
+        assertEquals(1, api.retryAfter().toSeconds());
+        assertTrue(api.problem().detail().contains("Retry"));
+    }
+
+    @Test
+    void shouldMakeLeavingAndMigratingMembersRetryable503s() {
+        for (Throwable failure : List.of(new HazelcastInstanceNotActiveException(),
+                new TargetNotMemberException("gone"),
+                new ExecutionException(new HazelcastInstanceNotActiveException()))) {
+            assertEquals(503, ((ApiException) Failures.translate(failure)).status().getCode(), failure.toString());
+        }
+    }
+
+    @Test
+    void shouldPassApiExceptionsThroughAndLeaveBugsAlone() {
+        ApiException notFound = ApiException.notFound("Account", "a");
+        assertSame(notFound, Failures.translate(new CompletionException(notFound)));
+        IllegalStateException bug = new IllegalStateException("bug");
+        assertSame(bug, Failures.translate(new CompletionException(bug)));
+    }
+
+    @Test
+    void shouldConfigureMembersToFailOnIndeterminateOperationState() {
+        var config = HazelcastConfigs.memberConfig(TestProperties.tcp("c", 5701, List.of(), 0), "http://x");
+
+        assertEquals("true", config.getProperty(ClusterProperty.FAIL_ON_INDETERMINATE_OPERATION_STATE.getName()));
+        assertEquals(1, config.getMapConfig("accounts").getBackupCount());
+        assertEquals(0, config.getMapConfig("accounts").getAsyncBackupCount());
+        assertEquals(1, config.getMapConfig("journal").getBackupCount());
+        assertEquals("271", config.getProperty(ClusterProperty.PARTITION_COUNT.getName()));
+    }
+}
