@@ -1,44 +1,38 @@
 package io.partita.transfer;
 
+import com.hazelcast.internal.serialization.Data;
 import com.hazelcast.internal.serialization.InternalSerializationService;
-import com.hazelcast.spi.impl.SerializationServiceSupport;
+import com.hazelcast.internal.serialization.impl.SerializationConstants;
 import io.partita.account.Account;
+import io.partita.cluster.Serialization;
 import io.partita.locking.FencedWrite;
-import io.partita.support.TestCluster;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.partita.locking.LockingSerialization;
+import io.partita.support.WireSerialization;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 import java.util.AbstractMap;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The transfer and locking classes that cross the wire survive a trip through the member's own serialization (the
- * registry's IdentifiedDataSerializable factory and Compact serializers), and behave the same after it.
+ * The transfer and locking classes that cross the wire survive a trip through the node's serialization with Java
+ * serialization refused (the registry's IdentifiedDataSerializable factory and Compact serializers), and behave the
+ * same after it.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SerializationRoundTripTest {
 
-    private TestCluster cluster;
-    private InternalSerializationService serialization;
-
-    @BeforeAll
-    void start() {
-        cluster = TestCluster.start(1);
-        serialization = (InternalSerializationService)
-                ((SerializationServiceSupport) cluster.member(0)).getSerializationService();
-    }
-
-    @AfterAll
-    void stop() {
-        cluster.close();
-    }
+    private final InternalSerializationService serialization = WireSerialization.withoutJava();
 
     private <T> T roundTrip(T value) {
-        return serialization.toObject(serialization.toData(value));
+        Data data = serialization.toData(value);
+        assertNotEquals(SerializationConstants.JAVA_DEFAULT_TYPE_SERIALIZABLE, data.getType(),
+                value.getClass() + " fell back to Java serialization");
+        return serialization.toObject(data);
     }
 
     @Test
@@ -52,6 +46,7 @@ class SerializationRoundTripTest {
         assertEquals(rejected, roundTrip(rejected));
         assertEquals(transfer.key(), roundTrip(transfer.key()));
         assertEquals("a", roundTrip(transfer.key()).getPartitionKey());
+        assertEquals(SerializationConstants.TYPE_COMPACT, serialization.toData(transfer).getType());
     }
 
     @Test
@@ -80,5 +75,19 @@ class SerializationRoundTripTest {
         assertEquals("STALE_FENCE", stale.process(entry));
         assertEquals("WRITTEN", current.process(entry));
         assertEquals(Account.open("a-1", 20, 0).withFence(4), entry.getValue());
+    }
+
+    @Test
+    void shouldCreateEachTransferAndLockingTypeIdInItsOwnBlock() {
+        List<Integer> transfer = IntStream.range(0, 100).filter(id -> TransferSerialization.create(id) != null)
+                .boxed().toList();
+        List<Integer> locking = IntStream.range(0, 100).filter(id -> LockingSerialization.create(id) != null)
+                .boxed().toList();
+
+        assertEquals(List.of(Serialization.BEGIN_TRANSFER, Serialization.ADVANCE_TRANSFER,
+                Serialization.REPLACE_TRANSFER), transfer);
+        assertEquals(List.of(Serialization.FENCED_WRITE), locking);
+        transfer.forEach(id -> assertTrue(id >= 20 && id < 40 && TransferSerialization.create(id).getClassId() == id));
+        locking.forEach(id -> assertTrue(id >= 40 && id < 60 && LockingSerialization.create(id).getClassId() == id));
     }
 }
