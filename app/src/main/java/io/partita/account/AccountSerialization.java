@@ -1,5 +1,6 @@
 package io.partita.account;
 
+import com.hazelcast.nio.serialization.FieldKind;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import com.hazelcast.nio.serialization.compact.CompactReader;
 import com.hazelcast.nio.serialization.compact.CompactSerializer;
@@ -41,9 +42,16 @@ public final class AccountSerialization {
         @Override
         public Account read(CompactReader reader) {
             JournalEntry[] recent = reader.readArrayOfCompact("recent", JournalEntry.class);
+            // Fields added after the first schema are read only when the writer had them, so an entry written by an
+            // older member still reads (Compact keeps one schema per version of the class).
+            long opening = reader.getFieldKind("openingBalance") == FieldKind.INT64
+                    ? reader.readInt64("openingBalance") : Account.UNKNOWN_OPENING;
+            String[] jobs = reader.getFieldKind("jobs") == FieldKind.ARRAY_OF_STRING
+                    ? reader.readArrayOfString("jobs") : null;
             return new Account(reader.readString("id"), reader.readInt64("balance"),
                     reader.readInt64("overdraftLimit"), reader.readInt64("version"), reader.readInt64("fence"),
-                    recent == null ? List.of() : Arrays.asList(recent));
+                    recent == null ? List.of() : Arrays.asList(recent), opening,
+                    jobs == null ? List.of() : Arrays.asList(jobs));
         }
 
         @Override
@@ -54,6 +62,8 @@ public final class AccountSerialization {
             writer.writeInt64("version", account.version());
             writer.writeInt64("fence", account.fence());
             writer.writeArrayOfCompact("recent", account.recent().toArray(new JournalEntry[0]));
+            writer.writeInt64("openingBalance", account.openingBalance());
+            writer.writeArrayOfString("jobs", account.jobs().toArray(new String[0]));
         }
 
         @Override

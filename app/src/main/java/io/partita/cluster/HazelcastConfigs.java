@@ -20,6 +20,8 @@ public final class HazelcastConfigs {
     public static final int PARTITION_COUNT = 271;
     /** The member attribute that carries the node's HTTP URL, read by {@code GET /cluster}. */
     public static final String HTTP_URL_ATTRIBUTE = "partita.http-url";
+    /** Threads per member that run the per-partition tasks of jobs. */
+    public static final int JOB_THREADS = 4;
     /** Binds the member to no particular interface and lets Hazelcast choose one. */
     public static final String ANY_INTERFACE = "any";
 
@@ -49,6 +51,7 @@ public final class HazelcastConfigs {
 
         network(config, properties);
         maps(config, properties);
+        jobs(config);
         cpSubsystem(config, properties.cp());
         // Batch slices wait on their local operations, so the pool is sized for waiting, not for cores.
         config.addExecutorConfig(new ExecutorConfig(Maps.BATCH_EXECUTOR).setPoolSize(16).setQueueCapacity(10_000));
@@ -103,6 +106,20 @@ public final class HazelcastConfigs {
                 .setAsyncBackupCount(0)
                 .setTimeToLiveSeconds(Math.toIntExact(properties.journal().retention().toSeconds()))
                 .addIndexConfig(new IndexConfig(IndexType.HASH, "state")));
+    }
+
+    /**
+     * Jobs and schedules: their maps keep one synchronous backup like the ledger's, so a job's progress and a
+     * schedule's last firing survive the loss of a member. The job executor's threads mostly wait on entry processors
+     * at the partition threads, so a few per member keep every partition thread busy without crowding out traffic.
+     */
+    private static void jobs(Config config) {
+        // Every member looks up the RUNNING jobs among its own entries at each tick of its job runner.
+        config.addMapConfig(new MapConfig(Maps.JOBS).setBackupCount(1).setAsyncBackupCount(0)
+                .addIndexConfig(new IndexConfig(IndexType.HASH, "state")));
+        config.addMapConfig(new MapConfig(Maps.JOB_GUARDS).setBackupCount(1).setAsyncBackupCount(0));
+        config.addMapConfig(new MapConfig(Maps.SCHEDULES).setBackupCount(1).setAsyncBackupCount(0));
+        config.addExecutorConfig(new ExecutorConfig(Maps.JOB_EXECUTOR).setPoolSize(JOB_THREADS));
     }
 
     /*

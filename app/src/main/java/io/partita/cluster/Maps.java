@@ -5,6 +5,8 @@ import com.hazelcast.map.IMap;
 import io.partita.account.Account;
 import io.partita.account.JournalEntry;
 import io.partita.account.JournalKey;
+import io.partita.job.Job;
+import io.partita.job.Schedule;
 import io.partita.transfer.Transfer;
 import io.partita.transfer.TransferKey;
 
@@ -16,6 +18,13 @@ public final class Maps {
     public static final String TRANSFERS = "transfers";
     /** The executor that runs batch slices on the members owning their accounts. */
     public static final String BATCH_EXECUTOR = "partita-batch";
+    /** Jobs by id, with their per-partition progress; a finished job expires after the retention. */
+    public static final String JOBS = "jobs";
+    /** One entry per job type while a job of that type runs without {@code concurrent}: its id. */
+    public static final String JOB_GUARDS = "job-guards";
+    public static final String SCHEDULES = "schedules";
+    /** The executor the per-partition job tasks run on, on each partition's owner. */
+    public static final String JOB_EXECUTOR = "partita-jobs";
 
     private Maps() {
     }
@@ -26,6 +35,18 @@ public final class Maps {
 
     public static IMap<JournalKey, JournalEntry> journal(HazelcastInstance hazelcast) {
         return hazelcast.getMap(JOURNAL);
+    }
+
+    public static IMap<String, Job> jobs(HazelcastInstance hazelcast) {
+        return hazelcast.getMap(JOBS);
+    }
+
+    public static IMap<String, String> jobGuards(HazelcastInstance hazelcast) {
+        return hazelcast.getMap(JOB_GUARDS);
+    }
+
+    public static IMap<String, Schedule> schedules(HazelcastInstance hazelcast) {
+        return hazelcast.getMap(SCHEDULES);
     }
 
     public static IMap<TransferKey, Transfer> transfers(HazelcastInstance hazelcast) {

@@ -4,6 +4,7 @@ import com.hazelcast.config.SerializationConfig;
 import com.hazelcast.nio.serialization.DataSerializableFactory;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import io.partita.account.AccountSerialization;
+import io.partita.job.JobSerialization;
 import io.partita.locking.LockingSerialization;
 import io.partita.transfer.TransferSerialization;
 
@@ -30,7 +31,16 @@ public final class Serialization {
     public static final int REPLACE_TRANSFER = 22;
     // locking: 40..59
     public static final int FENCED_WRITE = 40;
-    // job: 60..79, cluster and query: 80..99
+    // job: 60..79
+    public static final int JOB_PARTITION_TASK = 60;
+    public static final int APPLY_JOB = 61;
+    public static final int JOB_STEP = 62;
+    public static final int RECORD_PARTITION = 63;
+    public static final int CLAIM_COORDINATION = 64;
+    public static final int FAIL_JOB = 65;
+    public static final int REPLACE_VALUE = 66;
+    public static final int RECORD_FIRING = 67;
+    // cluster and query: 80..99
 
     private Serialization() {
     }
@@ -39,6 +49,7 @@ public final class Serialization {
         config.addDataSerializableFactory(FACTORY_ID, factory());
         AccountSerialization.compactSerializers().forEach(config.getCompactSerializationConfig()::addSerializer);
         TransferSerialization.compactSerializers().forEach(config.getCompactSerializationConfig()::addSerializer);
+        JobSerialization.compactSerializers().forEach(config.getCompactSerializationConfig()::addSerializer);
     }
 
     static DataSerializableFactory factory() {
@@ -52,6 +63,9 @@ public final class Serialization {
         }
         if (created == null) {
             created = LockingSerialization.create(typeId);
+        }
+        if (created == null) {
+            created = JobSerialization.create(typeId);
         }
         if (created == null) {
             throw new IllegalArgumentException("Unknown serialization type id " + typeId);

@@ -1,0 +1,152 @@
+package io.partita.job;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.HazelcastInstanceAware;
+import com.hazelcast.map.EntryProcessor;
+import com.hazelcast.map.IMap;
+import com.hazelcast.nio.ObjectDataInput;
+import com.hazelcast.nio.ObjectDataOutput;
+import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
+import io.partita.account.Account;
+import io.partita.account.JournalEntry;
+import io.partita.account.JournalKey;
+import io.partita.account.Ledger;
+import io.partita.account.TxRequest;
+import io.partita.cluster.Maps;
+import io.partita.cluster.Serialization;
+
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * A FEE or INTEREST job on one account: checks whether the job already processed it and, if not, applies the job's
+ * movement and remembers the job's id, in one step.
+ *
+ * <p>Runs on the partition thread of the account's owner, sent there in small batches by {@link PartitionTask}; the
+ * check and the write cannot interleave with a transaction or with a second run of the same job (a partition redone
+ * after a failover). Exactly once rests on two records in the account's own partition: the job id in
+ * {@link Account#jobs()} (every outcome, including "no money moved"), and the movement's journal entry under txId
+ * {@code job:<jobId>}, which {@link Ledger#decide} finds like any retried transaction once the id has left that short
+ * list. The movement itself is decided by the ledger's rules: a fee the overdraft limit does not allow is REJECTED.
+ * On the backup it does not run again: the computed account travels as a {@link ReplaceValue}.
+ */
+final class ApplyJob implements EntryProcessor<String, Account, JobStep>, IdentifiedDataSerializable,
+        HazelcastInstanceAware {
+
+    private String jobId;
+    private JobSpec spec;
+    private long at;
+    private transient HazelcastInstance hazelcast;
+    /** What this processor wrote, by account: one instance processes every key of an {@code executeOnKeys} batch. */
+    private transient Map<String, Account> written;
+    private transient JournalEntry evicted;
+
+    ApplyJob() {
+    }
+
+    /** @param at epoch milliseconds stamped on the journal entry, read by the caller (never a clock in here) */
+    ApplyJob(String jobId, JobSpec spec, long at) {
+        this.jobId = jobId;
+        this.spec = spec;
+        this.at = at;
+    }
+
+    @Override
+    public JobStep process(Map.Entry<String, Account> entry) {
+        IMap<JournalKey, JournalEntry> journal = hazelcast == null ? null : Maps.journal(hazelcast);
+        evicted = null;
+        JobStep step = apply(entry, key -> journal == null ? null : journal.get(key));
+        keepFindable(journal, evicted);
+        return step;
+    }
+
+    /** The decision, given a way to look up older journal entries of the account (its partition's journal). */
+    JobStep apply(Map.Entry<String, Account> entry, Function<JournalKey, JournalEntry> older) {
+        Account account = entry.getValue();
+        if (account == null) {
+            return JobStep.missing();
+        }
+        if (account.hasSeenJob(jobId)) {
+            JournalEntry previous = previous(account, older);
+            return previous == null ? JobStep.skipped() : JobStep.replayed(previous);
+        }
+        TxRequest request = JobRules.request(spec, jobId, account, at);
+        if (request == null) {
+            store(entry, account.withJob(jobId));
+            return JobStep.skipped();
+        }
+        Ledger.Decision decision = Ledger.decide(account, request, older);
+        if (decision.account() == null) {
+            // The job id has left the account's short list, but the journal still knows the movement (a replay, or a
+            // "conflict" when interest on a since-changed balance would differ): it stays as first recorded.
+            return JobStep.replayed(decision.outcome().entry());
+        }
+        store(entry, decision.account().withJob(jobId));
+        evicted = decision.evicted();
+        return JobStep.recorded(decision.outcome().entry());
+    }
+
+    private JournalEntry previous(Account account, Function<JournalKey, JournalEntry> older) {
+        String txId = JobRules.txId(jobId);
+        for (JournalEntry recent : account.recent()) {
+            if (recent.txId().equals(txId)) {
+                return recent;
+            }
+        }
+        return older.apply(new JournalKey(account.id(), txId));
+    }
+
+    private void store(Map.Entry<String, Account> entry, Account account) {
+        entry.setValue(account);
+        if (written == null) {
+            written = new LinkedHashMap<>();
+        }
+        written.put(entry.getKey(), account);
+    }
+
+    /** As in the transaction path: an entry leaving the recent list must stay findable for a late duplicate check. */
+    private static void keepFindable(IMap<JournalKey, JournalEntry> journal, JournalEntry evicted) {
+        if (journal != null && evicted != null) {
+            JournalKey key = new JournalKey(evicted.accountId(), evicted.txId());
+            if (!journal.containsKey(key)) {
+                journal.setAsync(key, evicted);
+            }
+        }
+    }
+
+    @Override
+    public EntryProcessor<String, Account, JobStep> getBackupProcessor() {
+        return written == null ? null : new ReplaceValue<>(written, 0);
+    }
+
+    @Override
+    public void setHazelcastInstance(HazelcastInstance hazelcastInstance) {
+        this.hazelcast = hazelcastInstance;
+    }
+
+    @Override
+    public int getFactoryId() {
+        return Serialization.FACTORY_ID;
+    }
+
+    @Override
+    public int getClassId() {
+        return Serialization.APPLY_JOB;
+    }
+
+    @Override
+    public void writeData(ObjectDataOutput out) throws IOException {
+        out.writeString(jobId);
+        JobSerialization.writeSpec(out, spec);
+        out.writeLong(at);
+    }
+
+    @Override
+    public void readData(ObjectDataInput in) throws IOException {
+        jobId = in.readString();
+        spec = JobSerialization.readSpec(in);
+        at = in.readLong();
+    }
+}

@@ -1,0 +1,70 @@
+package io.partita.job;
+
+import com.hazelcast.map.EntryProcessor;
+import com.hazelcast.nio.ObjectDataInput;
+import com.hazelcast.nio.ObjectDataOutput;
+import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
+import io.partita.cluster.Serialization;
+
+import java.io.IOException;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Makes {@code claimant} the coordinator of a running job if {@code expected} (a member that left) still is: a
+ * compare-and-set on the job's partition thread, so of the members that notice the loss only one takes the job over.
+ */
+final class ClaimCoordination implements EntryProcessor<String, Job, Boolean>, IdentifiedDataSerializable {
+
+    private String expected;
+    private String claimant;
+    private transient Job written;
+    private transient String key;
+
+    ClaimCoordination() {
+    }
+
+    ClaimCoordination(String expected, String claimant) {
+        this.expected = expected;
+        this.claimant = claimant;
+    }
+
+    @Override
+    public Boolean process(Map.Entry<String, Job> entry) {
+        Job job = entry.getValue();
+        if (job == null || !job.running() || !Objects.equals(job.coordinator(), expected)) {
+            return false;
+        }
+        written = job.withCoordinator(claimant);
+        key = entry.getKey();
+        entry.setValue(written);
+        return true;
+    }
+
+    @Override
+    public EntryProcessor<String, Job, Boolean> getBackupProcessor() {
+        return written == null ? null : ReplaceValue.of(key, written, 0);
+    }
+
+    @Override
+    public int getFactoryId() {
+        return Serialization.FACTORY_ID;
+    }
+
+    @Override
+    public int getClassId() {
+        return Serialization.CLAIM_COORDINATION;
+    }
+
+    @Override
+    public void writeData(ObjectDataOutput out) throws IOException {
+        out.writeString(expected);
+        out.writeString(claimant);
+    }
+
+    @Override
+    public void readData(ObjectDataInput in) throws IOException {
+        expected = in.readString();
+        claimant = in.readString();
+    }
+}

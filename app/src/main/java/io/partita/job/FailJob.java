@@ -1,0 +1,70 @@
+package io.partita.job;
+
+import com.hazelcast.map.EntryProcessor;
+import com.hazelcast.nio.ObjectDataInput;
+import com.hazelcast.nio.ObjectDataOutput;
+import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
+import io.partita.cluster.Serialization;
+
+import java.io.IOException;
+import java.util.Map;
+
+/** Ends a running job as FAILED with a reason; the partitions done stay counted. Runs on the job's partition thread. */
+final class FailJob implements EntryProcessor<String, Job, Job>, IdentifiedDataSerializable {
+
+    private String reason;
+    private long at;
+    private long retentionMillis;
+    private transient Job written;
+    private transient String key;
+
+    FailJob() {
+    }
+
+    FailJob(String reason, long at, long retentionMillis) {
+        this.reason = reason;
+        this.at = at;
+        this.retentionMillis = retentionMillis;
+    }
+
+    @Override
+    public Job process(Map.Entry<String, Job> entry) {
+        Job job = entry.getValue();
+        if (job == null || !job.running()) {
+            return job;
+        }
+        written = job.failed(reason, at);
+        key = entry.getKey();
+        ReplaceValue.store(entry, written, retentionMillis);
+        return written;
+    }
+
+    @Override
+    public EntryProcessor<String, Job, Job> getBackupProcessor() {
+        return written == null ? null : ReplaceValue.of(key, written, retentionMillis);
+    }
+
+    @Override
+    public int getFactoryId() {
+        return Serialization.FACTORY_ID;
+    }
+
+    @Override
+    public int getClassId() {
+        return Serialization.FAIL_JOB;
+    }
+
+    @Override
+    public void writeData(ObjectDataOutput out) throws IOException {
+        out.writeString(reason);
+        out.writeLong(at);
+        out.writeLong(retentionMillis);
+    }
+
+    @Override
+    public void readData(ObjectDataInput in) throws IOException {
+        reason = in.readString();
+        at = in.readLong();
+        retentionMillis = in.readLong();
+    }
+}

@@ -1,0 +1,76 @@
+package io.partita.job;
+
+import io.micronaut.core.annotation.Nullable;
+import io.partita.cluster.HazelcastConfigs;
+
+import java.util.BitSet;
+import java.util.Objects;
+
+/**
+ * The value of the {@code jobs} map: one job, its progress partition by partition and its result so far. Any node
+ * answers {@code GET /jobs/{id}} from it, and whichever member coordinates the job (see {@link JobRunner}) reads from
+ * it which partitions are still to do.
+ *
+ * <p>A partition's result is added exactly once: {@link RecordPartition} sets the partition's bit and adds its tally
+ * in one step, and ignores a second report of the same partition (a task redone after a failover).
+ *
+ * @param schedule    the schedule that fired the job, or null when a client posted it
+ * @param startedAt   epoch milliseconds
+ * @param finishedAt  epoch milliseconds; 0 while it runs
+ * @param coordinator the UUID of the member that submits its partition tasks; another member takes the job over
+ *                    when that one leaves the cluster
+ * @param done        the partitions already processed, by partition id
+ * @param error       why it FAILED, or null
+ */
+public record Job(String id, JobSpec spec, @Nullable String schedule, JobState state, long startedAt,
+                  long finishedAt, String coordinator, BitSet done, JobTally tally, @Nullable String error) {
+
+    public Job {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(spec, "spec");
+        Objects.requireNonNull(state, "state");
+        done = (BitSet) done.clone();
+    }
+
+    static Job start(String id, JobSpec spec, @Nullable String schedule, long at, String coordinator) {
+        return new Job(id, spec, schedule, JobState.RUNNING, at, 0, coordinator, new BitSet(), JobTally.EMPTY, null);
+    }
+
+    @Override
+    public BitSet done() {
+        return (BitSet) done.clone();
+    }
+
+    public JobType type() {
+        return spec.type();
+    }
+
+    boolean isDone(int partition) {
+        return done.get(partition);
+    }
+
+    public int partitionsDone() {
+        return done.cardinality();
+    }
+
+    boolean running() {
+        return state == JobState.RUNNING;
+    }
+
+    /** This job with {@code partition} done and its tally added; COMPLETED at {@code at} once every partition is. */
+    Job withPartition(int partition, JobTally partitionTally, long at) {
+        BitSet next = done();
+        next.set(partition);
+        boolean complete = next.cardinality() == HazelcastConfigs.PARTITION_COUNT;
+        return new Job(id, spec, schedule, complete ? JobState.COMPLETED : state, startedAt, complete ? at : finishedAt,
+                coordinator, next, tally.plus(partitionTally), error);
+    }
+
+    Job withCoordinator(String member) {
+        return new Job(id, spec, schedule, state, startedAt, finishedAt, member, done, tally, error);
+    }
+
+    Job failed(String reason, long at) {
+        return new Job(id, spec, schedule, JobState.FAILED, startedAt, at, coordinator, done, tally, reason);
+    }
+}

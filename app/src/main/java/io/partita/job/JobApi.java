@@ -1,0 +1,140 @@
+package io.partita.job;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.serde.annotation.Serdeable;
+import io.partita.account.Ledger;
+import io.partita.cluster.HazelcastConfigs;
+import io.partita.web.ApiException;
+import io.partita.web.Ids;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.DecimalMax;
+import jakarta.validation.constraints.DecimalMin;
+import jakarta.validation.constraints.Digits;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.List;
+
+/** The bodies of the job and schedule API (API.md, "Jobs"). */
+final class JobApi {
+
+    static final String WHOLE = "must be a whole number";
+    static final String MAX_RATE = "10000";
+
+    private JobApi() {
+    }
+
+    /**
+     * {@code POST /jobs}, and the {@code job} of a schedule. Numbers arrive as BigDecimal so that 2.5 is refused with
+     * a field error instead of being truncated; which of them a type needs is checked in {@link #spec(String)}.
+     */
+    @Serdeable
+    record JobRequest(
+            @Nullable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String id,
+            @NotNull @Pattern(regexp = "FEE|INTEREST|AUDIT", message = "must be FEE, INTEREST or AUDIT") String type,
+            @Nullable @Digits(integer = 16, fraction = 0, message = WHOLE) @DecimalMin("1")
+            @DecimalMax(Ledger.MAX_AMOUNT_TEXT) BigDecimal amount,
+            @Nullable @Digits(integer = 5, fraction = 0, message = WHOLE) @DecimalMin("1")
+            @DecimalMax(MAX_RATE) BigDecimal rateBasisPoints,
+            @Nullable Boolean concurrent) {
+
+        /**
+         * The job this request asks for, once the fields that depend on its type are checked.
+         *
+         * @param prefix how the client names this object's fields ({@code ""}, or {@code "job."} in a schedule)
+         */
+        JobSpec spec(String prefix) {
+            JobType jobType = JobType.valueOf(type);
+            requireOnlyFor(prefix + "amount", amount, jobType, JobType.FEE);
+            requireOnlyFor(prefix + "rateBasisPoints", rateBasisPoints, jobType, JobType.INTEREST);
+            return new JobSpec(jobType, amount == null ? 0 : amount.longValueExact(),
+                    rateBasisPoints == null ? 0 : rateBasisPoints.intValueExact(), Boolean.TRUE.equals(concurrent));
+        }
+
+        private static void requireOnlyFor(String field, BigDecimal value, JobType type, JobType owner) {
+            if (type == owner && value == null) {
+                throw ApiException.invalidField(field, "is required for a " + owner + " job");
+            }
+            if (type != owner && value != null) {
+                throw ApiException.invalidField(field, "applies to " + owner + " jobs only");
+            }
+        }
+    }
+
+    @Serdeable
+    record ScheduleRequest(@NotBlank String cron, @NotNull @Valid JobRequest job) {
+    }
+
+    /** A job's spec as the API shows it: the fields its type uses. */
+    @Serdeable
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record SpecView(String type, @Nullable Long amount, @Nullable Integer rateBasisPoints, boolean concurrent) {
+
+        static SpecView of(JobSpec spec) {
+            return new SpecView(spec.type().name(), spec.type() == JobType.FEE ? spec.amount() : null,
+                    spec.type() == JobType.INTEREST ? spec.rateBasisPoints() : null, spec.concurrent());
+        }
+    }
+
+    /**
+     * A job and its progress. {@code finishedAt} is null while it runs. The result fields are those of its type:
+     * FEE {@code applied}, {@code rejected} (could not pay), {@code charged}; INTEREST {@code applied},
+     * {@code rejected}, {@code skipped} (earned nothing), {@code paid}; AUDIT {@code mismatches} and
+     * {@code mismatchIds} (the first ten in id order).
+     */
+    @Serdeable
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record JobView(String id, String type, String state, int partitionsDone, int partitionsTotal,
+                   long accountsProcessed, String startedAt,
+                   @JsonInclude(JsonInclude.Include.ALWAYS) @Nullable String finishedAt,
+                   @Nullable Long amount, @Nullable Integer rateBasisPoints, boolean concurrent,
+                   @Nullable String schedule,
+                   @Nullable Long applied, @Nullable Long rejected, @Nullable Long skipped,
+                   @Nullable Long charged, @Nullable Long paid,
+                   @Nullable Long mismatches, @Nullable List<String> mismatchIds,
+                   @Nullable String error) {
+
+        static JobView of(Job job) {
+            JobType type = job.type();
+            JobTally tally = job.tally();
+            boolean moves = type != JobType.AUDIT;
+            return new JobView(job.id(), type.name(), job.state().name(), job.partitionsDone(),
+                    HazelcastConfigs.PARTITION_COUNT, tally.accounts(),
+                    Instant.ofEpochMilli(job.startedAt()).toString(),
+                    job.finishedAt() == 0 ? null : Instant.ofEpochMilli(job.finishedAt()).toString(),
+                    type == JobType.FEE ? job.spec().amount() : null,
+                    type == JobType.INTEREST ? job.spec().rateBasisPoints() : null,
+                    job.spec().concurrent(), job.schedule(),
+                    moves ? tally.applied() : null, moves ? tally.rejected() : null,
+                    type == JobType.INTEREST ? tally.skipped() : null,
+                    type == JobType.FEE ? tally.moved() : null, type == JobType.INTEREST ? tally.moved() : null,
+                    moves ? null : tally.mismatches(), moves ? null : tally.mismatchIds(), job.error());
+        }
+    }
+
+    /**
+     * A schedule: its cron, its job, when it fires next and what it fired so far (see {@link Schedule}). Times are
+     * UTC instants; {@code nextFireAt} is null for an expression that never fires again.
+     */
+    @Serdeable
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record ScheduleView(String name, String cron, SpecView job, String createdAt, @Nullable String nextFireAt,
+                        @Nullable String lastFiredAt, long firings, long missed, long skipped,
+                        @Nullable String lastJobId, @Nullable String lastNote) {
+
+        static ScheduleView of(Schedule schedule) {
+            long next = Cron.next(schedule.cron(), Math.max(schedule.lastFiredAt(), System.currentTimeMillis()));
+            boolean fired = schedule.lastFiredAt() != schedule.createdAt();
+            return new ScheduleView(schedule.name(), schedule.cron(), SpecView.of(schedule.job()),
+                    Instant.ofEpochMilli(schedule.createdAt()).toString(),
+                    next < 0 ? null : Instant.ofEpochMilli(next).toString(),
+                    fired ? Instant.ofEpochMilli(schedule.lastFiredAt()).toString() : null,
+                    schedule.firings(), schedule.missed(), schedule.skipped(), schedule.lastJobId(),
+                    schedule.lastNote());
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package io.partita.job;
+
+import io.micronaut.http.HttpHeaders;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.HttpStatus;
+import io.micronaut.http.annotation.Body;
+import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.Get;
+import io.micronaut.http.annotation.PathVariable;
+import io.micronaut.http.annotation.Post;
+import io.micronaut.http.annotation.QueryValue;
+import io.micronaut.scheduling.TaskExecutors;
+import io.micronaut.scheduling.annotation.ExecuteOn;
+import io.micronaut.validation.Validated;
+import io.partita.web.ApiException;
+import io.partita.web.Failures;
+import io.partita.web.Ids;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.Pattern;
+
+import java.util.List;
+import java.util.function.Supplier;
+
+/** Jobs over HTTP. Any node accepts a job (and coordinates it) and any node answers for any job. */
+@Controller("/jobs")
+@Validated
+@ExecuteOn(TaskExecutors.BLOCKING)
+class JobController {
+
+    private final JobService jobs;
+
+    JobController(JobService jobs) {
+        this.jobs = jobs;
+    }
+
+    /** 202: the job runs on; {@code Location} is where to follow it. */
+    @Post
+    HttpResponse<JobApi.JobView> start(@Valid @Body JobApi.JobRequest body) {
+        JobSpec spec = body.spec("");
+        Job job = grid(() -> jobs.start(body.id(), spec));
+        return HttpResponse.<JobApi.JobView>status(HttpStatus.ACCEPTED)
+                .body(JobApi.JobView.of(job))
+                .header(HttpHeaders.LOCATION, "/jobs/" + job.id());
+    }
+
+    @Get("/{id}")
+    JobApi.JobView get(@PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String id) {
+        return JobApi.JobView.of(grid(() -> jobs.find(id)).orElseThrow(() -> ApiException.notFound("Job", id)));
+    }
+
+    /** The latest jobs, newest first. */
+    @Get
+    List<JobApi.JobView> recent(@QueryValue(defaultValue = "50") @Min(1) @Max(1000) int limit) {
+        return grid(() -> jobs.recent(limit)).stream().map(JobApi.JobView::of).toList();
+    }
+
+    static <T> T grid(Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (RuntimeException e) {
+            throw Failures.translate(e);
+        }
+    }
+}

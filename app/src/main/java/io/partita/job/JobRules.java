@@ -1,0 +1,99 @@
+package io.partita.job;
+
+import io.partita.account.Account;
+import io.partita.account.JournalEntry;
+import io.partita.account.TxRequest;
+import io.partita.account.TxStatus;
+import io.partita.account.TxType;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a job does to one account, as pure functions: no clock, no grid. {@link ApplyJob} and the AUDIT half of
+ * {@link PartitionTask} decide with them, and the tests call them directly.
+ */
+final class JobRules {
+
+    private static final BigDecimal BASIS_POINTS = BigDecimal.valueOf(10_000);
+
+    private JobRules() {
+    }
+
+    /** The transaction id of a job's movement on an account: one per job and account, like a client's txId. */
+    static String txId(String jobId) {
+        return "job:" + jobId;
+    }
+
+    /**
+     * {@code balance * rateBasisPoints / 10000} in whole minor units, rounded half-even (banker's rounding: 2.5 is 2,
+     * 3.5 is 4), so that rounding neither favours the bank nor the customer over many accounts. Exact: BigDecimal,
+     * no floating point. 0 for a balance that is not positive.
+     */
+    static long interest(long balance, int rateBasisPoints) {
+        if (balance <= 0) {
+            return 0;
+        }
+        return BigDecimal.valueOf(balance)
+                .multiply(BigDecimal.valueOf(rateBasisPoints))
+                .divide(BASIS_POINTS, 0, RoundingMode.HALF_EVEN)
+                .longValueExact();
+    }
+
+    /**
+     * The transaction a FEE or INTEREST job makes on {@code account}, or null when it moves no money (interest on a
+     * balance that earns nothing). The ledger then decides it like any transaction: a fee the overdraft limit does
+     * not allow is recorded as REJECTED, and the job's id doubles as the transaction's duplicate check.
+     */
+    static TxRequest request(JobSpec spec, String jobId, Account account, long at) {
+        return switch (spec.type()) {
+            case FEE -> new TxRequest(txId(jobId), TxType.FEE, spec.amount(), at, jobId);
+            case INTEREST -> {
+                long interest = interest(account.balance(), spec.rateBasisPoints());
+                yield interest == 0 ? null : new TxRequest(txId(jobId), TxType.INTEREST, interest, at, jobId);
+            }
+            case AUDIT -> throw new IllegalArgumentException("An audit moves no money");
+        };
+    }
+
+    /**
+     * The balance the account's history explains: its opening balance plus every applied entry, when the history is
+     * whole (the oldest entry is the account's first). When older entries have expired from the journal (its
+     * retention), the balance before the oldest retained entry is taken from that entry and the rest is added on.
+     *
+     * @param journal the account's journal entries; the account's own recent list is added to them, so that an entry
+     *                whose journal write is still in flight (the node writes it after the entry processor) counts
+     */
+    static long explainedBalance(Account account, Collection<JournalEntry> journal) {
+        Map<String, JournalEntry> byTxId = new LinkedHashMap<>();
+        journal.forEach(entry -> byTxId.put(entry.txId(), entry));
+        account.recent().forEach(entry -> byTxId.put(entry.txId(), entry));
+        List<JournalEntry> history = new ArrayList<>(byTxId.values());
+        history.sort(Comparator.comparingLong(JournalEntry::seq));
+        if (history.isEmpty()) {
+            return account.openingBalance() == Account.UNKNOWN_OPENING ? account.balance() : account.openingBalance();
+        }
+        JournalEntry oldest = history.get(0);
+        long balance = oldest.seq() == 1 && account.openingBalance() != Account.UNKNOWN_OPENING
+                ? account.openingBalance()
+                : oldest.balanceAfter() - applied(oldest);
+        for (JournalEntry entry : history) {
+            balance += applied(entry);
+        }
+        return balance;
+    }
+
+    static boolean balanced(Account account, Collection<JournalEntry> journal) {
+        return explainedBalance(account, journal) == account.balance();
+    }
+
+    private static long applied(JournalEntry entry) {
+        return entry.status() == TxStatus.APPLIED ? entry.type().delta(entry.amount()) : 0;
+    }
+}

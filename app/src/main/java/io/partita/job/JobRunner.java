@@ -1,0 +1,230 @@
+package io.partita.job;
+
+import com.hazelcast.cluster.Member;
+import com.hazelcast.core.ExecutionCallback;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.HazelcastInstanceNotActiveException;
+import com.hazelcast.core.IExecutorService;
+import com.hazelcast.map.IMap;
+import com.hazelcast.query.Predicates;
+import io.micronaut.context.annotation.Context;
+import io.partita.cluster.HazelcastConfigs;
+import io.partita.cluster.Maps;
+import io.partita.web.ApiException;
+import io.partita.web.Failures;
+import jakarta.annotation.PreDestroy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * This member's part in running jobs: it coordinates the jobs it started, and adopts jobs whose coordinator left.
+ *
+ * <p>What runs where. The coordinator of a job (the member that accepted it) sends one {@link PartitionTask} per
+ * partition not yet done to that partition's owner, and sends it again when it fails; the tasks run on the owners and
+ * record their partition in the job themselves. Each tick (partita.jobs.tick) the coordinator re-reads the job and
+ * sends what is neither done nor in flight, so a partition whose owner died is simply sent again and lands on the
+ * new owner. Every member also looks, each tick, at the RUNNING jobs whose records it owns (a local query), and
+ * adopts one whose coordinator is no longer a member, with a compare-and-set on the job ({@link ClaimCoordination}):
+ * the job's record has exactly one owner, so exactly one member adopts it, and it does so within a tick or two of the
+ * member's removal. The adopter resends every partition not done; tasks the old coordinator had in flight may still
+ * finish, and the duplicates are harmless (a partition counts once, an account is processed once).
+ *
+ * <p>Why a coordinator and not every member pulling its own partitions: the pushing member reads the job once per tick
+ * instead of every member reading every job; a partition normally gets exactly one task; and failed attempts are
+ * counted in one place, which is what lets a job fail instead of retrying a broken partition forever.
+ *
+ * <p>Concurrency: one thread ("partita-job-runner") runs the ticks and every decision. Task callbacks arrive on
+ * Hazelcast's threads; they only take the partition out of the in-flight set and hand anything else to the loop.
+ */
+@Context
+final class JobRunner implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(JobRunner.class);
+    /** Attempts of one partition, failing with an error that is not transient, before the job is FAILED. */
+    static final int MAX_ATTEMPTS = 5;
+
+    private final HazelcastInstance hazelcast;
+    private final JobSettings settings;
+    private final IMap<String, Job> jobs;
+    private final IExecutorService executor;
+    private final String self;
+    private final Map<String, Coordination> coordinated = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService loop;
+
+    /** The partitions of one job with a task in flight, and the failed attempts per partition. */
+    private static final class Coordination {
+        final Set<Integer> inFlight = ConcurrentHashMap.newKeySet();
+        final Map<Integer, Integer> attempts = new ConcurrentHashMap<>();
+    }
+
+    JobRunner(HazelcastInstance hazelcast, JobSettings settings) {
+        this.hazelcast = hazelcast;
+        this.settings = settings;
+        this.jobs = Maps.jobs(hazelcast);
+        this.executor = hazelcast.getExecutorService(Maps.JOB_EXECUTOR);
+        this.self = hazelcast.getCluster().getLocalMember().getUuid().toString();
+        // The job's entry processors use the journal from a partition thread, where its proxy cannot be created
+        // (that sets up the index on every partition): create it here, on every member, first.
+        Maps.journal(hazelcast);
+        this.loop = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "partita-job-runner");
+            thread.setDaemon(true);
+            return thread;
+        });
+        long tick = Math.max(10, settings.tick().toMillis());
+        loop.scheduleWithFixedDelay(this::tick, tick, tick, TimeUnit.MILLISECONDS);
+    }
+
+    /** The id a job records as its coordinator when this member coordinates it. */
+    String memberId() {
+        return self;
+    }
+
+    /** Takes on a job this member just stored: its tasks go out now, not at the next tick. */
+    void coordinate(String jobId) {
+        coordinated.putIfAbsent(jobId, new Coordination());
+        onLoop(() -> drive(jobId));
+    }
+
+    private void tick() {
+        try {
+            adoptOrphans();
+        } catch (RuntimeException e) {
+            logTickFailure("looking for orphaned jobs", e);
+        }
+        for (String jobId : coordinated.keySet()) {
+            try {
+                drive(jobId);
+            } catch (RuntimeException e) {
+                logTickFailure("driving job " + jobId, e);
+            }
+        }
+    }
+
+    private void adoptOrphans() {
+        Set<String> members = hazelcast.getCluster().getMembers().stream()
+                .map(Member::getUuid).map(Object::toString).collect(Collectors.toSet());
+        for (String jobId : jobs.localKeySet(Predicates.equal("state", JobState.RUNNING.name()))) {
+            if (coordinated.containsKey(jobId)) {
+                continue;
+            }
+            Job job = jobs.get(jobId);
+            if (job != null && job.running() && !members.contains(job.coordinator())
+                    && Boolean.TRUE.equals(jobs.executeOnKey(jobId, new ClaimCoordination(job.coordinator(), self)))) {
+                LOG.info("Adopted job {}: its coordinator {} left the cluster", jobId, job.coordinator());
+                coordinated.putIfAbsent(jobId, new Coordination());
+            }
+        }
+    }
+
+    private void drive(String jobId) {
+        Coordination coordination = coordinated.get(jobId);
+        if (coordination == null) {
+            return;
+        }
+        Job job = jobs.get(jobId);
+        if (job == null || !job.running() || !self.equals(job.coordinator())) {
+            coordinated.remove(jobId);
+            if (job != null && !job.running()) {
+                JobService.releaseGuard(hazelcast, job);
+            }
+            return;
+        }
+        for (int partition = 0; partition < HazelcastConfigs.PARTITION_COUNT; partition++) {
+            if (!job.isDone(partition) && coordination.inFlight.add(partition)) {
+                submit(jobId, partition, coordination);
+            }
+        }
+    }
+
+    private void submit(String jobId, int partition, Coordination coordination) {
+        PartitionTask task = new PartitionTask(jobId, partition, PartitionKeys.of(hazelcast, partition),
+                settings.sliceSize(), settings.slicePause().toMillis(), settings.retention().toMillis());
+        try {
+            executor.submitToKeyOwner(task, task.getPartitionKey(), new ExecutionCallback<Long>() {
+                @Override
+                public void onResponse(Long accounts) {
+                    coordination.inFlight.remove(partition);
+                }
+
+                @Override
+                public void onFailure(Throwable failure) {
+                    coordination.inFlight.remove(partition);
+                    onLoop(() -> failed(jobId, partition, failure, coordination));
+                }
+            });
+        } catch (RuntimeException e) {
+            coordination.inFlight.remove(partition);
+            throw e;
+        }
+    }
+
+    /** A transient failure (a member left, a migration) is retried at the next tick; others count as attempts. */
+    private void failed(String jobId, int partition, Throwable failure, Coordination coordination) {
+        if (isTransient(failure)) {
+            LOG.debug("Partition {} of job {} will be sent again: {}", partition, jobId, failure.toString());
+            return;
+        }
+        int attempts = coordination.attempts.merge(partition, 1, Integer::sum);
+        LOG.warn("Partition {} of job {} failed (attempt {} of {})", partition, jobId, attempts, MAX_ATTEMPTS,
+                failure);
+        if (attempts >= MAX_ATTEMPTS) {
+            Job failedJob = jobs.executeOnKey(jobId, new FailJob("Partition " + partition + " failed " + attempts
+                    + " times; the coordinator's log has the cause.", System.currentTimeMillis(),
+                    settings.retention().toMillis()));
+            if (failedJob != null) {
+                JobService.releaseGuard(hazelcast, failedJob);
+            }
+        }
+    }
+
+    private static boolean isTransient(Throwable failure) {
+        return Failures.translate(failure) instanceof ApiException api && api.status().getCode() == 503
+                || Failures.unwrap(failure) instanceof RejectedExecutionException;
+    }
+
+    private void onLoop(Runnable action) {
+        try {
+            loop.execute(() -> {
+                try {
+                    action.run();
+                } catch (RuntimeException e) {
+                    logTickFailure("a job step", e);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            // Closed: this member is leaving, and the job's record says what is left for its adopter.
+        }
+    }
+
+    private void logTickFailure(String what, RuntimeException e) {
+        if (e instanceof HazelcastInstanceNotActiveException || !hazelcast.getLifecycleService().isRunning()) {
+            return;
+        }
+        LOG.warn("Job runner failed {}; it tries again at the next tick", what, e);
+    }
+
+    @PreDestroy
+    @Override
+    public void close() {
+        // Lets a tick in progress finish (no half-done step to account for later), then stops the loop.
+        loop.shutdown();
+        try {
+            if (!loop.awaitTermination(10, TimeUnit.SECONDS)) {
+                loop.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            loop.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,40 @@
+package io.partita.job;
+
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * What a job did, counted over one partition or summed over the partitions done so far.
+ *
+ * @param accounts    accounts processed
+ * @param applied     FEE and INTEREST: money moved
+ * @param rejected    FEE: could not pay within the overdraft limit; INTEREST: the balance would pass the maximum
+ * @param skipped     INTEREST: the balance earned nothing (not positive, or the interest rounds to 0)
+ * @param moved       FEE and INTEREST: the sum of the amounts applied
+ * @param mismatches  AUDIT: accounts whose balance differs from what their journal explains
+ * @param mismatchIds AUDIT: the first {@link #MISMATCH_IDS_KEPT} of them in id order, so the answer does not depend on
+ *                    which partition finished first
+ */
+public record JobTally(long accounts, long applied, long rejected, long skipped, long moved, long mismatches,
+                List<String> mismatchIds) {
+
+    static final int MISMATCH_IDS_KEPT = 10;
+    static final JobTally EMPTY = new JobTally(0, 0, 0, 0, 0, 0, List.of());
+
+    public JobTally {
+        mismatchIds = List.copyOf(mismatchIds);
+    }
+
+    static JobTally audited(long accounts, List<String> mismatched) {
+        return new JobTally(accounts, 0, 0, 0, 0, mismatched.size(),
+                mismatched.stream().sorted().limit(MISMATCH_IDS_KEPT).toList());
+    }
+
+    JobTally plus(JobTally other) {
+        TreeSet<String> ids = new TreeSet<>(mismatchIds);
+        ids.addAll(other.mismatchIds);
+        return new JobTally(accounts + other.accounts, applied + other.applied, rejected + other.rejected,
+                skipped + other.skipped, moved + other.moved, mismatches + other.mismatches,
+                ids.stream().limit(MISMATCH_IDS_KEPT).toList());
+    }
+}

@@ -1,0 +1,186 @@
+package io.partita.job;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.HazelcastInstanceAware;
+import com.hazelcast.map.IMap;
+import com.hazelcast.nio.ObjectDataInput;
+import com.hazelcast.nio.ObjectDataOutput;
+import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
+import com.hazelcast.partition.PartitionAware;
+import com.hazelcast.query.Predicates;
+import io.partita.account.Account;
+import io.partita.account.JournalEntry;
+import io.partita.account.JournalKey;
+import io.partita.cluster.Maps;
+import io.partita.cluster.Serialization;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * One job's work on one partition: the shard of the "sharded cron". {@link JobRunner} sends it to the partition's
+ * owner ({@code submitToKeyOwner} with a key of that partition; the task is {@link PartitionAware} on the same key),
+ * where it runs on a thread of the {@code partita-jobs} executor, never on the partition thread.
+ *
+ * <p>What runs where: the task lists the partition's account keys with one partition-predicate query (a scan of that
+ * partition only, on its owner, which is this member), then sends them in slices of {@code sliceSize} keys to the
+ * partition thread as one {@link ApplyJob} batch per slice ({@code executeOnKeys}; all keys of a slice share the
+ * partition, so each slice is one short operation). Between slices the partition thread serves everything else, so a
+ * transaction on an account of this partition waits for at most one slice; {@code slicePause} can throttle further.
+ * After each slice the task writes the slice's journal entries (the partition's journal lives in the same partition)
+ * and only then, after the last slice, records the partition done in the job.
+ *
+ * <p>Failure: if this member dies mid-way the partition is not marked done, the coordinator sends the task again and
+ * it lands on the partition's new owner, which redoes the partition. Accounts done before the crash answer "already
+ * processed" (the job id in the account), so nothing is applied twice; their journal entries are written again (the
+ * same value). If the partition migrates while the task runs, the calls simply follow it to the new owner.
+ *
+ * <p>AUDIT reads instead: per slice, the slice's journal entries (one indexed query in the partition) and then the
+ * accounts, in that order, so every entry read is already reflected in the balance read after it, and an entry still
+ * being written is found in the account's recent list. An account that looks wrong is read again on its own before it
+ * is reported, so a transaction racing the audit does not show as a mismatch.
+ */
+final class PartitionTask implements Callable<Long>, IdentifiedDataSerializable, HazelcastInstanceAware,
+        PartitionAware<String> {
+
+    private String jobId;
+    private int partition;
+    private String partitionKey;
+    private int sliceSize;
+    private long slicePauseMillis;
+    private long retentionMillis;
+    private transient HazelcastInstance hazelcast;
+
+    PartitionTask() {
+    }
+
+    PartitionTask(String jobId, int partition, String partitionKey, int sliceSize, long slicePauseMillis,
+                  long retentionMillis) {
+        this.jobId = jobId;
+        this.partition = partition;
+        this.partitionKey = partitionKey;
+        this.sliceSize = sliceSize;
+        this.slicePauseMillis = slicePauseMillis;
+        this.retentionMillis = retentionMillis;
+    }
+
+    /** @return the accounts processed, or -1 when there was nothing to do (the job ended or had this partition) */
+    @Override
+    public Long call() throws InterruptedException {
+        IMap<String, Job> jobs = Maps.jobs(hazelcast);
+        Maps.journal(hazelcast);   // the proxy exists before ApplyJob needs it on a partition thread
+        Job job = jobs.get(jobId);
+        if (job == null || !job.running() || job.isDone(partition)) {
+            return -1L;
+        }
+        List<String> keys = new ArrayList<>(Maps.accounts(hazelcast).keySet(
+                Predicates.partitionPredicate(partitionKey, Predicates.alwaysTrue())));
+        keys.sort(null);
+        JobTally tally = JobTally.EMPTY;
+        for (int from = 0; from < keys.size(); from += sliceSize) {
+            if (from > 0 && slicePauseMillis > 0) {
+                Thread.sleep(slicePauseMillis);
+            }
+            List<String> slice = keys.subList(from, Math.min(keys.size(), from + sliceSize));
+            tally = tally.plus(job.type() == JobType.AUDIT ? audit(slice) : apply(job, slice));
+        }
+        Job after = jobs.executeOnKey(jobId, new RecordPartition(partition, tally, System.currentTimeMillis(),
+                retentionMillis));
+        if (after != null && !after.running()) {
+            JobService.releaseGuard(hazelcast, after);
+        }
+        return tally.accounts();
+    }
+
+    private JobTally apply(Job job, List<String> slice) {
+        Map<String, JobStep> steps = Maps.accounts(hazelcast).executeOnKeys(new LinkedHashSet<>(slice),
+                new ApplyJob(jobId, job.spec(), System.currentTimeMillis()));
+        Map<JournalKey, JournalEntry> entries = new HashMap<>();
+        JobTally tally = JobTally.EMPTY;
+        for (JobStep step : steps.values()) {
+            tally = tally.plus(step.tally());
+            JournalEntry entry = step.entry();
+            if (entry != null) {
+                entries.put(new JournalKey(entry.accountId(), entry.txId()), entry);
+            }
+        }
+        // Written before the partition is marked done, so a COMPLETED job's movements are all in the journal.
+        Maps.journal(hazelcast).setAll(entries);
+        return tally;
+    }
+
+    private JobTally audit(List<String> slice) {
+        IMap<JournalKey, JournalEntry> journal = Maps.journal(hazelcast);
+        Collection<JournalEntry> entries = journal.values(Predicates.partitionPredicate(partitionKey,
+                Predicates.in("accountId", slice.toArray(new String[0]))));
+        Map<String, Account> accounts = Maps.accounts(hazelcast).getAll(new LinkedHashSet<>(slice));
+        Map<String, List<JournalEntry>> byAccount = new HashMap<>();
+        entries.forEach(entry -> byAccount.computeIfAbsent(entry.accountId(), id -> new ArrayList<>()).add(entry));
+        long checked = 0;
+        List<String> mismatched = new ArrayList<>();
+        for (String id : slice) {
+            Account account = accounts.get(id);
+            if (account == null) {
+                continue;
+            }
+            checked++;
+            if (!JobRules.balanced(account, byAccount.getOrDefault(id, List.of())) && !balancedOnSecondLook(id)) {
+                mismatched.add(id);
+            }
+        }
+        return JobTally.audited(checked, mismatched);
+    }
+
+    private boolean balancedOnSecondLook(String accountId) {
+        Collection<JournalEntry> entries = Maps.journal(hazelcast).values(Predicates.partitionPredicate(accountId,
+                Predicates.equal("accountId", accountId)));
+        Account account = Maps.accounts(hazelcast).get(accountId);
+        return account == null || JobRules.balanced(account, entries);
+    }
+
+    @Override
+    public String getPartitionKey() {
+        return partitionKey;
+    }
+
+    @Override
+    public void setHazelcastInstance(HazelcastInstance hazelcastInstance) {
+        this.hazelcast = hazelcastInstance;
+    }
+
+    @Override
+    public int getFactoryId() {
+        return Serialization.FACTORY_ID;
+    }
+
+    @Override
+    public int getClassId() {
+        return Serialization.JOB_PARTITION_TASK;
+    }
+
+    @Override
+    public void writeData(ObjectDataOutput out) throws IOException {
+        out.writeString(jobId);
+        out.writeInt(partition);
+        out.writeString(partitionKey);
+        out.writeInt(sliceSize);
+        out.writeLong(slicePauseMillis);
+        out.writeLong(retentionMillis);
+    }
+
+    @Override
+    public void readData(ObjectDataInput in) throws IOException {
+        jobId = in.readString();
+        partition = in.readInt();
+        partitionKey = in.readString();
+        sliceSize = in.readInt();
+        slicePauseMillis = in.readLong();
+        retentionMillis = in.readLong();
+    }
+}

@@ -1,0 +1,82 @@
+package io.partita.job;
+
+import com.hazelcast.map.EntryProcessor;
+import com.hazelcast.nio.ObjectDataInput;
+import com.hazelcast.nio.ObjectDataOutput;
+import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
+import io.partita.cluster.Serialization;
+
+import java.io.IOException;
+import java.util.Map;
+
+/**
+ * Marks one partition of a job done and adds its tally, unless it is already done; completes the job when it was the
+ * last one. Runs on the partition thread of the job's entry, so two reports of one partition (a redone task) cannot
+ * both count. A finished job gets the retention as its time-to-live in the same step, backup included.
+ */
+final class RecordPartition implements EntryProcessor<String, Job, Job>, IdentifiedDataSerializable {
+
+    private int partition;
+    private JobTally tally;
+    private long at;
+    private long retentionMillis;
+    private transient Job written;
+    private transient String key;
+
+    RecordPartition() {
+    }
+
+    RecordPartition(int partition, JobTally tally, long at, long retentionMillis) {
+        this.partition = partition;
+        this.tally = tally;
+        this.at = at;
+        this.retentionMillis = retentionMillis;
+    }
+
+    @Override
+    public Job process(Map.Entry<String, Job> entry) {
+        Job job = entry.getValue();
+        if (job == null || !job.running() || job.isDone(partition)) {
+            return job;
+        }
+        written = job.withPartition(partition, tally, at);
+        key = entry.getKey();
+        ReplaceValue.store(entry, written, ttl());
+        return written;
+    }
+
+    private long ttl() {
+        return written.running() ? 0 : retentionMillis;
+    }
+
+    @Override
+    public EntryProcessor<String, Job, Job> getBackupProcessor() {
+        return written == null ? null : ReplaceValue.of(key, written, ttl());
+    }
+
+    @Override
+    public int getFactoryId() {
+        return Serialization.FACTORY_ID;
+    }
+
+    @Override
+    public int getClassId() {
+        return Serialization.RECORD_PARTITION;
+    }
+
+    @Override
+    public void writeData(ObjectDataOutput out) throws IOException {
+        out.writeInt(partition);
+        JobSerialization.writeTally(out, tally);
+        out.writeLong(at);
+        out.writeLong(retentionMillis);
+    }
+
+    @Override
+    public void readData(ObjectDataInput in) throws IOException {
+        partition = in.readInt();
+        tally = JobSerialization.readTally(in);
+        at = in.readLong();
+        retentionMillis = in.readLong();
+    }
+}

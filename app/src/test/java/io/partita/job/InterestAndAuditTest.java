@@ -1,0 +1,107 @@
+package io.partita.job;
+
+import com.hazelcast.core.HazelcastInstance;
+import io.partita.account.Account;
+import io.partita.account.ApplyTransaction;
+import io.partita.account.JournalEntry;
+import io.partita.account.JournalKey;
+import io.partita.account.Ledger;
+import io.partita.account.TxOutcome;
+import io.partita.account.TxRequest;
+import io.partita.account.TxStatus;
+import io.partita.account.TxType;
+import io.partita.cluster.Maps;
+import io.partita.support.TestCluster;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * INTEREST on hand-computed balances (half-even on minor units), then AUDIT: clean after the jobs and the
+ * transactions, and reporting exactly the accounts whose balance was changed by writing around the API.
+ */
+class InterestAndAuditTest {
+
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void shouldPayHalfEvenInterestAndThenAuditFindOnlyThePlantedMismatches() throws Exception {
+        try (TestCluster cluster = TestCluster.start(2);
+             JobMembers jobs = new JobMembers(JobMembers.settings(64, Duration.ZERO), false)) {
+            cluster.members().forEach(jobs::on);
+            HazelcastInstance member = cluster.member(0);
+            // balance before the job -> interest at 25 basis points, computed by hand
+            Map<String, Long> interest = new LinkedHashMap<>();
+            interest.put("i-1000", 2L);       // 2.5     -> 2
+            interest.put("i-1400", 4L);       // 3.5     -> 4
+            interest.put("i-600", 2L);        // 1.5     -> 2
+            interest.put("i-12345", 31L);     // 30.8625 -> 31
+            interest.put("i-1000000", 2500L); // 2500
+            interest.put("i-tx", 4L);         // 1000 + 400 credited = 1400: 3.5 -> 4
+            interest.put("i-200", 0L);        // 0.5     -> 0: skipped
+            interest.put("i-10", 0L);         // 0.025   -> 0: skipped
+            interest.put("i-0", 0L);          // skipped
+            interest.put("i-neg", 0L);        // -500: skipped
+            interest.put("i-max", 0L);        // would pass the largest balance: rejected
+            JobMembers.open(member, List.of(Account.open("i-1000", 1_000, 0), Account.open("i-1400", 1_400, 0),
+                    Account.open("i-600", 600, 0), Account.open("i-12345", 12_345, 0),
+                    Account.open("i-1000000", 1_000_000, 0), Account.open("i-tx", 1_000, 0),
+                    Account.open("i-200", 200, 0), Account.open("i-10", 10, 0), Account.open("i-0", 0, 0),
+                    Account.open("i-neg", 0, 600), Account.open("i-max", Ledger.MAX_BALANCE, 0)));
+            transact(member, "i-tx", "t-1", TxType.CREDIT, 400);
+            transact(member, "i-neg", "t-2", TxType.DEBIT, 500);
+            Map<String, Account> before = Maps.accounts(member).getAll(interest.keySet());
+
+            Job paid = run(jobs, cluster.member(1), "interest-1", new JobSpec(JobType.INTEREST, 0, 25, false));
+
+            assertEquals(new JobTally(11, 6, 1, 4, 2 + 4 + 2 + 31 + 2500 + 4, 0, List.of()), paid.tally());
+            Map<String, Account> after = Maps.accounts(member).getAll(interest.keySet());
+            interest.forEach((id, earned) -> assertEquals(before.get(id).balance() + earned, after.get(id).balance(),
+                    id));
+            JournalEntry rejected = Maps.journal(member).get(new JournalKey("i-max", "job:interest-1"));
+            assertEquals(TxStatus.REJECTED, rejected.status());
+            assertEquals(TxType.INTEREST, rejected.type());
+            assertEquals(null, Maps.journal(member).get(new JournalKey("i-200", "job:interest-1")));
+
+            Job clean = run(jobs, member, "audit-1", new JobSpec(JobType.AUDIT, 0, 0, false));
+            assertEquals(JobTally.audited(11, List.of()), clean.tally());
+
+            // Written around the API: balances no journal entry explains.
+            Account withHistory = after.get("i-tx");
+            Maps.accounts(member).set("i-tx", new Account("i-tx", withHistory.balance() + 7,
+                    withHistory.overdraftLimit(), withHistory.version(), withHistory.fence(), withHistory.recent(),
+                    withHistory.openingBalance(), withHistory.jobs()));
+            Account untouched = after.get("i-200");
+            Maps.accounts(member).set("i-200", new Account("i-200", 999, 0, 0, 0, List.of(),
+                    untouched.openingBalance(), untouched.jobs()));
+
+            Job audited = run(jobs, cluster.member(1), "audit-2", new JobSpec(JobType.AUDIT, 0, 0, false));
+            assertEquals(JobTally.audited(11, List.of("i-200", "i-tx")), audited.tally());
+        }
+    }
+
+    private static Job run(JobMembers jobs, HazelcastInstance member, String id, JobSpec spec) {
+        jobs.jobs(member).start(id, spec);
+        await().atMost(Duration.ofMinutes(1)).until(() -> Maps.jobs(member).get(id).state() != JobState.RUNNING);
+        Job job = Maps.jobs(member).get(id);
+        assertEquals(JobState.COMPLETED, job.state());
+        assertEquals(271, job.partitionsDone());
+        return job;
+    }
+
+    /** A transaction as {@code AccountService} runs it: the entry processor, then the journal entry. */
+    private static void transact(HazelcastInstance member, String id, String txId, TxType type, long amount)
+            throws Exception {
+        TxOutcome outcome = Maps.accounts(member).submitToKey(id, new ApplyTransaction(TxRequest.of(txId, type,
+                amount, System.currentTimeMillis()))).toCompletableFuture().get(30, TimeUnit.SECONDS);
+        JournalEntry entry = outcome.entry();
+        Maps.journal(member).set(new JournalKey(entry.accountId(), entry.txId()), entry);
+    }
+}

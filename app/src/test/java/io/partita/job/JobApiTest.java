@@ -1,0 +1,306 @@
+package io.partita.job;
+
+import com.hazelcast.core.HazelcastInstance;
+import io.micronaut.http.client.HttpClient;
+import io.micronaut.http.client.annotation.Client;
+import io.micronaut.json.JsonMapper;
+import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import io.partita.account.Account;
+import io.partita.cluster.Maps;
+import io.partita.support.Api;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The job and schedule API of API.md on a one-node cluster: every endpoint, and every class of bad input. */
+@MicronautTest
+class JobApiTest {
+
+    @Inject
+    @Client("/")
+    HttpClient client;
+
+    @Inject
+    JsonMapper json;
+
+    @Inject
+    HazelcastInstance hazelcast;
+
+    Api api;
+    String suffix;
+
+    @BeforeEach
+    void setUp() {
+        api = new Api(client, json);
+        suffix = UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    private String openAccount(long balance) {
+        String id = "acc-" + suffix + "-" + balance;
+        Api.Reply opened = api.post("/accounts", "{\"id\":\"" + id + "\",\"balance\":" + balance + "}");
+        assertEquals(201, opened.status(), opened.toString());
+        return id;
+    }
+
+    private Api.Reply awaitFinished(String id) {
+        await().atMost(Duration.ofSeconds(60)).until(() -> !"RUNNING".equals(api.get("/jobs/" + id).text("state")));
+        return api.get("/jobs/" + id);
+    }
+
+    private static void assertProblem(Api.Reply reply, int status, String field) {
+        assertEquals(status, reply.status(), reply.toString());
+        assertEquals("application/problem+json", reply.contentType());
+        assertEquals(status, reply.number("status"));
+        if (field != null) {
+            @SuppressWarnings("unchecked")
+            List<Map<String, Object>> errors = (List<Map<String, Object>>) reply.map().get("errors");
+            assertEquals(field, errors.get(0).get("field"), reply.toString());
+        }
+        assertFalse(reply.body().toString().contains("Exception"), reply.toString());
+    }
+
+    @Test
+    void shouldStartAFeeJobAndFollowItUntilEveryPartitionIsDone() {
+        String rich = openAccount(1_000);
+        String poor = openAccount(5);
+
+        Api.Reply started = api.post("/jobs", "{\"type\":\"FEE\",\"amount\":10,\"concurrent\":true}");
+
+        assertEquals(202, started.status(), started.toString());
+        String id = started.text("id");
+        assertTrue(id.startsWith("job-"), id);
+        assertEquals("/jobs/" + id, started.headers().get("Location"));
+        assertEquals("FEE", started.text("type"));
+        assertEquals("RUNNING", started.text("state"));
+        assertEquals(271, started.number("partitionsTotal"));
+        assertEquals(10, started.number("amount"));
+        assertTrue(started.map().containsKey("finishedAt"));
+        assertNull(started.map().get("finishedAt"));
+
+        Api.Reply done = awaitFinished(id);
+        assertEquals("COMPLETED", done.text("state"), done.toString());
+        assertEquals(271, done.number("partitionsDone"));
+        assertTrue(done.number("accountsProcessed") >= 2);
+        assertEquals(done.number("accountsProcessed"), done.number("applied") + done.number("rejected"));
+        assertEquals(done.number("applied") * 10, done.number("charged"));
+        assertTrue(Instant.parse(done.text("finishedAt")).compareTo(Instant.parse(done.text("startedAt"))) >= 0);
+        assertFalse(done.map().containsKey("mismatches"));
+
+        assertEquals(990, api.get("/accounts/" + rich).number("balance"));
+        assertEquals(5, api.get("/accounts/" + poor).number("balance"));
+        Api.Reply journal = api.get("/accounts/" + poor + "/transactions");
+        assertEquals("job:" + id, journal.list().get(0).get("txId"));
+        assertEquals("FEE", journal.list().get(0).get("type"));
+        assertEquals("REJECTED", journal.list().get(0).get("status"));
+    }
+
+    @Test
+    void shouldPayInterestAndShowWhatWasSkipped() {
+        String account = openAccount(1_400);
+        openAccount(0);
+
+        Api.Reply started = api.post("/jobs", "{\"type\":\"INTEREST\",\"rateBasisPoints\":25,\"concurrent\":true}");
+        assertEquals(202, started.status(), started.toString());
+        assertEquals(25, started.number("rateBasisPoints"));
+
+        Api.Reply done = awaitFinished(started.text("id"));
+        assertEquals("COMPLETED", done.text("state"));
+        assertTrue(done.number("skipped") >= 1);
+        assertTrue(done.number("paid") >= 4);
+        assertEquals(1_404, api.get("/accounts/" + account).number("balance"));
+    }
+
+    @Test
+    void shouldReportTheAccountsAnAuditFindsOutOfBalance() {
+        String planted = openAccount(300);
+        Account account = Maps.accounts(hazelcast).get(planted);
+        Maps.accounts(hazelcast).set(planted, new Account(planted, 301, 0, 0, 0, List.of(),
+                account.openingBalance(), List.of()));
+        try {
+            Api.Reply done = awaitFinished(api.post("/jobs", "{\"type\":\"AUDIT\",\"concurrent\":true}").text("id"));
+
+            assertEquals("COMPLETED", done.text("state"));
+            assertEquals(1, done.number("mismatches"), done.toString());
+            assertEquals(List.of(planted), done.map().get("mismatchIds"));
+            assertFalse(done.map().containsKey("applied"));
+        } finally {
+            Maps.accounts(hazelcast).set(planted, account);
+        }
+    }
+
+    @Test
+    void shouldAnswer409WhenTheJobIdExists() {
+        String id = "audit-" + suffix;
+        assertEquals(202, api.post("/jobs", "{\"id\":\"" + id + "\",\"type\":\"AUDIT\",\"concurrent\":true}").status());
+
+        Api.Reply again = api.post("/jobs", "{\"id\":\"" + id + "\",\"type\":\"AUDIT\",\"concurrent\":true}");
+
+        assertProblem(again, 409, null);
+        assertTrue(again.text("type").endsWith("/job-exists"), again.toString());
+        awaitFinished(id);
+    }
+
+    @Test
+    void shouldRefuseASecondJobOfARunningTypeUnlessAskedToRunConcurrently() {
+        // A FEE job that stays RUNNING: its coordinator (this member) never drives it, and is alive to keep it.
+        String blocker = "blocker-" + suffix;
+        Maps.jobs(hazelcast).set(blocker, Job.start(blocker, new JobSpec(JobType.FEE, 1, 0, false), null,
+                System.currentTimeMillis(), hazelcast.getCluster().getLocalMember().getUuid().toString()));
+        try {
+            Api.Reply refused = api.post("/jobs", "{\"type\":\"FEE\",\"amount\":5}");
+            assertProblem(refused, 409, null);
+            assertTrue(refused.text("type").endsWith("/job-running"), refused.toString());
+            assertTrue(refused.text("detail").contains(blocker), refused.toString());
+            assertNull(Maps.jobGuards(hazelcast).get("FEE"), "the refused job left no guard behind");
+
+            Api.Reply concurrent = api.post("/jobs", "{\"type\":\"FEE\",\"amount\":5,\"concurrent\":true}");
+            assertEquals(202, concurrent.status(), concurrent.toString());
+            assertEquals("COMPLETED", awaitFinished(concurrent.text("id")).text("state"));
+        } finally {
+            Maps.jobs(hazelcast).delete(blocker);
+        }
+        Api.Reply afterwards = api.post("/jobs", "{\"type\":\"FEE\",\"amount\":5}");
+        assertEquals(202, afterwards.status(), afterwards.toString());
+        assertEquals("COMPLETED", awaitFinished(afterwards.text("id")).text("state"));
+        assertNull(Maps.jobGuards(hazelcast).get("FEE"), "the finished job released its guard");
+    }
+
+    @Test
+    void shouldListRecentJobsNewestFirst() {
+        String first = "list-a-" + suffix;
+        String second = "list-b-" + suffix;
+        assertEquals(202, api.post("/jobs", "{\"id\":\"" + first + "\",\"type\":\"AUDIT\",\"concurrent\":true}")
+                .status());
+        awaitFinished(first);
+        assertEquals(202, api.post("/jobs", "{\"id\":\"" + second + "\",\"type\":\"AUDIT\",\"concurrent\":true}")
+                .status());
+        awaitFinished(second);
+
+        List<Object> ids = api.get("/jobs").list().stream().map(job -> job.get("id")).toList();
+        assertTrue(ids.indexOf(second) >= 0 && ids.indexOf(second) < ids.indexOf(first), ids.toString());
+        assertEquals(1, api.get("/jobs?limit=1").list().size());
+        assertProblem(api.get("/jobs?limit=0"), 400, "limit");
+        assertProblem(api.get("/jobs?limit=1001"), 400, "limit");
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', value = {
+            "{\"amount\":10}                                     | type",
+            "{\"type\":\"BOGUS\"}                                | type",
+            "{\"type\":\"FEE\"}                                  | amount",
+            "{\"type\":\"FEE\",\"amount\":1.5}                   | amount",
+            "{\"type\":\"FEE\",\"amount\":0}                     | amount",
+            "{\"type\":\"FEE\",\"amount\":-5}                    | amount",
+            "{\"type\":\"FEE\",\"amount\":10000000000000000}     | amount",
+            "{\"type\":\"FEE\",\"amount\":10,\"rateBasisPoints\":5} | rateBasisPoints",
+            "{\"type\":\"INTEREST\"}                             | rateBasisPoints",
+            "{\"type\":\"INTEREST\",\"rateBasisPoints\":10001}   | rateBasisPoints",
+            "{\"type\":\"INTEREST\",\"rateBasisPoints\":2.5}     | rateBasisPoints",
+            "{\"type\":\"INTEREST\",\"rateBasisPoints\":0}       | rateBasisPoints",
+            "{\"type\":\"AUDIT\",\"amount\":5}                   | amount",
+            "{\"type\":\"AUDIT\",\"id\":\"bad id!\"}             | id",
+            "{\"type\":\"AUDIT\",\"id\":\"\"}                    | id",
+    })
+    void shouldRefuseABadJobWithAFieldErrorAndStartNothing(String body, String field) {
+        int before = api.get("/jobs?limit=1000").list().size();
+
+        assertProblem(api.post("/jobs", body), 400, field);
+
+        assertEquals(before, api.get("/jobs?limit=1000").list().size());
+    }
+
+    @Test
+    void shouldAnswerUnreadableAndUnknownJobsWithProblems() {
+        assertProblem(api.post("/jobs", "{\"type\":"), 400, null);
+        assertProblem(api.get("/jobs/no-such-job"), 404, null);
+        assertProblem(api.get("/jobs/bad!id"), 400, "id");
+    }
+
+    @Test
+    void shouldCreateReadReplaceAndDeleteASchedule() {
+        String name = "yearly-" + suffix;
+
+        Api.Reply created = api.put("/schedules/" + name, "{\"cron\":\"0 0 1 1 *\",\"job\":{\"type\":\"AUDIT\"}}");
+
+        assertEquals(200, created.status(), created.toString());
+        assertEquals(name, created.text("name"));
+        assertEquals("0 0 1 1 *", created.text("cron"));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> job = (Map<String, Object>) created.map().get("job");
+        assertEquals("AUDIT", job.get("type"));
+        Instant next = Instant.parse(created.text("nextFireAt"));
+        assertTrue(next.toString().matches("\\d{4}-01-01T00:00:00Z"), next.toString());
+        assertEquals(0, created.number("firings"));
+        assertTrue(api.get("/schedules").list().stream().anyMatch(s -> name.equals(s.get("name"))));
+        assertEquals(name, api.get("/schedules/" + name).text("name"));
+
+        Api.Reply replaced = api.put("/schedules/" + name,
+                "{\"cron\":\"0 30 2 * * MON-FRI\",\"job\":{\"type\":\"FEE\",\"amount\":3}}");
+        assertEquals(200, replaced.status(), replaced.toString());
+        assertEquals("0 30 2 * * MON-FRI", api.get("/schedules/" + name).text("cron"));
+
+        Api.Reply deleted = api.delete("/schedules/" + name);
+        assertEquals(204, deleted.status());
+        assertProblem(api.delete("/schedules/" + name), 404, null);
+        assertProblem(api.get("/schedules/" + name), 404, null);
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', value = {
+            "{\"cron\":\"bogus\",\"job\":{\"type\":\"AUDIT\"}}                  | cron",
+            "{\"cron\":\"61 * * * *\",\"job\":{\"type\":\"AUDIT\"}}             | cron",
+            "{\"cron\":\"* * * *\",\"job\":{\"type\":\"AUDIT\"}}                | cron",
+            "{\"cron\":\"0 0 30 2 *\",\"job\":{\"type\":\"AUDIT\"}}             | cron",
+            "{\"cron\":\"\",\"job\":{\"type\":\"AUDIT\"}}                       | cron",
+            "{\"job\":{\"type\":\"AUDIT\"}}                                     | cron",
+            "{\"cron\":\"0 0 * * *\"}                                           | job",
+            "{\"cron\":\"0 0 * * *\",\"job\":{\"type\":\"NOPE\"}}               | job.type",
+            "{\"cron\":\"0 0 * * *\",\"job\":{\"type\":\"FEE\"}}                | job.amount",
+            "{\"cron\":\"0 0 * * *\",\"job\":{\"type\":\"FEE\",\"amount\":0.5}} | job.amount",
+            "{\"cron\":\"0 0 * * *\",\"job\":{\"type\":\"AUDIT\",\"id\":\"x\"}} | job.id",
+    })
+    void shouldRefuseABadScheduleWithAFieldErrorAndStoreNothing(String body, String field) {
+        String name = "bad-" + suffix;
+
+        assertProblem(api.put("/schedules/" + name, body), 400, field);
+
+        assertProblem(api.get("/schedules/" + name), 404, null);
+    }
+
+    @Test
+    void shouldRefuseAScheduleNameThatIsNotAnId() {
+        assertProblem(api.put("/schedules/bad!name", "{\"cron\":\"0 0 * * *\",\"job\":{\"type\":\"AUDIT\"}}"),
+                400, "name");
+    }
+
+    @Test
+    void shouldFireAScheduleOnThisNodeAndStopWhenItIsDeleted() {
+        String name = "each-second-" + suffix;
+        assertEquals(200, api.put("/schedules/" + name,
+                "{\"cron\":\"* * * * * *\",\"job\":{\"type\":\"AUDIT\",\"concurrent\":true}}").status());
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> api.get("/schedules/" + name).number("firings") >= 2);
+        String lastJob = api.get("/schedules/" + name).text("lastJobId");
+        assertTrue(lastJob.startsWith(name + ":"), lastJob);
+        assertEquals(name, api.get("/jobs/" + lastJob).text("schedule"));
+        assertNotNull(api.get("/schedules/" + name).text("lastFiredAt"));
+
+        assertEquals(204, api.delete("/schedules/" + name).status());
+        assertProblem(api.get("/schedules/" + name), 404, null);
+    }
+}

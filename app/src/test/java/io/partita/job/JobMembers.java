@@ -1,0 +1,106 @@
+package io.partita.job;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.IMap;
+import io.partita.account.Account;
+import io.partita.cluster.Maps;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The job feature's parts on members of a {@code TestCluster}, wired as a node wires them: a {@link JobRunner} and a
+ * {@link JobService} on each member, and a {@link ScheduleTrigger} when asked for.
+ */
+final class JobMembers implements AutoCloseable {
+
+    record Parts(JobRunner runner, JobService jobs, ScheduleTrigger trigger) {
+    }
+
+    private final Map<HazelcastInstance, Parts> parts = new ConcurrentHashMap<>();
+    private final JobSettings settings;
+    private final boolean triggers;
+
+    JobMembers(JobSettings settings, boolean triggers) {
+        this.settings = settings;
+        this.triggers = triggers;
+    }
+
+    /** Ticks fast, so that tests wait little; a slice pause slows jobs down enough to act on them mid-way. */
+    static JobSettings settings(int sliceSize, Duration slicePause) {
+        return new JobSettings(Duration.ofMillis(100), sliceSize, slicePause, Duration.ofHours(1),
+                Duration.ofMillis(100));
+    }
+
+    Parts on(HazelcastInstance member) {
+        return parts.computeIfAbsent(member, m -> {
+            JobRunner runner = new JobRunner(m, settings);
+            JobService jobs = new JobService(m, runner);
+            return new Parts(runner, jobs, triggers ? new ScheduleTrigger(m, jobs, settings) : null);
+        });
+    }
+
+    JobService jobs(HazelcastInstance member) {
+        return on(member).jobs();
+    }
+
+    /**
+     * Stops the member's job parts, as its process dying would.
+     *
+     * @return the jobs its trigger had started
+     */
+    long stop(HazelcastInstance member) {
+        Parts stopped = parts.remove(member);
+        if (stopped == null) {
+            return 0;
+        }
+        close(stopped);
+        return stopped.trigger() == null ? 0 : stopped.trigger().started();
+    }
+
+    /**
+     * Stops every trigger, letting a tick in progress finish, so that what they fired can be counted.
+     *
+     * @return the jobs they had started
+     */
+    long stopTriggers() {
+        long started = 0;
+        for (Parts part : parts.values()) {
+            if (part.trigger() != null) {
+                part.trigger().close();
+                started += part.trigger().started();
+            }
+        }
+        return started;
+    }
+
+    private static void close(Parts part) {
+        if (part.trigger() != null) {
+            part.trigger().close();
+        }
+        part.runner().close();
+    }
+
+    @Override
+    public void close() {
+        parts.values().forEach(JobMembers::close);
+        parts.clear();
+    }
+
+    /** Stores accounts as {@code POST /accounts} would (a test fixture: thousands in a few calls). */
+    static void open(HazelcastInstance member, List<Account> accounts) {
+        IMap<String, Account> map = Maps.accounts(member);
+        Map<String, Account> batch = new HashMap<>();
+        for (Account account : accounts) {
+            batch.put(account.id(), account);
+            if (batch.size() == 1_000) {
+                map.putAll(batch);
+                batch.clear();
+            }
+        }
+        map.putAll(batch);
+    }
+}

@@ -1,0 +1,203 @@
+package io.partita.job;
+
+import io.partita.account.Account;
+import io.partita.account.JournalEntry;
+import io.partita.account.JournalKey;
+import io.partita.account.Ledger;
+import io.partita.account.TxRequest;
+import io.partita.account.TxStatus;
+import io.partita.account.TxType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.util.AbstractMap;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The job's rules and its entry processor as plain functions on an entry, before any cluster is involved. */
+class JobRulesTest {
+
+    private static final long NOW = 1_700_000_000_000L;
+    private static final JobSpec FEE_100 = new JobSpec(JobType.FEE, 100, 0, false);
+    private static final JobSpec INTEREST_25 = new JobSpec(JobType.INTEREST, 0, 25, false);
+
+    @ParameterizedTest(name = "{0} at {1} bp earns {2}")
+    @CsvSource({
+            // balance, basis points, interest: balance * bp / 10000, half-even on whole minor units
+            "1000, 25, 2",          // 2.5 -> 2 (to the even neighbour)
+            "1400, 25, 4",          // 3.5 -> 4 (to the even neighbour)
+            "600, 25, 2",           // 1.5 -> 2
+            "200, 25, 0",           // 0.5 -> 0
+            "1, 5000, 0",           // 0.5 -> 0
+            "3, 5000, 2",           // 1.5 -> 2
+            "12345, 100, 123",      // 123.45 -> 123
+            "12355, 100, 124",      // 123.55 -> 124
+            "99, 10000, 99",        // 100 %
+            "1000000, 25, 2500",
+            "10, 25, 0",            // 0.025 -> 0
+            "0, 25, 0",
+            "-500, 25, 0",          // no interest on a negative balance
+            "1000000000000000000, 10000, 1000000000000000000"
+    })
+    void shouldComputeInterestHalfEvenOnWholeMinorUnits(long balance, int basisPoints, long interest) {
+        assertEquals(interest, JobRules.interest(balance, basisPoints));
+    }
+
+    private static Map.Entry<String, Account> account(long balance, long overdraft) {
+        return new AbstractMap.SimpleEntry<>("a-1", Account.open("a-1", balance, overdraft));
+    }
+
+    private static JobStep run(Map.Entry<String, Account> entry, String jobId, JobSpec spec) {
+        return new ApplyJob(jobId, spec, NOW).process(entry);
+    }
+
+    @Test
+    void shouldChargeAFeeOnceAndRecordItUnderTheJobsTxId() {
+        var entry = account(1_000, 0);
+        JobStep first = run(entry, "j-1", FEE_100);
+
+        assertEquals(JobStep.Kind.RECORDED, first.kind());
+        assertEquals("job:j-1", first.entry().txId());
+        assertEquals("j-1", first.entry().ref());
+        assertEquals(TxType.FEE, first.entry().type());
+        assertEquals(TxStatus.APPLIED, first.entry().status());
+        assertEquals(900, entry.getValue().balance());
+        assertEquals(1, entry.getValue().version());
+        assertEquals(List.of("j-1"), entry.getValue().jobs());
+
+        JobStep again = run(entry, "j-1", FEE_100);
+        assertEquals(JobStep.Kind.REPLAYED, again.kind());
+        assertEquals(first.entry(), again.entry());
+        assertEquals(900, entry.getValue().balance());
+        assertEquals(new JobTally(1, 1, 0, 0, 100, 0, List.of()), again.tally());
+    }
+
+    @Test
+    void shouldRecordAFeeTheOverdraftLimitDoesNotAllowAsRejected() {
+        var entry = account(50, 30);
+        JobStep step = run(entry, "j-1", FEE_100);
+
+        assertEquals(TxStatus.REJECTED, step.entry().status());
+        assertEquals(50, entry.getValue().balance());
+        assertTrue(entry.getValue().hasSeenJob("j-1"));
+        assertEquals(new JobTally(1, 0, 1, 0, 0, 0, List.of()), step.tally());
+
+        var withinLimit = account(50, 50);
+        assertEquals(TxStatus.APPLIED, run(withinLimit, "j-1", FEE_100).entry().status());
+        assertEquals(-50, withinLimit.getValue().balance());
+    }
+
+    @Test
+    void shouldRememberAnInterestJobThatPaidNothingSoARedoDoesNotPayLater() {
+        var entry = account(200, 0);
+        assertEquals(JobStep.Kind.SKIPPED, run(entry, "j-1", INTEREST_25).kind());
+        assertEquals(200, entry.getValue().balance());
+        assertEquals(0, entry.getValue().version());
+
+        // The balance grows before the partition is redone: the job already decided for this account.
+        Account richer = Ledger.decide(entry.getValue(), TxRequest.of("t-1", TxType.CREDIT, 10_000, NOW),
+                key -> null).account();
+        entry.setValue(richer);
+        assertEquals(JobStep.Kind.SKIPPED, run(entry, "j-1", INTEREST_25).kind());
+        assertEquals(10_200, entry.getValue().balance());
+
+        JobStep paid = run(entry, "j-2", INTEREST_25);
+        assertEquals(TxStatus.APPLIED, paid.entry().status());
+        assertEquals(26, paid.entry().amount());   // 25.5 -> 26
+        assertEquals(10_226, entry.getValue().balance());
+    }
+
+    @Test
+    void shouldFindAJobInTheJournalOnceItsIdHasLeftTheAccountsShortList() {
+        var entry = account(10_000, 0);
+        Map<JournalKey, JournalEntry> journal = new HashMap<>();
+        for (int i = 0; i <= Account.JOBS_KEPT + Ledger.RECENT; i++) {
+            JournalEntry recorded = new ApplyJob("j-" + i, FEE_100, NOW).apply(entry, journal::get).entry();
+            journal.put(new JournalKey(recorded.accountId(), recorded.txId()), recorded);
+        }
+        assertFalse(entry.getValue().hasSeenJob("j-0"));
+        assertEquals(Account.JOBS_KEPT, entry.getValue().jobs().size());
+        assertTrue(entry.getValue().recent().stream().noneMatch(e -> e.txId().equals("job:j-0")));
+        long balance = entry.getValue().balance();
+
+        JobStep redo = new ApplyJob("j-0", FEE_100, NOW + 1).apply(entry, journal::get);
+
+        assertEquals(JobStep.Kind.REPLAYED, redo.kind());
+        assertEquals(journal.get(new JournalKey("a-1", "job:j-0")), redo.entry());
+        assertEquals(balance, entry.getValue().balance());
+    }
+
+    @Test
+    void shouldExplainABalanceFromTheOpeningBalanceAndTheJournal() {
+        var entry = account(1_000, 0);
+        List<JournalEntry> journal = new ArrayList<>();
+        assertTrue(JobRules.balanced(entry.getValue(), journal));
+        for (int i = 0; i < 20; i++) {
+            TxType type = i % 3 == 0 ? TxType.CREDIT : TxType.DEBIT;
+            Ledger.Decision decision = Ledger.decide(entry.getValue(), TxRequest.of("t-" + i, type, 97, NOW),
+                    key -> null);
+            entry.setValue(decision.account());
+            journal.add(decision.outcome().entry());
+        }
+        journal.add(run(entry, "j-1", FEE_100).entry());
+        Account account = entry.getValue();
+
+        assertTrue(JobRules.balanced(account, journal));
+        // An entry still on its way to the journal is in the account's recent list, and counts.
+        assertTrue(JobRules.balanced(account, journal.subList(0, journal.size() - 1)));
+        // Older entries expired: the oldest retained one gives the balance before it.
+        assertTrue(JobRules.balanced(account, journal.subList(15, journal.size())));
+
+        Account planted = new Account(account.id(), account.balance() + 7, account.overdraftLimit(),
+                account.version(), account.fence(), account.recent(), account.openingBalance(), account.jobs());
+        assertFalse(JobRules.balanced(planted, journal));
+        assertEquals(account.balance(), JobRules.explainedBalance(planted, journal));
+
+        Account untouched = Account.open("a-2", 500, 0);
+        Account plantedUntouched = new Account("a-2", 900, 0, 0, 0, List.of(), 500, List.of());
+        assertTrue(JobRules.balanced(untouched, List.of()));
+        assertFalse(JobRules.balanced(plantedUntouched, List.of()));
+    }
+
+    @Test
+    void shouldKeepTheFirstMismatchIdsInIdOrderWhateverThePartitionOrder() {
+        JobTally a = JobTally.audited(3, List.of("m-5", "m-1", "m-9"));
+        JobTally b = JobTally.audited(20, List.of("m-0", "m-2", "m-3", "m-4", "m-6", "m-7", "m-8", "m-91", "m-92"));
+
+        assertEquals(a.plus(b), b.plus(a));
+        assertEquals(12, a.plus(b).mismatches());
+        assertEquals(23, a.plus(b).accounts());
+        assertEquals(List.of("m-0", "m-1", "m-2", "m-3", "m-4", "m-5", "m-6", "m-7", "m-8", "m-9"),
+                a.plus(b).mismatchIds());
+    }
+
+    @Test
+    void shouldNameEachFiringsJobAfterTheScheduleAndTheSecondWithinSixtyFourCharacters() {
+        assertEquals("nightly:1700000000", Schedule.firingJobId("nightly", NOW));
+        String longName = "n".repeat(64);
+        String id = Schedule.firingJobId(longName, NOW);
+        assertEquals(64, id.length());
+        assertTrue(id.endsWith(":1700000000"), id);
+        assertTrue(id.matches(io.partita.web.Ids.PATTERN), id);
+        assertNotEquals(id, Schedule.firingJobId("n".repeat(63) + "m", NOW));
+    }
+
+    @Test
+    void shouldListTheDueFiringsOfACronInUtcOldestFirst() {
+        long at = 1_700_000_000_500L;   // 22:13:20.5 UTC
+        assertEquals(List.of(1_700_000_001_000L, 1_700_000_002_000L, 1_700_000_003_000L),
+                Cron.due("* * * * * *", at, 1_700_000_003_000L, 100));
+        assertEquals(List.of(), Cron.due("* * * * * *", at, 1_700_000_000_900L, 100));
+        assertEquals(2, Cron.due("* * * * * *", at, 1_700_000_010_000L, 2).size());
+        assertEquals(1_700_006_400_000L, Cron.next("0 0 * * *", at));   // next midnight UTC
+        assertEquals(-1, Cron.next("not a cron", at));
+    }
+}

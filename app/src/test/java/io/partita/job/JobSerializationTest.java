@@ -1,0 +1,187 @@
+package io.partita.job;
+
+import com.hazelcast.config.Config;
+import com.hazelcast.config.JavaSerializationFilterConfig;
+import com.hazelcast.config.SerializationConfig;
+import com.hazelcast.internal.serialization.Data;
+import com.hazelcast.internal.serialization.InternalSerializationService;
+import com.hazelcast.internal.serialization.impl.DefaultSerializationServiceBuilder;
+import com.hazelcast.internal.serialization.impl.SerializationConstants;
+import com.hazelcast.internal.serialization.impl.compact.Schema;
+import com.hazelcast.internal.serialization.impl.compact.SchemaService;
+import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
+import com.hazelcast.nio.serialization.compact.CompactReader;
+import com.hazelcast.nio.serialization.compact.CompactSerializer;
+import com.hazelcast.nio.serialization.compact.CompactWriter;
+import io.partita.account.Account;
+import io.partita.account.AccountSerialization;
+import io.partita.account.JournalEntry;
+import io.partita.account.TxStatus;
+import io.partita.account.TxType;
+import io.partita.cluster.HazelcastConfigs;
+import io.partita.support.TestProperties;
+import org.junit.jupiter.api.Test;
+
+import java.util.BitSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.IntStream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The job feature's wire formats through the node's own serialization config with Java serialization refused: the
+ * values as Compact, every task and entry processor as IdentifiedDataSerializable, and an account written before the
+ * account had its job fields still reading.
+ */
+class JobSerializationTest {
+
+    private final Schemas schemas = new Schemas();
+    private final InternalSerializationService serialization = service(nodeConfig());
+
+    private static SerializationConfig nodeConfig() {
+        Config config = HazelcastConfigs.memberConfig(
+                TestProperties.tcp("serialization", 5701, List.of(), 0), "http://127.0.0.1:0");
+        JavaSerializationFilterConfig refuseAll = new JavaSerializationFilterConfig().setDefaultsDisabled(true);
+        refuseAll.getWhitelist().addClasses("none.allowed");
+        config.getSerializationConfig().setJavaSerializationFilterConfig(refuseAll);
+        return config.getSerializationConfig();
+    }
+
+    private InternalSerializationService service(SerializationConfig config) {
+        return new DefaultSerializationServiceBuilder().setConfig(config).setSchemaService(schemas).build();
+    }
+
+    /** The cluster's schema service for Compact, in memory and shared by the services of one test. */
+    private static final class Schemas implements SchemaService {
+        private final Map<Long, Schema> schemas = new ConcurrentHashMap<>();
+
+        @Override
+        public Schema get(long schemaId) {
+            return schemas.get(schemaId);
+        }
+
+        @Override
+        public void put(Schema schema) {
+            schemas.put(schema.getSchemaId(), schema);
+        }
+
+        @Override
+        public void putLocal(Schema schema) {
+            put(schema);
+        }
+    }
+
+    private Object roundTrip(Object value) {
+        Data data = serialization.toData(value);
+        assertNotEquals(SerializationConstants.JAVA_DEFAULT_TYPE_SERIALIZABLE, data.getType(),
+                value.getClass() + " fell back to Java serialization");
+        return serialization.toObject(data);
+    }
+
+    private final JobSpec fee = new JobSpec(JobType.FEE, 100, 0, true);
+    private final JournalEntry entry = new JournalEntry("a-1", "job:j-1", TxType.FEE, 100, TxStatus.APPLIED, 900,
+            1_700_000_000_000L, 3, "j-1");
+
+    @Test
+    void shouldRoundTripJobsAndSchedulesWithCompact() {
+        BitSet done = new BitSet();
+        done.set(0);
+        done.set(170);
+        done.set(270);
+        Job job = new Job("j-1", fee, "nightly", JobState.RUNNING, 1_700_000_000_000L, 0, "member-1", done,
+                new JobTally(40, 30, 5, 5, 3000, 2, List.of("a-1", "a-2")), null);
+        Job failed = job.failed("broken", 1_700_000_001_000L);
+        Schedule schedule = Schedule.create("nightly", "0 0 * * *", new JobSpec(JobType.INTEREST, 0, 25, false), 7)
+                .fired(1_000, 3, 1, 1, "nightly:1", "a note");
+
+        assertEquals(job, roundTrip(job));
+        assertEquals(3, ((Job) roundTrip(job)).partitionsDone());
+        assertEquals(failed, roundTrip(failed));
+        assertEquals(schedule, roundTrip(schedule));
+        assertEquals(SerializationConstants.TYPE_COMPACT, serialization.toData(job).getType());
+        assertEquals(SerializationConstants.TYPE_COMPACT, serialization.toData(schedule).getType());
+
+        Account account = Account.open("a-1", 1_000, 50).withJob("j-1").withJob("j-2");
+        assertEquals(account, roundTrip(account));
+    }
+
+    @Test
+    void shouldSerializeEveryTaskAndEntryProcessorWithoutJava() {
+        List<IdentifiedDataSerializable> all = List.of(
+                new PartitionTask("j-1", 17, "p3", 64, 0, 86_400_000),
+                new ApplyJob("j-1", fee, 42),
+                JobStep.recorded(entry), JobStep.replayed(entry), JobStep.skipped(), JobStep.missing(),
+                new RecordPartition(17, new JobTally(1, 1, 0, 0, 100, 0, List.of()), 42, 1000),
+                new ClaimCoordination("member-1", "member-2"),
+                new FailJob("broken", 42, 1000),
+                new ReplaceValue<>(Map.of("a-1", Account.open("a-1", 1, 0), "a-2", Account.open("a-2", 2, 0)), 0),
+                new RecordFiring(1, 2, 1, 0, 0, "nightly:1", null));
+        for (IdentifiedDataSerializable value : all) {
+            assertNotNull(roundTrip(value));
+            assertEquals(SerializationConstants.CONSTANT_TYPE_DATA_SERIALIZABLE,
+                    serialization.toData(value).getType(), value.getClass().getSimpleName());
+        }
+        assertEquals(JobStep.recorded(entry), roundTrip(JobStep.recorded(entry)));
+    }
+
+    @Test
+    void shouldCreateEveryJobTypeIdFromItsOwnBlock() {
+        List<Integer> created = IntStream.range(0, 100).filter(id -> JobSerialization.create(id) != null)
+                .boxed().toList();
+
+        assertEquals(IntStream.rangeClosed(60, 67).boxed().toList(), created);
+        created.forEach(id -> assertEquals(id, JobSerialization.create(id).getClassId()));
+        created.forEach(id -> assertEquals(null, AccountSerialization.create(id)));
+    }
+
+    /** The account as the first schema wrote it: no opening balance, no job ids. */
+    private static final class FirstAccountSchema implements CompactSerializer<Account> {
+        @Override
+        public Account read(CompactReader reader) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void write(CompactWriter writer, Account account) {
+            writer.writeString("id", account.id());
+            writer.writeInt64("balance", account.balance());
+            writer.writeInt64("overdraftLimit", account.overdraftLimit());
+            writer.writeInt64("version", account.version());
+            writer.writeInt64("fence", account.fence());
+            writer.writeArrayOfCompact("recent", account.recent().toArray(new JournalEntry[0]));
+        }
+
+        @Override
+        public String getTypeName() {
+            return AccountSerialization.ACCOUNT_TYPE;
+        }
+
+        @Override
+        public Class<Account> getCompactClass() {
+            return Account.class;
+        }
+    }
+
+    @Test
+    void shouldReadAnAccountWrittenBeforeTheJobFieldsExisted() {
+        SerializationConfig first = new SerializationConfig();
+        first.getCompactSerializationConfig().addSerializer(new FirstAccountSchema());
+        AccountSerialization.compactSerializers().stream()
+                .filter(serializer -> !serializer.getTypeName().equals(AccountSerialization.ACCOUNT_TYPE))
+                .forEach(first.getCompactSerializationConfig()::addSerializer);
+        Account old = new Account("a-1", 900, 50, 3, 7, List.of(entry));
+        Data written = service(first).toData(old);
+
+        Account read = serialization.toObject(written);
+
+        assertEquals(old, read);
+        assertEquals(Account.UNKNOWN_OPENING, read.openingBalance());
+        assertEquals(List.of(), read.jobs());
+        assertTrue(JobRules.balanced(read, List.of(entry)));
+    }
+}
