@@ -7,12 +7,15 @@ import io.partita.account.JournalEntry;
 import io.partita.account.JournalKey;
 import io.partita.job.Job;
 import io.partita.job.Schedule;
+import io.partita.transfer.Transfer;
+import io.partita.transfer.TransferKey;
 
 /** The names of the grid's data structures, configured in {@link HazelcastConfigs} and looked up only through here. */
 public final class Maps {
 
     public static final String ACCOUNTS = "accounts";
     public static final String JOURNAL = "journal";
+    public static final String TRANSFERS = "transfers";
     /** The executor that runs batch slices on the members owning their accounts. */
     public static final String BATCH_EXECUTOR = "partita-batch";
     /** Jobs by id, with their per-partition progress; a finished job expires after the retention. */
@@ -54,5 +57,9 @@ public final class Maps {
 
     public static IMap<String, Schedule> schedules(HazelcastInstance hazelcast) {
         return hazelcast.getMap(SCHEDULES);
+    }
+
+    public static IMap<TransferKey, Transfer> transfers(HazelcastInstance hazelcast) {
+        return hazelcast.getMap(TRANSFERS);
     }
 }

@@ -1,13 +1,8 @@
 package io.partita.cluster;
 
-import com.hazelcast.config.Config;
-import com.hazelcast.config.JavaSerializationFilterConfig;
 import com.hazelcast.internal.serialization.Data;
 import com.hazelcast.internal.serialization.InternalSerializationService;
-import com.hazelcast.internal.serialization.impl.DefaultSerializationServiceBuilder;
 import com.hazelcast.internal.serialization.impl.SerializationConstants;
-import com.hazelcast.internal.serialization.impl.compact.Schema;
-import com.hazelcast.internal.serialization.impl.compact.SchemaService;
 import io.partita.account.Account;
 import io.partita.account.AccountSerialization;
 import io.partita.account.ApplyTransaction;
@@ -17,13 +12,11 @@ import io.partita.account.TxOutcome;
 import io.partita.account.TxRequest;
 import io.partita.account.TxStatus;
 import io.partita.account.TxType;
-import io.partita.support.TestProperties;
+import io.partita.support.WireSerialization;
 import org.junit.jupiter.api.Test;
 
 import java.io.Serializable;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -37,39 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  */
 class SerializationTest {
 
-    private final InternalSerializationService serialization = serializationWithoutJava();
-
-    private static InternalSerializationService serializationWithoutJava() {
-        Config config = HazelcastConfigs.memberConfig(
-                TestProperties.tcp("serialization", 5701, List.of(), 0), "http://127.0.0.1:0");
-        JavaSerializationFilterConfig refuseAll = new JavaSerializationFilterConfig().setDefaultsDisabled(true);
-        refuseAll.getWhitelist().addClasses("none.allowed");
-        config.getSerializationConfig().setJavaSerializationFilterConfig(refuseAll);
-        return new DefaultSerializationServiceBuilder()
-                .setConfig(config.getSerializationConfig())
-                .setSchemaService(new InMemorySchemas())
-                .build();
-    }
-
-    /** What the cluster's schema service does for Compact, kept in memory: the schemas written so far. */
-    private static final class InMemorySchemas implements SchemaService {
-        private final Map<Long, Schema> schemas = new ConcurrentHashMap<>();
-
-        @Override
-        public Schema get(long schemaId) {
-            return schemas.get(schemaId);
-        }
-
-        @Override
-        public void put(Schema schema) {
-            schemas.put(schema.getSchemaId(), schema);
-        }
-
-        @Override
-        public void putLocal(Schema schema) {
-            put(schema);
-        }
-    }
+    private final InternalSerializationService serialization = WireSerialization.withoutJava();
 
     private final JournalEntry entry = new JournalEntry("a-1", "t-1", TxType.DEBIT, 100, TxStatus.APPLIED, 900,
             1_700_000_000_000L, 3, "ref-1");

@@ -11,13 +11,27 @@ public final class TestProperties {
     private TestProperties() {
     }
 
+    /**
+     * CP settings for tests: locks of a crashed member free after 10 s, a lock waited for 5 s, a crashed CP member
+     * replaced after 10 s.
+     */
+    public static PartitaProperties.Cp cp(int members) {
+        return new PartitaProperties.Cp(members, Duration.ofSeconds(10), Duration.ofSeconds(5), Duration.ofSeconds(10));
+    }
+
+    /** Unfinished transfers are recovered 2 s after they began. */
+    public static PartitaProperties.Transfers transfers() {
+        return new PartitaProperties.Transfers(Duration.ofSeconds(2));
+    }
+
     public static PartitaProperties tcp(String clusterName, int port, List<String> members, int cpMembers) {
         return new PartitaProperties(clusterName, PartitaProperties.Discovery.TCP, members,
                 new PartitaProperties.Kubernetes(null),
                 new PartitaProperties.Network("127.0.0.1", port, "224.2.2.3", 54327),
                 1, Duration.ofSeconds(15), null,
-                new PartitaProperties.Cp(cpMembers, Duration.ofSeconds(10)),
+                cp(cpMembers),
                 new PartitaProperties.Processing(PartitaProperties.ProcessingMode.PARTITIONED),
-                new PartitaProperties.Journal(Duration.ofHours(24)));
+                new PartitaProperties.Journal(Duration.ofHours(24)),
+                transfers());
     }
 }

@@ -1,0 +1,55 @@
+package io.partita.support;
+
+import com.hazelcast.config.Config;
+import com.hazelcast.config.JavaSerializationFilterConfig;
+import com.hazelcast.internal.serialization.InternalSerializationService;
+import com.hazelcast.internal.serialization.impl.DefaultSerializationServiceBuilder;
+import com.hazelcast.internal.serialization.impl.compact.Schema;
+import com.hazelcast.internal.serialization.impl.compact.SchemaService;
+import io.partita.cluster.HazelcastConfigs;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The node's own serialization config (the registry's factory and Compact serializers), without a member, and with
+ * Java serialization refused outright: a class that would fall back to it fails to come back.
+ */
+public final class WireSerialization {
+
+    private WireSerialization() {
+    }
+
+    public static InternalSerializationService withoutJava() {
+        Config config = HazelcastConfigs.memberConfig(
+                TestProperties.tcp("serialization", 5701, List.of(), 0), "http://127.0.0.1:0");
+        JavaSerializationFilterConfig refuseAll = new JavaSerializationFilterConfig().setDefaultsDisabled(true);
+        refuseAll.getWhitelist().addClasses("none.allowed");
+        config.getSerializationConfig().setJavaSerializationFilterConfig(refuseAll);
+        return new DefaultSerializationServiceBuilder()
+                .setConfig(config.getSerializationConfig())
+                .setSchemaService(new InMemorySchemas())
+                .build();
+    }
+
+    /** What the cluster's schema service does for Compact, kept in memory: the schemas written so far. */
+    private static final class InMemorySchemas implements SchemaService {
+        private final Map<Long, Schema> schemas = new ConcurrentHashMap<>();
+
+        @Override
+        public Schema get(long schemaId) {
+            return schemas.get(schemaId);
+        }
+
+        @Override
+        public void put(Schema schema) {
+            schemas.put(schema.getSchemaId(), schema);
+        }
+
+        @Override
+        public void putLocal(Schema schema) {
+            put(schema);
+        }
+    }
+}

@@ -1,0 +1,93 @@
+package io.partita.transfer;
+
+import com.hazelcast.internal.serialization.Data;
+import com.hazelcast.internal.serialization.InternalSerializationService;
+import com.hazelcast.internal.serialization.impl.SerializationConstants;
+import io.partita.account.Account;
+import io.partita.cluster.Serialization;
+import io.partita.locking.FencedWrite;
+import io.partita.locking.LockingSerialization;
+import io.partita.support.WireSerialization;
+import org.junit.jupiter.api.Test;
+
+import java.util.AbstractMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The transfer and locking classes that cross the wire survive a trip through the node's serialization with Java
+ * serialization refused (the registry's IdentifiedDataSerializable factory and Compact serializers), and behave the
+ * same after it.
+ */
+class SerializationRoundTripTest {
+
+    private final InternalSerializationService serialization = WireSerialization.withoutJava();
+
+    private <T> T roundTrip(T value) {
+        Data data = serialization.toData(value);
+        assertNotEquals(SerializationConstants.JAVA_DEFAULT_TYPE_SERIALIZABLE, data.getType(),
+                value.getClass() + " fell back to Java serialization");
+        return serialization.toObject(data);
+    }
+
+    @Test
+    void shouldCarryTransfersAndTheirKeysInCompactForm() {
+        Transfer transfer = Transfer.begin(new TransferRequest("x-1", "a", "b", 5), 7L, "m").debited(3)
+                .refunding(9);
+        Transfer rejected = Transfer.begin(new TransferRequest("x-2", "a", "b", 5), 7L, "m")
+                .rejected(1, Transfer.INSUFFICIENT_FUNDS);
+
+        assertEquals(transfer, roundTrip(transfer));
+        assertEquals(rejected, roundTrip(rejected));
+        assertEquals(transfer.key(), roundTrip(transfer.key()));
+        assertEquals("a", roundTrip(transfer.key()).getPartitionKey());
+        assertEquals(SerializationConstants.TYPE_COMPACT, serialization.toData(transfer).getType());
+    }
+
+    @Test
+    void shouldCarryTheTransferProcessorsAndTheirBackups() {
+        Transfer pending = Transfer.begin(new TransferRequest("x-1", "a", "b", 5), 7L, "m");
+        Map.Entry<TransferKey, Transfer> entry = new AbstractMap.SimpleEntry<>(pending.key(), null);
+        BeginTransfer begin = roundTrip(new BeginTransfer(pending));
+        begin.process(entry);
+        AdvanceTransfer advance = roundTrip(new AdvanceTransfer(pending.debited(0)));
+        advance.process(entry);
+        ReplaceTransfer backup = roundTrip((ReplaceTransfer) advance.getBackupProcessor());
+        Map.Entry<TransferKey, Transfer> backupEntry = new AbstractMap.SimpleEntry<>(pending.key(), pending);
+        backup.process(backupEntry);
+
+        assertEquals(pending.debited(0), entry.getValue());
+        assertEquals(entry.getValue(), backupEntry.getValue());
+    }
+
+    @Test
+    void shouldCarryTheFencedWriteWithItsFenceAndBothAccounts() {
+        Account read = Account.open("a-1", 10, 0).withFence(4);
+        FencedWrite stale = roundTrip(new FencedWrite(3, read, read));
+        FencedWrite current = roundTrip(new FencedWrite(4, read, Account.open("a-1", 20, 0)));
+        Map.Entry<String, Account> entry = new AbstractMap.SimpleEntry<>("a-1", read);
+
+        assertEquals("STALE_FENCE", stale.process(entry));
+        assertEquals("WRITTEN", current.process(entry));
+        assertEquals(Account.open("a-1", 20, 0).withFence(4), entry.getValue());
+    }
+
+    @Test
+    void shouldCreateEachTransferAndLockingTypeIdInItsOwnBlock() {
+        List<Integer> transfer = IntStream.range(0, 100).filter(id -> TransferSerialization.create(id) != null)
+                .boxed().toList();
+        List<Integer> locking = IntStream.range(0, 100).filter(id -> LockingSerialization.create(id) != null)
+                .boxed().toList();
+
+        assertEquals(List.of(Serialization.BEGIN_TRANSFER, Serialization.ADVANCE_TRANSFER,
+                Serialization.REPLACE_TRANSFER), transfer);
+        assertEquals(List.of(Serialization.FENCED_WRITE), locking);
+        transfer.forEach(id -> assertTrue(id >= 20 && id < 40 && TransferSerialization.create(id).getClassId() == id));
+        locking.forEach(id -> assertTrue(id >= 40 && id < 60 && LockingSerialization.create(id).getClassId() == id));
+    }
+}
