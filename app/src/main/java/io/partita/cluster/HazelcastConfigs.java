@@ -20,6 +20,8 @@ public final class HazelcastConfigs {
     public static final String HTTP_URL_ATTRIBUTE = "partita.http-url";
     /** Binds the member to no particular interface and lets Hazelcast choose one. */
     public static final String ANY_INTERFACE = "any";
+    /** The executor that gathers every member's view of its own partitions ({@code GET /cluster/partitions}). */
+    public static final String VIEWS_EXECUTOR = "partita.views";
 
     private HazelcastConfigs() {
     }
@@ -40,6 +42,8 @@ public final class HazelcastConfigs {
         config.setProperty(ClusterProperty.HEARTBEAT_INTERVAL_SECONDS.getName(),
                 String.valueOf(Math.max(1, heartbeatTimeout / 5)));
         config.getJetConfig().setEnabled(false);
+        // Views are cheap reads answered on a small pool of their own, apart from the default executor.
+        config.getExecutorConfig(VIEWS_EXECUTOR).setPoolSize(2).setStatisticsEnabled(false);
         config.getMemberAttributeConfig().setAttribute(HTTP_URL_ATTRIBUTE, httpUrl);
 
         network(config, properties);

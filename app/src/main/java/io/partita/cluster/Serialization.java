@@ -21,7 +21,10 @@ public final class Serialization {
     public static final int REPLACE_ACCOUNT = 2;
     public static final int TRANSACTION_OUTCOME = 3;
     public static final int OPEN_ACCOUNT = 4;
-    // transfer: 20..39, locking: 40..59, job: 60..79, cluster and query: 80..99
+    // transfer: 20..39, locking: 40..59, job: 60..79
+    // cluster and query: 80..99
+    public static final int MEMBER_SNAPSHOT_TASK = 80;
+    public static final int MEMBER_SNAPSHOT = 81;
 
     private Serialization() {
     }
@@ -37,6 +40,9 @@ public final class Serialization {
 
     private static IdentifiedDataSerializable create(int typeId) {
         IdentifiedDataSerializable created = AccountSerialization.create(typeId);
+        if (created == null) {
+            created = ClusterSerialization.create(typeId);
+        }
         if (created == null) {
             throw new IllegalArgumentException("Unknown serialization type id " + typeId);
         }
