@@ -41,7 +41,9 @@ public final class HazelcastConfigs {
         config.setProperty(ClusterProperty.MAX_NO_HEARTBEAT_SECONDS.getName(), String.valueOf(heartbeatTimeout));
         config.setProperty(ClusterProperty.HEARTBEAT_INTERVAL_SECONDS.getName(),
                 String.valueOf(Math.max(1, heartbeatTimeout / 5)));
-        config.getJetConfig().setEnabled(false);
+        // SQL runs on the Jet engine, so Jet is on; uploading code or files to it is not, so nothing a client sends
+        // can become a class or a resource on a member (POST /sql also refuses anything but a SELECT).
+        config.getJetConfig().setEnabled(true).setResourceUploadEnabled(false);
         // Views are cheap reads answered on a small pool of their own, apart from the default executor.
         config.getExecutorConfig(VIEWS_EXECUTOR).setPoolSize(2).setStatisticsEnabled(false);
         config.getMemberAttributeConfig().setAttribute(HTTP_URL_ATTRIBUTE, httpUrl);
