@@ -6,8 +6,10 @@ import com.hazelcast.query.Predicates;
 import io.partita.cluster.Maps;
 import io.partita.cluster.PartitaProperties;
 import io.partita.cluster.PartitaProperties.ProcessingMode;
+import io.partita.metrics.TransactionMeters;
 import io.partita.web.ApiException;
 import io.partita.web.Failures;
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
 import java.util.Collection;
@@ -35,12 +37,21 @@ public class AccountService {
     private final IMap<JournalKey, JournalEntry> journal;
     private final Map<ProcessingMode, TransactionPath> paths = new EnumMap<>(ProcessingMode.class);
     private final ProcessingMode defaultMode;
+    private final TransactionMeters meters;
 
-    AccountService(HazelcastInstance hazelcast, List<TransactionPath> paths, PartitaProperties properties) {
+    @Inject
+    AccountService(HazelcastInstance hazelcast, List<TransactionPath> paths, PartitaProperties properties,
+                   TransactionMeters meters) {
         this.accounts = Maps.accounts(hazelcast);
         this.journal = Maps.journal(hazelcast);
         paths.forEach(path -> this.paths.put(path.mode(), path));
         this.defaultMode = properties.processing().mode();
+        this.meters = meters;
+    }
+
+    /** A service outside a node (tests on bare members): its metrics go to a registry of their own. */
+    AccountService(HazelcastInstance hazelcast, List<TransactionPath> paths, PartitaProperties properties) {
+        this(hazelcast, paths, properties, TransactionMeters.detached());
     }
 
     /** Opens an account; a 409 when the id is taken. */
@@ -73,11 +84,13 @@ public class AccountService {
      * entry. Completes with the outcome; a grid failure completes it with the API's translation of it.
      */
     public CompletionStage<TxOutcome> apply(String accountId, TxRequest request, ProcessingMode mode) {
-        TransactionPath path = paths.get(mode == null ? defaultMode : mode);
+        ProcessingMode chosen = mode == null ? defaultMode : mode;
+        TransactionPath path = paths.get(chosen);
         if (path == null) {
             return CompletableFuture.failedFuture(ApiException.invalidField("mode",
                     "mode " + mode.name().toLowerCase(Locale.ROOT) + " is not available on this node"));
         }
+        long started = System.nanoTime();
         return path.apply(accountId, request)
                 .thenCompose(this::journaled)
                 .handle((outcome, failure) -> {
@@ -85,7 +98,9 @@ public class AccountService {
                         throw Failures.translate(failure);
                     }
                     return outcome;
-                });
+                })
+                .whenComplete((outcome, failure) ->
+                        meters.record(chosen, outcome, failure, System.nanoTime() - started));
     }
 
     private CompletionStage<TxOutcome> journaled(TxOutcome outcome) {
