@@ -7,8 +7,10 @@ import io.partita.cluster.Continuations;
 import io.partita.cluster.Maps;
 import io.partita.cluster.PartitaProperties;
 import io.partita.cluster.PartitaProperties.ProcessingMode;
+import io.partita.metrics.TransactionMeters;
 import io.partita.web.ApiException;
 import io.partita.web.Failures;
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
 import java.util.Collection;
@@ -36,12 +38,21 @@ public class AccountService {
     private final IMap<JournalKey, JournalEntry> journal;
     private final Map<ProcessingMode, TransactionPath> paths = new EnumMap<>(ProcessingMode.class);
     private final ProcessingMode defaultMode;
+    private final TransactionMeters meters;
 
-    AccountService(HazelcastInstance hazelcast, List<TransactionPath> paths, PartitaProperties properties) {
+    @Inject
+    AccountService(HazelcastInstance hazelcast, List<TransactionPath> paths, PartitaProperties properties,
+                   TransactionMeters meters) {
         this.accounts = Maps.accounts(hazelcast);
         this.journal = Maps.journal(hazelcast);
         paths.forEach(path -> this.paths.put(path.mode(), path));
         this.defaultMode = properties.processing().mode();
+        this.meters = meters;
+    }
+
+    /** A service outside a node (tests on bare members): its metrics go to a registry of their own. */
+    AccountService(HazelcastInstance hazelcast, List<TransactionPath> paths, PartitaProperties properties) {
+        this(hazelcast, paths, properties, TransactionMeters.detached());
     }
 
     /** Opens an account; a 409 when the id is taken. */
@@ -104,6 +115,7 @@ public class AccountService {
      * of both its accounts.
      */
     public CompletionStage<TxOutcome> applyWith(TransactionPath path, String accountId, TxRequest request) {
+        long started = System.nanoTime();
         return path.apply(accountId, request)
                 .thenComposeAsync(outcome -> journaled(journal, outcome), Continuations.executor())
                 .handle((outcome, failure) -> {
@@ -111,7 +123,9 @@ public class AccountService {
                         throw Failures.translate(failure);
                     }
                     return outcome;
-                });
+                })
+                .whenComplete((outcome, failure) ->
+                        meters.record(path.mode(), outcome, failure, System.nanoTime() - started));
     }
 
     /**

@@ -16,18 +16,26 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-/** The cluster as this node sees it: members, who owns how many partitions, and the CP Subsystem's mode. */
+/**
+ * The cluster as this node sees it: members, who owns how many partitions, and the CP Subsystem's mode; the
+ * partition table with entry counts, each node's share and rate, and the migrations since this node joined. The
+ * dashboard polls these every second, so each answer is built from tables the member keeps and counts that
+ * {@link PartitionViews} gathers at most twice a second.
+ */
 @Controller("/cluster")
 class ClusterController {
 
     private final HazelcastInstance hazelcast;
     private final MigrationTracker migrations;
     private final CpMembership cp;
+    private final PartitionViews views;
 
-    ClusterController(HazelcastInstance hazelcast, MigrationTracker migrations, CpMembership cp) {
+    ClusterController(HazelcastInstance hazelcast, MigrationTracker migrations, CpMembership cp,
+                      PartitionViews views) {
         this.hazelcast = hazelcast;
         this.migrations = migrations;
         this.cp = cp;
+        this.views = views;
     }
 
     @Get
@@ -48,6 +56,26 @@ class ClusterController {
                 .toList();
         return new ClusterView(hazelcast.getConfig().getClusterName(), HazelcastConfigs.PARTITION_COUNT,
                 hazelcast.getPartitionService().isClusterSafe(), migrations.inFlight(), members, cp.view());
+    }
+
+    /** All 271 partitions in id order: owner, backups and the accounts in each. */
+    @Get("/partitions")
+    @ExecuteOn(TaskExecutors.BLOCKING)
+    List<PartitionViews.PartitionView> partitions() {
+        return views.partitions();
+    }
+
+    /** Each member with its owned partitions and accounts and its node's transactions per second. */
+    @Get("/nodes")
+    @ExecuteOn(TaskExecutors.BLOCKING)
+    List<PartitionViews.NodeView> nodes() {
+        return views.nodes();
+    }
+
+    /** The whole cluster's migrations since this node joined, with the most recent ones and their durations. */
+    @Get("/migrations")
+    MigrationTracker.MigrationsView migrations() {
+        return migrations.view();
     }
 
     static String address(Member member) {

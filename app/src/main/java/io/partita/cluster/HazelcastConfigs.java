@@ -24,6 +24,8 @@ public final class HazelcastConfigs {
     public static final int JOB_THREADS = 4;
     /** Binds the member to no particular interface and lets Hazelcast choose one. */
     public static final String ANY_INTERFACE = "any";
+    /** The executor that gathers every member's view of its own partitions ({@code GET /cluster/partitions}). */
+    public static final String VIEWS_EXECUTOR = "partita.views";
 
     private static final long LEADER_HEARTBEAT_MILLIS = 1_000;
     private static final int MISSED_LEADER_HEARTBEATS = 5;
@@ -46,7 +48,11 @@ public final class HazelcastConfigs {
         config.setProperty(ClusterProperty.MAX_NO_HEARTBEAT_SECONDS.getName(), String.valueOf(heartbeatTimeout));
         config.setProperty(ClusterProperty.HEARTBEAT_INTERVAL_SECONDS.getName(),
                 String.valueOf(Math.max(1, heartbeatTimeout / 5)));
-        config.getJetConfig().setEnabled(false);
+        // SQL runs on the Jet engine, so Jet is on; uploading code or files to it is not, so nothing a client sends
+        // can become a class or a resource on a member (POST /sql also refuses anything but a SELECT).
+        config.getJetConfig().setEnabled(true).setResourceUploadEnabled(false);
+        // Views are cheap reads answered on a small pool of their own, apart from the default executor.
+        config.getExecutorConfig(VIEWS_EXECUTOR).setPoolSize(2).setStatisticsEnabled(false);
         config.getMemberAttributeConfig().setAttribute(HTTP_URL_ATTRIBUTE, httpUrl);
 
         network(config, properties);

@@ -12,8 +12,9 @@ import org.reactivestreams.Publisher;
 import java.util.Map;
 
 /**
- * Liveness of this node: DOWN once its member has stopped (refused by the cluster for a configuration mismatch, or
- * shut down after a split it could not merge). The HTTP server alone is no use then; a supervisor should restart it.
+ * Liveness of this node: DOWN once its member has stopped (shut down, or terminated after it could not rejoin).
+ * A node without a member can serve nothing, so a supervisor should restart it; a member that merely waits for the
+ * cluster to become safe is alive, which {@link MemberReadiness} reports instead.
  */
 @Singleton
 @Liveness
@@ -28,7 +29,7 @@ class MemberLiveness implements HealthIndicator {
     @Override
     public Publisher<HealthResult> getResult() {
         boolean running = hazelcast.getLifecycleService().isRunning();
-        return Publishers.just(HealthResult.builder("hazelcast", running ? HealthStatus.UP : HealthStatus.DOWN)
+        return Publishers.just(HealthResult.builder("hazelcast-member", running ? HealthStatus.UP : HealthStatus.DOWN)
                 .details(Map.of("running", running))
                 .build());
     }

@@ -41,6 +41,8 @@ public final class Serialization {
     public static final int REPLACE_VALUE = 66;
     public static final int RECORD_FIRING = 67;
     // cluster and query: 80..99
+    public static final int MEMBER_SNAPSHOT_TASK = 80;
+    public static final int MEMBER_SNAPSHOT = 81;
 
     private Serialization() {
     }
@@ -66,6 +68,9 @@ public final class Serialization {
         }
         if (created == null) {
             created = JobSerialization.create(typeId);
+        }
+        if (created == null) {
+            created = ClusterSerialization.create(typeId);
         }
         if (created == null) {
             throw new IllegalArgumentException("Unknown serialization type id " + typeId);

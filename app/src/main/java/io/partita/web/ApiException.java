@@ -40,6 +40,11 @@ public final class ApiException extends RuntimeException {
         return new ApiException(HttpStatus.BAD_REQUEST, "bad-request", "Bad request", detail, List.of(), null);
     }
 
+    /** A 400 of its own kind, so that a client can tell it from a malformed request by its type. */
+    public static ApiException badRequest(String slug, String title, String detail) {
+        return new ApiException(HttpStatus.BAD_REQUEST, slug, title, detail, List.of(), null);
+    }
+
     public static ApiException invalidField(String field, String message) {
         return invalidFields(List.of(new Problem.FieldError(field, message)));
     }

@@ -1,0 +1,45 @@
+package io.partita.query;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.serde.annotation.Serdeable;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.Size;
+
+import java.util.List;
+
+/** The bodies of {@code POST /sql} (API.md, "Cluster and queries"). */
+final class SqlApi {
+
+    static final int MAX_PARAMS = 100;
+
+    private SqlApi() {
+    }
+
+    /**
+     * @param sql    one SELECT over the published mappings, with {@code ?} for each parameter
+     * @param params the parameters in order: strings, numbers, booleans or null
+     */
+    @Serdeable
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    record Query(@NotBlank String sql, @Nullable @Size(max = MAX_PARAMS) List<Object> params) {
+    }
+
+    /**
+     * @param columns       the columns in order, with their SQL types
+     * @param rows          at most {@code maxRows} rows, each a list of values in column order
+     * @param truncated     whether the query had more rows than the answer carries
+     * @param maxRows       the cap on rows this node applies ({@code partita.sql.max-rows})
+     * @param timeoutMillis the cap on a query's time this node applies ({@code partita.sql.timeout})
+     */
+    @Serdeable
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    record Answer(List<Column> columns, List<List<Object>> rows, int rowCount, boolean truncated, int maxRows,
+                  long timeoutMillis) {
+    }
+
+    @Serdeable
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    record Column(String name, String type) {
+    }
+}

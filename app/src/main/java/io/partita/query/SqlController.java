@@ -1,0 +1,27 @@
+package io.partita.query;
+
+import io.micronaut.http.annotation.Body;
+import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.Post;
+import io.micronaut.scheduling.TaskExecutors;
+import io.micronaut.scheduling.annotation.ExecuteOn;
+import io.micronaut.validation.Validated;
+import jakarta.validation.Valid;
+
+/** {@code POST /sql}: one read-only SELECT over the published mappings, answered as columns and rows. */
+@Controller("/sql")
+@Validated
+class SqlController {
+
+    private final SqlService sql;
+
+    SqlController(SqlService sql) {
+        this.sql = sql;
+    }
+
+    @Post
+    @ExecuteOn(TaskExecutors.BLOCKING)
+    SqlApi.Answer query(@Valid @Body SqlApi.Query body) {
+        return sql.query(body.sql(), body.params());
+    }
+}

@@ -1,0 +1,218 @@
+package io.partita.query;
+
+import io.partita.query.SqlToken.Kind;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Decides, before anything reaches the SQL engine, whether a statement is one the read-only endpoint runs: a single
+ * SELECT that reads only the published mappings. It works on {@link SqlTokenizer}'s tokens, never on raw text, so
+ * comments, quoting and case cannot hide a keyword, and it allows rather than forbids:
+ * <ol>
+ *   <li>one statement (a trailing {@code ;} is dropped, any other is refused), starting with {@code SELECT};</li>
+ *   <li>no word that starts another kind of statement or clause a read has no use for ({@link #FORBIDDEN}: DML, DDL,
+ *       {@code SINK}, {@code JOB}, {@code MAPPING}, {@code TABLE}, {@code EXPLAIN}, {@code SHOW}, ...), in any case;
+ *       a quoted identifier is never a keyword, so {@code "type"} or {@code "delete"} stay plain names;</li>
+ *   <li>every call is of a function on the list of scalar and aggregate functions ({@link #FUNCTIONS}); table
+ *       functions ({@code csv_file}, {@code generate_series}, {@code jdbc...}) and quoted function names are not;</li>
+ *   <li>every table after {@code FROM}, {@code JOIN} or a comma of a FROM list is a published mapping, named exactly
+ *       (Hazelcast's names are case-sensitive), unqualified, or a parenthesised {@code SELECT} that obeys the same
+ *       rules.</li>
+ * </ol>
+ * Everything that passes still goes to the engine as a query that must return rows, bounded in rows and time.
+ */
+final class SqlGuard {
+
+    /** Words that open a statement or clause other than a read of the published mappings, in upper case. */
+    static final Set<String> FORBIDDEN = Set.of(
+            "INSERT", "UPDATE", "DELETE", "UPSERT", "MERGE", "SINK", "INTO", "CREATE", "DROP", "ALTER", "EXPLAIN",
+            "SHOW", "DESCRIBE", "SUBMIT", "JOB", "JOBS", "MAPPING", "MAPPINGS", "VIEW", "VIEWS", "INDEX", "SNAPSHOT",
+            "EXECUTE", "CALL", "GRANT", "REVOKE", "SET", "RESET", "TABLE", "LATERAL", "UNNEST", "VALUES", "WITH",
+            "STREAM", "TABLESAMPLE", "MATCH_RECOGNIZE", "EXPORT", "IMPORT", "COPY", "LOAD", "OPTIONS", "CURSOR",
+            "MULTISET", "NEW", "SYSTEM_TIME", "SPECIFIC", "RESUME", "SUSPEND", "RESTART", "CANCEL", "APPLY");
+
+    /** Scalar and aggregate functions a read may call, in upper case. */
+    static final Set<String> FUNCTIONS = Set.of(
+            "COUNT", "SUM", "AVG", "MIN", "MAX",
+            "ABS", "CEIL", "CEILING", "FLOOR", "ROUND", "TRUNCATE", "SIGN", "MOD", "POWER", "SQRT", "EXP", "LN",
+            "LOG10", "DEGREES", "RADIANS",
+            "LOWER", "UPPER", "INITCAP", "LENGTH", "CHAR_LENGTH", "CHARACTER_LENGTH", "TRIM", "LTRIM", "RTRIM",
+            "BTRIM", "SUBSTRING", "CONCAT", "CONCAT_WS", "REPLACE", "POSITION", "ASCII",
+            "COALESCE", "NULLIF", "CAST", "EXTRACT", "TO_TIMESTAMP_TZ", "TO_EPOCH_MILLIS");
+
+    /** Functions whose arguments use FROM as a word ({@code EXTRACT(YEAR FROM x)}); it names no table there. */
+    private static final Set<String> FROM_IN_ARGUMENTS = Set.of("EXTRACT", "TRIM", "SUBSTRING");
+
+    /** Keywords after which a parenthesis groups an expression or a subquery rather than calling a function. */
+    private static final Set<String> GROUPING_KEYWORDS = Set.of(
+            "SELECT", "FROM", "JOIN", "WHERE", "AND", "OR", "NOT", "IN", "EXISTS", "ON", "HAVING", "WHEN", "THEN",
+            "ELSE", "CASE", "BY", "DISTINCT", "ALL", "ANY", "SOME", "UNION", "INTERSECT", "EXCEPT", "BETWEEN",
+            "LIKE", "AS", "IS", "USING");
+
+    /** Type names that take a precision in parentheses inside CAST. */
+    private static final Set<String> SIZED_TYPES = Set.of(
+            "DECIMAL", "NUMERIC", "DEC", "VARCHAR", "CHAR", "CHARACTER", "TIMESTAMP", "TIME");
+
+    /** Words that end a FROM list at the same nesting level. */
+    private static final Set<String> AFTER_FROM = Set.of(
+            "WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "OFFSET", "FETCH", "UNION", "INTERSECT", "EXCEPT",
+            "MINUS", "WINDOW");
+
+    static final int MAX_TOKENS = 2_000;
+    static final int MAX_DEPTH = 32;
+
+    private final Set<String> tables;
+    private final int maxLength;
+
+    /**
+     * @param tables    the published mappings, named as Hazelcast names them
+     * @param maxLength the longest statement, in characters, that is read at all
+     */
+    SqlGuard(Set<String> tables, int maxLength) {
+        this.tables = Set.copyOf(tables);
+        this.maxLength = maxLength;
+    }
+
+    /** The statement to run (a trailing semicolon dropped); throws {@link SqlRefusal} saying why it may not run. */
+    String check(String sql) {
+        if (sql == null || sql.isBlank()) {
+            throw new SqlRefusal("the statement is empty");
+        }
+        if (sql.length() > maxLength) {
+            throw new SqlRefusal("the statement is longer than " + maxLength + " characters");
+        }
+        List<SqlToken> tokens = SqlTokenizer.tokenize(sql);
+        String statement = sql;
+        if (!tokens.isEmpty() && tokens.get(tokens.size() - 1).isSymbol(";")) {
+            statement = sql.substring(0, tokens.get(tokens.size() - 1).position());
+            tokens = tokens.subList(0, tokens.size() - 1);
+        }
+        if (tokens.size() > MAX_TOKENS) {
+            throw new SqlRefusal("the statement has more than " + MAX_TOKENS + " tokens");
+        }
+        if (tokens.isEmpty() || !tokens.get(0).isWord("SELECT")) {
+            throw new SqlRefusal("only a SELECT is accepted");
+        }
+        new Walk(tokens).run();
+        return statement;
+    }
+
+    /** One pass over the tokens with a stack of open parentheses, each knowing what it opened. */
+    private final class Walk {
+
+        private final List<SqlToken> tokens;
+        private final Deque<Frame> frames = new ArrayDeque<>();
+
+        Walk(List<SqlToken> tokens) {
+            this.tokens = tokens;
+            frames.push(new Frame(null));
+        }
+
+        void run() {
+            for (int i = 0; i < tokens.size(); i++) {
+                SqlToken token = tokens.get(i);
+                Frame frame = frames.peek();
+                if (token.isSymbol(";")) {
+                    throw new SqlRefusal("only one statement is accepted");
+                }
+                if (token.kind() == Kind.WORD && FORBIDDEN.contains(token.upper())) {
+                    throw new SqlRefusal(token.upper() + " is not accepted: only a SELECT over "
+                            + String.join(" and ", tables.stream().sorted().toList()) + " is");
+                }
+                if (token.isSymbol("(")) {
+                    open(i);
+                } else if (token.isSymbol(")")) {
+                    if (frames.size() == 1) {
+                        throw new SqlRefusal("a parenthesis at position " + token.position() + " is not opened");
+                    }
+                    frames.pop();
+                } else if (token.isWord("SELECT")) {
+                    frame.query = true;
+                } else if (token.isWord("FROM") && !fromInArguments(frame) && !distinctFrom(i)) {
+                    frame.inFrom = true;
+                    tableAt(i + 1);
+                } else if (token.isWord("JOIN")) {
+                    tableAt(i + 1);
+                } else if (token.isSymbol(",") && frame.inFrom) {
+                    tableAt(i + 1);
+                } else if (token.kind() == Kind.WORD && AFTER_FROM.contains(token.upper())) {
+                    frame.inFrom = false;
+                }
+            }
+            if (frames.size() != 1) {
+                throw new SqlRefusal("a parenthesis is not closed");
+            }
+        }
+
+        /** FROM inside {@code EXTRACT(YEAR FROM x)} and the like, where it names no table. */
+        private boolean fromInArguments(Frame frame) {
+            return frame.function != null && FROM_IN_ARGUMENTS.contains(frame.function) && !frame.query;
+        }
+
+        /** FROM of the comparison {@code a IS [NOT] DISTINCT FROM b}. */
+        private boolean distinctFrom(int i) {
+            return i >= 2 && tokens.get(i - 1).isWord("DISTINCT")
+                    && (tokens.get(i - 2).isWord("IS") || tokens.get(i - 2).isWord("NOT"));
+        }
+
+        /** Opens a parenthesis: a call of an allowed function, a subquery, or a group. */
+        private void open(int i) {
+            if (frames.size() > MAX_DEPTH) {
+                throw new SqlRefusal("the statement nests deeper than " + MAX_DEPTH + " parentheses");
+            }
+            SqlToken before = i > 0 ? tokens.get(i - 1) : null;
+            String function = null;
+            if (before != null && before.kind() == Kind.QUOTED) {
+                throw new SqlRefusal("a quoted name cannot be called as a function (position "
+                        + before.position() + ")");
+            }
+            if (before != null && before.kind() == Kind.WORD) {
+                String word = before.upper();
+                if (FUNCTIONS.contains(word)) {
+                    function = word;
+                } else if (!GROUPING_KEYWORDS.contains(word) && !SIZED_TYPES.contains(word)) {
+                    throw new SqlRefusal("the function " + before.text() + " is not available: only scalar and "
+                            + "aggregate functions are");
+                }
+            }
+            frames.push(new Frame(function));
+        }
+
+        /** The token at {@code i} must begin a table reference: a published mapping or a subquery. */
+        private void tableAt(int i) {
+            if (i >= tokens.size()) {
+                throw new SqlRefusal("a table is missing at the end");
+            }
+            SqlToken table = tokens.get(i);
+            if (table.isSymbol("(")) {
+                if (i + 1 >= tokens.size() || !tokens.get(i + 1).isWord("SELECT")) {
+                    throw new SqlRefusal("only a SELECT may stand in parentheses in place of a table (position "
+                            + table.position() + ")");
+                }
+                return;
+            }
+            if (!table.isIdentifier() || !tables.contains(table.text())) {
+                throw new SqlRefusal("unknown table " + table.text() + ": only "
+                        + String.join(" and ", tables.stream().sorted().toList()) + " can be queried");
+            }
+            if (i + 1 < tokens.size() && (tokens.get(i + 1).isSymbol(".") || tokens.get(i + 1).isSymbol("("))) {
+                throw new SqlRefusal("the table " + table.text() + " must be named alone (position "
+                        + table.position() + ")");
+            }
+        }
+    }
+
+    /** An open parenthesis (or the statement itself): the function it calls, if any, and where its clauses are. */
+    private static final class Frame {
+        final String function;
+        boolean query;
+        boolean inFrom;
+
+        Frame(String function) {
+            this.function = function;
+        }
+    }
+}

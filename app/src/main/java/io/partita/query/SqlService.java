@@ -1,0 +1,210 @@
+package io.partita.query;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.sql.HazelcastSqlException;
+import com.hazelcast.sql.SqlExpectedResultType;
+import com.hazelcast.sql.SqlResult;
+import com.hazelcast.sql.SqlRow;
+import com.hazelcast.sql.SqlStatement;
+import com.hazelcast.sql.impl.SqlErrorCode;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.partita.web.ApiException;
+import jakarta.inject.Singleton;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.time.Duration;
+import java.time.temporal.TemporalAccessor;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+
+/**
+ * Runs the read-only queries of {@code POST /sql}: {@link SqlGuard} first (a refused statement never reaches the
+ * engine), then the engine with the caps: a query that must return rows ({@link SqlExpectedResultType#ROWS}, so the
+ * engine itself would also refuse anything else), a timeout after which the engine cancels it, and at most
+ * {@code maxRows} rows read before the result is closed, which cancels the rest.
+ *
+ * <p>What runs where: on the HTTP blocking pool; the engine runs the query on the members' Jet threads and streams
+ * rows back to this node. {@code partita_sql_queries_total{outcome}} counts refused, answered and failed queries.
+ */
+@Singleton
+class SqlService {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SqlService.class);
+
+    private final HazelcastInstance hazelcast;
+    private final SqlMappings mappings;
+    private final SqlGuard guard;
+    private final SqlProperties properties;
+    private final Counter refused;
+    private final Counter answered;
+    private final Counter failed;
+
+    SqlService(HazelcastInstance hazelcast, SqlMappings mappings, SqlProperties properties, MeterRegistry registry) {
+        this.hazelcast = hazelcast;
+        this.mappings = mappings;
+        this.properties = properties;
+        this.guard = new SqlGuard(mappings.tables(), properties.maxLength());
+        this.refused = counter(registry, "refused");
+        this.answered = counter(registry, "answered");
+        this.failed = counter(registry, "failed");
+    }
+
+    SqlApi.Answer query(String sql, List<Object> params) {
+        String statement;
+        List<Object> parameters;
+        try {
+            statement = guard.check(sql);
+            parameters = parameters(params);
+        } catch (SqlRefusal refusal) {
+            refused.increment();
+            throw ApiException.badRequest("sql-refused", "SQL refused",
+                    "Only a single SELECT over the published tables is accepted: " + refusal.getMessage() + ".");
+        }
+        mappings.ensure();
+        SqlStatement query = new SqlStatement(statement)
+                .setParameters(parameters)
+                .setExpectedResultType(SqlExpectedResultType.ROWS)
+                .setTimeoutMillis(properties.timeout().toMillis())
+                .setCursorBufferSize(Math.min(properties.maxRows() + 1, 4096));
+        long started = System.nanoTime();
+        try (SqlResult result = hazelcast.getSql().execute(query)) {
+            List<SqlApi.Column> columns = result.getRowMetadata().getColumns().stream()
+                    .map(column -> new SqlApi.Column(column.getName(), column.getType().name()))
+                    .toList();
+            List<List<Object>> rows = new ArrayList<>();
+            Iterator<SqlRow> iterator = result.iterator();
+            while (rows.size() < properties.maxRows() && iterator.hasNext()) {
+                rows.add(row(iterator.next(), columns.size()));
+            }
+            boolean truncated = iterator.hasNext();
+            answered.increment();
+            return new SqlApi.Answer(columns, rows, rows.size(), truncated, properties.maxRows(),
+                    properties.timeout().toMillis());
+        } catch (HazelcastSqlException e) {
+            failed.increment();
+            throw translate(e, properties.timeout(), Duration.ofNanos(System.nanoTime() - started));
+        }
+    }
+
+    private static List<Object> row(SqlRow row, int columns) {
+        List<Object> values = new ArrayList<>(columns);
+        for (int i = 0; i < columns; i++) {
+            values.add(json(row.getObject(i)));
+        }
+        return values;
+    }
+
+    /** A value as JSON can carry it: numbers, strings and booleans as they are, anything else as its text. */
+    static Object json(Object value) {
+        if (value == null || value instanceof String || value instanceof Boolean || value instanceof Long
+                || value instanceof Integer || value instanceof Short || value instanceof Byte
+                || value instanceof BigDecimal) {
+            return value;
+        }
+        if (value instanceof Double d) {
+            return d.isNaN() || d.isInfinite() ? d.toString() : d;
+        }
+        if (value instanceof Float f) {
+            return f.isNaN() || f.isInfinite() ? f.toString() : f.doubleValue();
+        }
+        if (value instanceof TemporalAccessor || value instanceof Character) {
+            return value.toString();
+        }
+        return String.valueOf(value);
+    }
+
+    /** Parameters as the engine takes them; only JSON scalars, so a client cannot pass an object of its making. */
+    static List<Object> parameters(List<Object> params) {
+        if (params == null) {
+            return List.of();
+        }
+        if (params.size() > SqlApi.MAX_PARAMS) {
+            throw new SqlRefusal("more than " + SqlApi.MAX_PARAMS + " parameters");
+        }
+        List<Object> values = new ArrayList<>(params.size());
+        for (int i = 0; i < params.size(); i++) {
+            Object param = params.get(i);
+            if (param == null || param instanceof String || param instanceof Boolean || param instanceof Long
+                    || param instanceof BigDecimal) {
+                values.add(param);
+            } else if (param instanceof Integer || param instanceof Short || param instanceof Byte) {
+                values.add(((Number) param).longValue());
+            } else if (param instanceof BigInteger big) {
+                values.add(new BigDecimal(big));
+            } else if (param instanceof Double || param instanceof Float) {
+                values.add(new BigDecimal(param.toString()));
+            } else {
+                throw new SqlRefusal("parameter " + (i + 1) + " is not a string, number, boolean or null");
+            }
+        }
+        return values;
+    }
+
+    /**
+     * The engine's verdict as an answer. Errors in the query (parse, validation, data) are the client's: a 400 with
+     * the engine's first line, unless it names code. A timeout is a 400 too, saying the cap; a query that runs as a
+     * Jet job reports its timeout as a forceful cancellation with a generic code, so a cancellation at or past the
+     * cap counts as one. Topology changes are a retryable 503. Anything else is logged and answered opaquely.
+     */
+    static ApiException translate(HazelcastSqlException e, Duration timeout, Duration elapsed) {
+        int code = e.getCode();
+        if (code == SqlErrorCode.TIMEOUT || code == SqlErrorCode.CANCELLED_BY_USER
+                || elapsed.compareTo(timeout) >= 0 && cancelled(e)) {
+            return ApiException.badRequest("sql-timeout", "SQL query too long",
+                    "The query did not finish within the cap of " + timeout.toMillis() + " ms and was cancelled.");
+        }
+        if (code == SqlErrorCode.CONNECTION_PROBLEM || code == SqlErrorCode.PARTITION_DISTRIBUTION
+                || code == SqlErrorCode.TOPOLOGY_CHANGE || code == SqlErrorCode.RESTARTABLE_ERROR
+                || code == SqlErrorCode.MAP_LOADING_IN_PROGRESS) {
+            return ApiException.unavailable("The cluster changed while the query ran. Retry it.",
+                    Duration.ofSeconds(1));
+        }
+        if (code == SqlErrorCode.PARSING || code == SqlErrorCode.DATA_EXCEPTION
+                || code == SqlErrorCode.OBJECT_NOT_FOUND || code == SqlErrorCode.INDEX_INVALID) {
+            return ApiException.badRequest("sql-invalid", "SQL query invalid", "The engine refused the query: "
+                    + clientMessage(e.getMessage()));
+        }
+        LOG.error("SQL query failed (code {})", code, e);
+        return ApiException.badRequest("sql-failed", "SQL query failed",
+                "The engine could not run the query (code " + code + ").");
+    }
+
+    private static boolean cancelled(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof CancellationException
+                    || cause.getMessage() != null && cause.getMessage().contains("CANCEL")) {
+                return true;
+            }
+            if (cause.getCause() == cause) {
+                break;
+            }
+        }
+        return false;
+    }
+
+    /** The engine's message, first line only, without anything that names code. */
+    static String clientMessage(String message) {
+        if (message == null || message.isBlank()) {
+            return "no reason given.";
+        }
+        String line = message.lines().findFirst().orElse("").trim();
+        if (line.contains("java.") || line.contains("com.hazelcast") || line.contains("org.apache")
+                || line.contains("Exception") || line.length() > 500) {
+            return "the statement is not valid SQL for these tables.";
+        }
+        return line;
+    }
+
+    private static Counter counter(MeterRegistry registry, String outcome) {
+        return Counter.builder("partita.sql.queries")
+                .description("POST /sql queries by outcome: refused before the engine, answered, or failed in it")
+                .tag("outcome", outcome)
+                .register(registry);
+    }
+}

@@ -1,0 +1,45 @@
+package io.partita.query;
+
+import java.util.Locale;
+
+/**
+ * One lexical token of a statement, as {@link SqlTokenizer} read it.
+ *
+ * @param text     a word as written; a quoted identifier without its quotes and with {@code ""} undone; a string
+ *                 literal, number or symbol as written
+ * @param position the offset of the token's first character, for messages
+ */
+record SqlToken(Kind kind, String text, int position) {
+
+    enum Kind {
+        /** An unquoted identifier or keyword: {@code [A-Za-z_][A-Za-z0-9_]*}. */
+        WORD,
+        /** A double-quoted identifier: never a keyword, and case-sensitive. */
+        QUOTED,
+        /** A single-quoted string literal. */
+        STRING,
+        NUMBER,
+        /** A {@code ?} parameter marker. */
+        PARAMETER,
+        /** An operator or punctuation from the accepted set. */
+        SYMBOL
+    }
+
+    boolean isWord(String keyword) {
+        return kind == Kind.WORD && text.equalsIgnoreCase(keyword);
+    }
+
+    boolean isSymbol(String symbol) {
+        return kind == Kind.SYMBOL && text.equals(symbol);
+    }
+
+    /** An identifier of either kind. */
+    boolean isIdentifier() {
+        return kind == Kind.WORD || kind == Kind.QUOTED;
+    }
+
+    /** The word in upper case, for keyword lookups; only meaningful for {@link Kind#WORD}. */
+    String upper() {
+        return text.toUpperCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,39 @@
+package io.partita.web;
+
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.MediaType;
+import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.Get;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+
+/**
+ * {@code GET /}: the dashboard page. Its script and style sheet are static resources under {@code /dashboard/}
+ * ({@code micronaut.router.static-resources.dashboard}); everything it shows comes from the JSON views under
+ * {@code /cluster}, so the page works with no internet access.
+ */
+@Controller
+class DashboardController {
+
+    static final String PAGE = "/dashboard/index.html";
+
+    private final byte[] page;
+
+    DashboardController() {
+        try (InputStream in = DashboardController.class.getResourceAsStream(PAGE)) {
+            if (in == null) {
+                throw new IllegalStateException("The dashboard page " + PAGE + " is missing from the classpath");
+            }
+            this.page = in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Get(produces = MediaType.TEXT_HTML)
+    HttpResponse<byte[]> dashboard() {
+        return HttpResponse.ok(page).contentType(MediaType.TEXT_HTML_TYPE).header("Cache-Control", "no-cache");
+    }
+}

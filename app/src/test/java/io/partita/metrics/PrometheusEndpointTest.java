@@ -1,0 +1,70 @@
+package io.partita.metrics;
+
+import io.micronaut.http.HttpRequest;
+import io.micronaut.http.client.HttpClient;
+import io.micronaut.http.client.annotation.Client;
+import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import io.partita.account.AccountService;
+import io.partita.account.TxRequest;
+import io.partita.account.TxType;
+import io.partita.cluster.PartitaProperties.ProcessingMode;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code GET /prometheus} on a one-member node carries Partita's own metrics, named {@code partita_...}. */
+@MicronautTest
+class PrometheusEndpointTest {
+
+    @Inject
+    @Client("/")
+    HttpClient http;
+
+    @Inject
+    AccountService accounts;
+
+    @Inject
+    JobMeters jobs;
+
+    @Test
+    void shouldExposeTransactionsByModeAndOutcomeWithLatencyHistogramsAndTheMembersShare() {
+        accounts.open("m-1", 100, 0).toCompletableFuture().join();
+        accounts.apply("m-1", TxRequest.of("t-1", TxType.DEBIT, 30, 1L), null).toCompletableFuture().join();
+        accounts.apply("m-1", TxRequest.of("t-1", TxType.DEBIT, 30, 1L), null).toCompletableFuture().join();
+        accounts.apply("m-1", TxRequest.of("t-2", TxType.DEBIT, 500, 1L), ProcessingMode.PARTITIONED)
+                .toCompletableFuture().join();
+        accounts.apply("nobody", TxRequest.of("t-3", TxType.CREDIT, 5, 1L), null).toCompletableFuture().join();
+        jobs.started("AUDIT");
+        jobs.processed("AUDIT", 42);
+        jobs.finished("AUDIT", "completed", Duration.ofMillis(300));
+
+        String scrape = http.toBlocking().retrieve(HttpRequest.GET("/prometheus"));
+
+        for (String line : List.of(
+                "partita_transactions_total{mode=\"partitioned\",outcome=\"applied\"} 1.0",
+                "partita_transactions_total{mode=\"partitioned\",outcome=\"replayed\"} 1.0",
+                "partita_transactions_total{mode=\"partitioned\",outcome=\"rejected\"} 1.0",
+                "partita_transactions_total{mode=\"partitioned\",outcome=\"not_found\"} 1.0",
+                "partita_transaction_latency_seconds_count{mode=\"partitioned\",outcome=\"applied\"} 1",
+                "partita_partitions_owned 271.0",
+                "partita_cluster_members 1.0",
+                "partita_cluster_safe 1.0",
+                "partita_map_entries{map=\"accounts\",replica=\"primary\"} 1.0",
+                "partita_jobs_started_total{type=\"AUDIT\"} 1.0",
+                "partita_jobs_finished_total{outcome=\"completed\",type=\"AUDIT\"} 1.0",
+                "partita_job_accounts_total{type=\"AUDIT\"} 42.0",
+                "partita_jobs_running 0.0")) {
+            assertTrue(scrape.lines().anyMatch(line::equals), "missing: " + line);
+        }
+        for (String name : List.of(
+                "partita_transaction_latency_seconds_bucket{mode=\"partitioned\",outcome=\"applied\",le=",
+                "partita_migrations_completed_total ", "partita_migrations_failed_total ",
+                "partita_partitions_moved_total ", "partita_migrations_in_flight ", "partita_job_duration_seconds_")) {
+            assertTrue(scrape.contains(name), "missing: " + name);
+        }
+    }
+}

@@ -1,0 +1,230 @@
+package io.partita.query;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.jet.Job;
+import com.hazelcast.sql.SqlRow;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micronaut.core.type.Argument;
+import io.micronaut.http.HttpRequest;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.HttpStatus;
+import io.micronaut.http.client.HttpClient;
+import io.micronaut.http.client.annotation.Client;
+import io.micronaut.http.client.exceptions.HttpClientResponseException;
+import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import io.partita.account.Account;
+import io.partita.account.AccountService;
+import io.partita.account.JournalEntry;
+import io.partita.account.JournalKey;
+import io.partita.account.TxRequest;
+import io.partita.account.TxType;
+import io.partita.cluster.Maps;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code POST /sql} on a one-member node: the example queries answer the right rows, answers are capped at the
+ * configured rows and time and say so, and every hostile statement is refused with a 400 problem before reaching the
+ * engine, leaving data, mappings, jobs and the file system as they were.
+ */
+@MicronautTest
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class SqlEndpointTest {
+
+    private static final int SMALL = 20;
+    private static final int BULK = 1_005;
+
+    @Inject
+    @Client("/")
+    HttpClient http;
+
+    @Inject
+    HazelcastInstance hazelcast;
+
+    @Inject
+    AccountService accounts;
+
+    @Inject
+    MeterRegistry meters;
+
+    @BeforeAll
+    void openAccounts() {
+        // a-01 .. a-20 with balances 100 .. 2000, and one debit of 7 on each: 93, 193, ..., 1993.
+        for (int i = 1; i <= SMALL; i++) {
+            String id = String.format("a-%02d", i);
+            accounts.open(id, i * 100L, 0).toCompletableFuture().join();
+            accounts.apply(id, TxRequest.of("t-" + id, TxType.DEBIT, 7, 1_000L), null).toCompletableFuture().join();
+        }
+        Map<String, Account> bulk = new HashMap<>();
+        for (int i = 0; i < BULK; i++) {
+            bulk.put("bulk-" + i, Account.open("bulk-" + i, 1_000_000L + i, 0));
+        }
+        Maps.accounts(hazelcast).putAll(bulk);
+    }
+
+    @Test
+    void shouldAnswerTheExampleQueryWithTheLowestBalancesInOrder() {
+        Map<String, Object> answer = query(
+                "SELECT id, balance FROM accounts WHERE balance < ? ORDER BY balance LIMIT 10", List.of(1_000));
+        assertEquals(List.of(Map.of("name", "id", "type", "VARCHAR"), Map.of("name", "balance", "type", "BIGINT")),
+                answer.get("columns"));
+        List<List<Object>> expected = new ArrayList<>();
+        for (int i = 1; i <= 10; i++) {
+            expected.add(List.of(String.format("a-%02d", i), i * 100 - 7));
+        }
+        assertEquals(expected, answer.get("rows"));
+        assertEquals(false, answer.get("truncated"));
+        assertEquals(1000, answer.get("maxRows"));
+        assertEquals(5000, answer.get("timeoutMillis"));
+    }
+
+    @Test
+    void shouldReadTheJournalThroughItsCompactKey() {
+        Map<String, Object> answer = query("SELECT accountId, txId, type, amount, status, balanceAfter, recordedAt "
+                + "FROM journal WHERE accountId = ?", List.of("a-03"));
+        assertEquals(List.of(List.of("a-03", "t-a-03", "DEBIT", 7, "APPLIED", 293, 1000)), answer.get("rows"));
+    }
+
+    @Test
+    void shouldAggregateAndJoinThePublishedTables() {
+        assertEquals(List.of(List.of(SMALL + BULK)), query("SELECT COUNT(*) FROM accounts", List.of()).get("rows"));
+        Map<String, Object> joined = query("SELECT a.id, a.balance, j.amount FROM accounts a "
+                + "JOIN journal j ON j.accountId = a.id WHERE a.id = ?", List.of("a-05"));
+        assertEquals(List.of(List.of("a-05", 493, 7)), joined.get("rows"));
+    }
+
+    @Test
+    void shouldCapTheRowsAndSaySo() {
+        Map<String, Object> answer = query("SELECT id FROM accounts", List.of());
+        assertEquals(1000, ((List<?>) answer.get("rows")).size());
+        assertEquals(1000, answer.get("rowCount"));
+        assertEquals(true, answer.get("truncated"));
+    }
+
+    @Test
+    void shouldCancelAQueryThatRunsPastTheTimeCap() {
+        HttpClientResponseException refused = refuse(
+                "SELECT COUNT(*) FROM accounts a, accounts b, accounts c WHERE a.balance + b.balance > c.balance",
+                List.of());
+        assertEquals(HttpStatus.BAD_REQUEST, refused.getStatus());
+        Map<String, Object> problem = problem(refused);
+        assertTrue(problem.get("type").toString().endsWith("sql-timeout"), problem.toString());
+        assertTrue(problem.get("detail").toString().contains("5000 ms"), problem.toString());
+    }
+
+    @Test
+    void shouldAnswerAnEngineErrorAsAProblemWithoutInternals() {
+        HttpClientResponseException refused = refuse("SELECT nope FROM accounts", List.of());
+        Map<String, Object> problem = problem(refused);
+        assertEquals(400, problem.get("status"));
+        assertTrue(problem.get("type").toString().endsWith("sql-invalid"));
+        assertTrue(problem.get("detail").toString().contains("nope"), problem.toString());
+        assertFalse(problem.get("detail").toString().contains("com.hazelcast"));
+    }
+
+    @Test
+    void shouldRefuseEveryHostileStatementBeforeTheEngineAndChangeNothing() {
+        Map<String, Account> accountsBefore = Map.copyOf(Maps.accounts(hazelcast));
+        Map<JournalKey, JournalEntry> journalBefore = Map.copyOf(Maps.journal(hazelcast));
+        Set<String> mappingsBefore = mappings();
+        double reachedEngineBefore = queries("answered") + queries("failed");
+        double refusedBefore = queries("refused");
+        Set<Long> jobsBefore = jobIds();
+
+        for (String sql : HostileStatements.ALL) {
+            HttpClientResponseException refused = refuse(sql, List.of());
+            assertEquals(HttpStatus.BAD_REQUEST, refused.getStatus(), sql);
+            assertEquals("application/problem+json", refused.getResponse().getContentType().orElseThrow().toString(),
+                    sql);
+            Map<String, Object> problem = problem(refused);
+            assertTrue(problem.get("type").toString().endsWith("/sql-refused"), sql + " -> " + problem);
+            assertFalse(problem.get("detail").toString().contains("Exception"), sql + " -> " + problem);
+        }
+
+        Set<Long> jobsAfter = jobIds();
+        assertEquals(reachedEngineBefore, queries("answered") + queries("failed"), "a hostile statement ran");
+        assertEquals(refusedBefore + HostileStatements.ALL.size(), queries("refused"));
+        assertEquals(accountsBefore, Map.copyOf(Maps.accounts(hazelcast)));
+        assertEquals(journalBefore, Map.copyOf(Maps.journal(hazelcast)));
+        assertEquals(Set.of("accounts", "journal"), mappingsBefore);
+        assertEquals(mappingsBefore, mappings());
+        // Every SQL query runs as a light job; a CREATE JOB would add a normal one.
+        assertTrue(jobsBefore.containsAll(jobsAfter), "a job was created");
+        assertTrue(hazelcast.getJet().getJobs().stream().allMatch(Job::isLightJob), "a job was created");
+        assertFalse(Files.exists(Path.of(HostileStatements.FILE_DIRECTORY)));
+    }
+
+    @Test
+    void shouldRefuseAParameterThatIsNotAScalar() {
+        HttpClientResponseException refused = refuse("SELECT id FROM accounts WHERE id = ?",
+                List.of(Map.of("id", "a-01")));
+        assertTrue(problem(refused).get("type").toString().endsWith("/sql-refused"));
+    }
+
+    @Test
+    void shouldRefuseARequestWithoutAStatement() {
+        HttpClientResponseException refused = assertStatus(() -> http.toBlocking().exchange(
+                HttpRequest.POST("/sql", Map.of("params", List.of())), Argument.mapOf(String.class, Object.class)));
+        assertEquals(HttpStatus.BAD_REQUEST, refused.getStatus());
+    }
+
+    private Map<String, Object> query(String sql, List<Object> params) {
+        HttpResponse<Map<String, Object>> response = http.toBlocking().exchange(
+                HttpRequest.POST("/sql", Map.of("sql", sql, "params", params)),
+                Argument.mapOf(String.class, Object.class));
+        assertEquals(HttpStatus.OK, response.getStatus());
+        return response.body();
+    }
+
+    private HttpClientResponseException refuse(String sql, List<Object> params) {
+        return assertStatus(() -> http.toBlocking().exchange(
+                HttpRequest.POST("/sql", Map.of("sql", sql, "params", params)),
+                Argument.mapOf(String.class, Object.class)));
+    }
+
+    private static HttpClientResponseException assertStatus(Runnable call) {
+        try {
+            call.run();
+        } catch (HttpClientResponseException e) {
+            return e;
+        }
+        throw new AssertionError("expected an error answer");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> problem(HttpClientResponseException e) {
+        return e.getResponse().getBody(Map.class).orElseThrow();
+    }
+
+    private Set<String> mappings() {
+        Set<String> names = new HashSet<>();
+        for (SqlRow row : hazelcast.getSql().execute("SELECT table_name FROM information_schema.mappings")) {
+            names.add(row.getObject(0));
+        }
+        return names;
+    }
+
+    private Set<Long> jobIds() {
+        return hazelcast.getJet().getJobs().stream().map(Job::getId).collect(Collectors.toSet());
+    }
+
+    private double queries(String outcome) {
+        return meters.get("partita.sql.queries").tag("outcome", outcome).counter().count();
+    }
+}
