@@ -1,6 +1,8 @@
 package io.partita.cluster;
 
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.IndeterminateOperationStateException;
+import com.hazelcast.spi.exception.RetryableHazelcastException;
 import com.hazelcast.map.IMap;
 import io.partita.account.Account;
 import io.partita.account.JournalEntry;
@@ -33,10 +35,29 @@ public final class Maps {
      * Creates this member's proxies of the maps that entry processors reach from a partition thread (the journal):
      * creating a proxy there for the first time would need a call to other members, which a partition thread may
      * not make. Called once when a member starts.
+     *
+     * <p>Creating the journal's proxy adds its index on every partition; while other members are joining, a backup of
+     * that may not acknowledge in time and the member reports an indeterminate state. Adding an index again is
+     * harmless, so the creation is simply retried.
      */
     public static void createProxies(HazelcastInstance hazelcast) {
-        accounts(hazelcast);
-        journal(hazelcast);
+        for (int attempt = 1; ; attempt++) {
+            try {
+                accounts(hazelcast);
+                journal(hazelcast);
+                return;
+            } catch (IndeterminateOperationStateException | RetryableHazelcastException e) {
+                if (attempt >= 50) {
+                    throw e;
+                }
+                try {
+                    Thread.sleep(200);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
     }
 
     public static IMap<String, Account> accounts(HazelcastInstance hazelcast) {
