@@ -26,7 +26,8 @@ final class SqlApi {
     }
 
     /**
-     * @param columns       the columns in order, with their SQL types
+     * @param columns       the column names in order, as the rows hold their values
+     * @param columnTypes   the SQL type of each column, in the same order
      * @param rows          at most {@code maxRows} rows, each a list of values in column order
      * @param truncated     whether the query had more rows than the answer carries
      * @param maxRows       the cap on rows this node applies ({@code partita.sql.max-rows})
@@ -34,12 +35,7 @@ final class SqlApi {
      */
     @Serdeable
     @JsonInclude(JsonInclude.Include.ALWAYS)
-    record Answer(List<Column> columns, List<List<Object>> rows, int rowCount, boolean truncated, int maxRows,
-                  long timeoutMillis) {
-    }
-
-    @Serdeable
-    @JsonInclude(JsonInclude.Include.ALWAYS)
-    record Column(String name, String type) {
+    record Answer(List<String> columns, List<String> columnTypes, List<List<Object>> rows, int rowCount,
+                  boolean truncated, int maxRows, long timeoutMillis) {
     }
 }

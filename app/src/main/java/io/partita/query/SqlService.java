@@ -74,8 +74,11 @@ class SqlService {
                 .setCursorBufferSize(Math.min(properties.maxRows() + 1, 4096));
         long started = System.nanoTime();
         try (SqlResult result = hazelcast.getSql().execute(query)) {
-            List<SqlApi.Column> columns = result.getRowMetadata().getColumns().stream()
-                    .map(column -> new SqlApi.Column(column.getName(), column.getType().name()))
+            List<String> columns = result.getRowMetadata().getColumns().stream()
+                    .map(column -> column.getName())
+                    .toList();
+            List<String> columnTypes = result.getRowMetadata().getColumns().stream()
+                    .map(column -> column.getType().name())
                     .toList();
             List<List<Object>> rows = new ArrayList<>();
             Iterator<SqlRow> iterator = result.iterator();
@@ -84,7 +87,7 @@ class SqlService {
             }
             boolean truncated = iterator.hasNext();
             answered.increment();
-            return new SqlApi.Answer(columns, rows, rows.size(), truncated, properties.maxRows(),
+            return new SqlApi.Answer(columns, columnTypes, rows, rows.size(), truncated, properties.maxRows(),
                     properties.timeout().toMillis());
         } catch (HazelcastSqlException e) {
             failed.increment();
