@@ -45,7 +45,8 @@ public record Account(String id, long balance, long overdraftLimit, long version
         return new Account(id, entry.balanceAfter(), overdraftLimit, entry.seq(), fence, next);
     }
 
-    Account withFence(long newFence) {
+    /** This account as written by the holder of lock fence {@code newFence}. */
+    public Account withFence(long newFence) {
         return new Account(id, balance, overdraftLimit, version, newFence, recent);
     }
 }

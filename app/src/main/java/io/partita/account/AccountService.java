@@ -95,6 +95,15 @@ public class AccountService {
         } catch (ApiException e) {
             return CompletableFuture.failedFuture(e);
         }
+        return applyWith(path, accountId, request);
+    }
+
+    /**
+     * Runs one transaction on the given path and stores its journal entry, as {@link #apply(String, TxRequest,
+     * ProcessingMode)} does. For callers that bring their own path, such as a transfer that already holds the locks
+     * of both its accounts.
+     */
+    public CompletionStage<TxOutcome> applyWith(TransactionPath path, String accountId, TxRequest request) {
         return path.apply(accountId, request)
                 .thenComposeAsync(outcome -> journaled(journal, outcome), Continuations.executor())
                 .handle((outcome, failure) -> {

@@ -47,7 +47,8 @@ public final class Ledger {
             return new Decision(answer, null, null);
         }
         long after = Math.addExact(account.balance(), request.type().delta(request.amount()));
-        boolean allowed = after >= -account.overdraftLimit() && after <= MAX_BALANCE;
+        boolean withinLimits = after >= -account.overdraftLimit() && after <= MAX_BALANCE;
+        boolean allowed = withinLimits || !request.type().refusable();
         JournalEntry entry = new JournalEntry(account.id(), request.txId(), request.type(), request.amount(),
                 allowed ? TxStatus.APPLIED : TxStatus.REJECTED, allowed ? after : account.balance(), request.at(),
                 account.version() + 1, request.ref());

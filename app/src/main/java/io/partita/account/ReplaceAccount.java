@@ -20,7 +20,7 @@ public final class ReplaceAccount<R> implements EntryProcessor<String, Account, 
     public ReplaceAccount() {
     }
 
-    ReplaceAccount(Account account) {
+    public ReplaceAccount(Account account) {
         this.account = account;
     }
 

@@ -22,10 +22,12 @@ class ClusterController {
 
     private final HazelcastInstance hazelcast;
     private final MigrationTracker migrations;
+    private final CpMembership cp;
 
-    ClusterController(HazelcastInstance hazelcast, MigrationTracker migrations) {
+    ClusterController(HazelcastInstance hazelcast, MigrationTracker migrations, CpMembership cp) {
         this.hazelcast = hazelcast;
         this.migrations = migrations;
+        this.cp = cp;
     }
 
     @Get
@@ -44,10 +46,8 @@ class ClusterController {
                         owned.getOrDefault(member.getUuid(), 0)))
                 .sorted(Comparator.comparing(MemberView::address))
                 .toList();
-        int cpMembers = hazelcast.getConfig().getCPSubsystemConfig().getCPMemberCount();
         return new ClusterView(hazelcast.getConfig().getClusterName(), HazelcastConfigs.PARTITION_COUNT,
-                hazelcast.getPartitionService().isClusterSafe(), migrations.inFlight(), members,
-                new CpView(cpMembers == 0 ? "UNSAFE" : "RAFT", cpMembers));
+                hazelcast.getPartitionService().isClusterSafe(), migrations.inFlight(), members, cp.view());
     }
 
     static String address(Member member) {
@@ -63,7 +63,14 @@ class ClusterController {
     record MemberView(String uuid, String address, @Nullable String httpUrl, boolean local, int ownedPartitions) {
     }
 
+    /**
+     * @param mode       RAFT (CP members run Raft groups) or UNSAFE (no Raft: lock state in ordinary partitions)
+     * @param members    the CP members now (0 in unsafe mode)
+     * @param configured {@code partita.cp.members}
+     * @param available  whether the CP Subsystem answered just now; when not, {@code members} is the last known count
+     * @param local      whether this node is a CP member
+     */
     @Serdeable
-    record CpView(String mode, int members) {
+    record CpView(String mode, int members, int configured, boolean available, boolean local) {
     }
 }

@@ -7,6 +7,7 @@ import com.hazelcast.config.IndexType;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.MapConfig;
 import com.hazelcast.config.NetworkConfig;
+import com.hazelcast.config.cp.CPSubsystemConfig;
 import com.hazelcast.spi.properties.ClusterProperty;
 
 /**
@@ -21,6 +22,9 @@ public final class HazelcastConfigs {
     public static final String HTTP_URL_ATTRIBUTE = "partita.http-url";
     /** Binds the member to no particular interface and lets Hazelcast choose one. */
     public static final String ANY_INTERFACE = "any";
+
+    private static final long LEADER_HEARTBEAT_MILLIS = 1_000;
+    private static final int MISSED_LEADER_HEARTBEATS = 5;
 
     private HazelcastConfigs() {
     }
@@ -93,17 +97,41 @@ public final class HazelcastConfigs {
                 .setAsyncBackupCount(0)
                 .setTimeToLiveSeconds(Math.toIntExact(properties.journal().retention().toSeconds()))
                 .addIndexConfig(new IndexConfig(IndexType.HASH, "accountId")));
+        // A transfer's record is a journal entry of the transfer itself: kept as long, found by state for recovery.
+        config.addMapConfig(new MapConfig(Maps.TRANSFERS)
+                .setBackupCount(1)
+                .setAsyncBackupCount(0)
+                .setTimeToLiveSeconds(Math.toIntExact(properties.journal().retention().toSeconds()))
+                .addIndexConfig(new IndexConfig(IndexType.HASH, "state")));
     }
 
+    /*
+     * CP Subsystem (FencedLock). Hazelcast's defaults suit long-lived locks, not a lock per message: a crashed holder's
+     * session lives 5 minutes, and with it every lock it held, so locked-mode traffic on its accounts would stall for
+     * 5 minutes. Here the session lives partita.cp.session-ttl (10 s by default) after its last heartbeat and a
+     * heartbeat is sent every fifth of that: a live member must miss four heartbeats in a row (a long GC pause, a
+     * starved core) before it loses its locks, and a crashed one's locks are free seconds after it died. A holder
+     * that does lose its session early cannot do harm: its writes carry a fence the account refuses (FencedWrite).
+     *
+     * Raft (members >= 3): a Raft follower notices a dead leader after maxMissedLeaderHeartbeatCount leader
+     * heartbeats; the defaults (5 x 5 s) stall every lock for 25 s when the leader's member crashes, 1 s x 5 brings
+     * that to about 5 s. A CP member missing from the cluster for partita.cp.missing-member-removal is removed from
+     * the CP groups (Hazelcast requires this to be at least the session TTL); CpMembership then promotes another
+     * member, so that a later second crash still leaves a majority. Unsafe mode (members = 0) keeps lock state in
+     * ordinary partitions, without Raft: fine for one dev node, not a guarantee for a cluster.
+     */
     private static void cpSubsystem(Config config, PartitaProperties.Cp cp) {
+        int ttl = (int) Math.max(5, cp.sessionTtl().toSeconds());
+        CPSubsystemConfig cpConfig = config.getCPSubsystemConfig()
+                .setSessionTimeToLiveSeconds(ttl)
+                .setSessionHeartbeatIntervalSeconds(Math.max(1, ttl / 5));
         if (cp.members() == 0) {
             return;
         }
-        long ttl = Math.max(5, cp.sessionTtl().toSeconds());
-        config.getCPSubsystemConfig()
-                .setCPMemberCount(cp.members())
-                .setSessionTimeToLiveSeconds((int) ttl)
-                .setSessionHeartbeatIntervalSeconds((int) Math.max(1, ttl / 5))
-                .setMissingCPMemberAutoRemovalSeconds((int) Math.max(ttl, 30));
+        cpConfig.setCPMemberCount(cp.members())
+                .setMissingCPMemberAutoRemovalSeconds((int) Math.max(ttl, cp.missingMemberRemoval().toSeconds()));
+        cpConfig.getRaftAlgorithmConfig()
+                .setLeaderHeartbeatPeriodInMillis(LEADER_HEARTBEAT_MILLIS)
+                .setMaxMissedLeaderHeartbeatCount(MISSED_LEADER_HEARTBEATS);
     }
 }

@@ -30,6 +30,7 @@ import java.util.List;
  * @param cp               the CP Subsystem (FencedLock)
  * @param processing       the default processing path
  * @param journal          how long journal entries (and so the duplicate check of a txId) are kept
+ * @param transfers        when unfinished transfers are recovered
  */
 @ConfigurationProperties("partita")
 public record PartitaProperties(
@@ -43,7 +44,8 @@ public record PartitaProperties(
         @Nullable String httpUrl,
         @Valid @NotNull Cp cp,
         @Valid @NotNull Processing processing,
-        @Valid @NotNull Journal journal) {
+        @Valid @NotNull Journal journal,
+        @Valid @NotNull Transfers transfers) {
 
     public enum Discovery { MULTICAST, TCP, KUBERNETES }
 
@@ -71,12 +73,25 @@ public record PartitaProperties(
     }
 
     /**
-     * @param members    CP members; 0 runs FencedLock in unsafe mode (one dev node), 3 or more runs Raft
-     * @param sessionTtl a crashed lock holder's session, and with it its locks, expires after this long
+     * @param members              CP members; 0 runs FencedLock in unsafe mode (one dev node), 3 to 7 run Raft
+     * @param sessionTtl           a crashed lock holder's session, and with it its locks, expires after this long
+     * @param lockTimeout          how long a locked-mode request waits for an account's lock before it answers 503
+     * @param missingMemberRemoval a CP member gone from the cluster this long is removed from the CP Subsystem, and
+     *                             another member is promoted in its place
      */
     @Introspected
     @ConfigurationProperties("cp")
-    public record Cp(@Min(0) @Max(7) int members, @NotNull Duration sessionTtl) {
+    public record Cp(@Min(0) @Max(7) int members, @NotNull Duration sessionTtl, @NotNull Duration lockTimeout,
+                     @NotNull Duration missingMemberRemoval) {
+    }
+
+    /**
+     * @param recoveryAfter a partitioned-mode transfer still unfinished this long after it began is completed by the
+     *                      recovery pass of the member that owns its record
+     */
+    @Introspected
+    @ConfigurationProperties("transfers")
+    public record Transfers(@NotNull Duration recoveryAfter) {
     }
 
     /** @param mode the path a transaction takes when the request does not name one */

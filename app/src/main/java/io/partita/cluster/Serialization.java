@@ -4,6 +4,8 @@ import com.hazelcast.config.SerializationConfig;
 import com.hazelcast.nio.serialization.DataSerializableFactory;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import io.partita.account.AccountSerialization;
+import io.partita.locking.LockingSerialization;
+import io.partita.transfer.TransferSerialization;
 
 /**
  * The one registry of serialization ids. Values (accounts, journal entries) use Compact serialization so that SQL can
@@ -22,7 +24,13 @@ public final class Serialization {
     public static final int TRANSACTION_OUTCOME = 3;
     public static final int OPEN_ACCOUNT = 4;
     public static final int APPLY_BATCH = 5;
-    // transfer: 20..39, locking: 40..59, job: 60..79, cluster and query: 80..99
+    // transfer: 20..39
+    public static final int BEGIN_TRANSFER = 20;
+    public static final int ADVANCE_TRANSFER = 21;
+    public static final int REPLACE_TRANSFER = 22;
+    // locking: 40..59
+    public static final int FENCED_WRITE = 40;
+    // job: 60..79, cluster and query: 80..99
 
     private Serialization() {
     }
@@ -30,6 +38,7 @@ public final class Serialization {
     static void register(SerializationConfig config) {
         config.addDataSerializableFactory(FACTORY_ID, factory());
         AccountSerialization.compactSerializers().forEach(config.getCompactSerializationConfig()::addSerializer);
+        TransferSerialization.compactSerializers().forEach(config.getCompactSerializationConfig()::addSerializer);
     }
 
     static DataSerializableFactory factory() {
@@ -38,6 +47,12 @@ public final class Serialization {
 
     private static IdentifiedDataSerializable create(int typeId) {
         IdentifiedDataSerializable created = AccountSerialization.create(typeId);
+        if (created == null) {
+            created = TransferSerialization.create(typeId);
+        }
+        if (created == null) {
+            created = LockingSerialization.create(typeId);
+        }
         if (created == null) {
             throw new IllegalArgumentException("Unknown serialization type id " + typeId);
         }

@@ -83,6 +83,16 @@ public final class TestNodes implements AutoCloseable {
         server.getApplicationContext().close();
     }
 
+    /**
+     * Crashes a node as {@code kill -9} would: its member stops at once without handing anything over (the others
+     * promote backups), then the rest of its context is closed so that its threads stop too.
+     */
+    public void kill(int index) {
+        EmbeddedServer server = servers.remove(index);
+        server.getApplicationContext().getBean(HazelcastInstance.class).getLifecycleService().terminate();
+        server.getApplicationContext().close();
+    }
+
     public void awaitSize(int size) {
         await().atMost(Duration.ofSeconds(60)).until(() -> servers.stream().allMatch(server -> {
             HazelcastInstance member = server.getApplicationContext().getBean(HazelcastInstance.class);

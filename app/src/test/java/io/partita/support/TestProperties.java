@@ -16,8 +16,10 @@ public final class TestProperties {
                 new PartitaProperties.Kubernetes(null),
                 new PartitaProperties.Network("127.0.0.1", port, "224.2.2.3", 54327),
                 1, Duration.ofSeconds(15), null,
-                new PartitaProperties.Cp(cpMembers, Duration.ofSeconds(10)),
+                new PartitaProperties.Cp(cpMembers, Duration.ofSeconds(10), Duration.ofSeconds(5),
+                        Duration.ofSeconds(10)),
                 new PartitaProperties.Processing(PartitaProperties.ProcessingMode.PARTITIONED),
-                new PartitaProperties.Journal(Duration.ofHours(24)));
+                new PartitaProperties.Journal(Duration.ofHours(24)),
+                new PartitaProperties.Transfers(Duration.ofSeconds(2)));
     }
 }

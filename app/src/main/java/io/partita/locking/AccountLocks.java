@@ -1,0 +1,106 @@
+package io.partita.locking;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.cp.CPSubsystem;
+import com.hazelcast.cp.lock.FencedLock;
+import com.hazelcast.cp.lock.exception.LockOwnershipLostException;
+import io.partita.cluster.PartitaProperties;
+import io.partita.web.ApiException;
+import jakarta.inject.Singleton;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The FencedLock of each account, and taking several of them without deadlock.
+ *
+ * <p>What runs where: a lock lives in the CP Subsystem (the Raft group "default" with CP members, ordinary partitions
+ * in unsafe mode); taking and releasing it is a blocking call from the calling thread, and the lock belongs to that
+ * thread and to this member's CP session, so {@link Held#close()} must run on the thread that called
+ * {@link #lock(String...)}. Several locks are always taken in the order of their account ids: two transfers in
+ * opposite directions then queue on the same first lock instead of each holding the lock the other waits for. Each
+ * wait is bounded by {@code partita.cp.lock-timeout}; a timeout releases what was taken and answers 503.
+ *
+ * <p>Proxies: {@code getLock(name)} resolves the lock's CP group with a round trip, so proxies are cached, at most
+ * {@link #MAX_PROXIES} of them (an arbitrary one is dropped beyond that; a proxy is a handle, the lock's state lives
+ * in the CP group, and a held lock keeps the proxy it was taken with).
+ */
+@Singleton
+public class AccountLocks {
+
+    static final int MAX_PROXIES = 10_000;
+    /** CP object names may not contain '@' (it names a CP group); account ids never do. */
+    static final String NAME_PREFIX = "account/";
+
+    private final CPSubsystem cp;
+    private final FencedWrites writes;
+    private final Duration timeout;
+    private final ConcurrentMap<String, FencedLock> proxies = new ConcurrentHashMap<>();
+
+    AccountLocks(HazelcastInstance hazelcast, PartitaProperties properties) {
+        this.cp = hazelcast.getCPSubsystem();
+        this.writes = new FencedWrites(hazelcast);
+        this.timeout = properties.cp().lockTimeout();
+    }
+
+    /**
+     * Takes the locks of the given accounts, in order of id, each waiting at most the lock timeout.
+     *
+     * @throws ApiException 503 when a lock is not free in time; the locks taken so far are released
+     */
+    public Held lock(String... accountIds) {
+        List<String> ordered = Arrays.stream(accountIds).distinct().sorted().toList();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        List<Held.Taken> taken = new ArrayList<>(ordered.size());
+        try {
+            for (String accountId : ordered) {
+                FencedLock lock = proxy(accountId);
+                long wait = Math.max(0, deadline - System.nanoTime());
+                long fence = tryLock(lock, accountId, wait);
+                if (fence == FencedLock.INVALID_FENCE) {
+                    throw ApiException.unavailable("Account '" + accountId + "' is locked by another request; nothing "
+                            + "was changed. Retry with the same id.", FencedWrites.RETRY_AFTER);
+                }
+                taken.add(new Held.Taken(accountId, lock, fence));
+            }
+        } catch (RuntimeException e) {
+            Held.release(taken);
+            throw e;
+        }
+        return new Held(taken, writes);
+    }
+
+    private static long tryLock(FencedLock lock, String accountId, long waitNanos) {
+        try {
+            return lock.tryLockAndGetFence(waitNanos, TimeUnit.NANOSECONDS);
+        } catch (LockOwnershipLostException e) {
+            // This thread held the lock before, lost its session, and its unlock could not tell the CP group.
+            throw ApiException.unavailable("The lock of account '" + accountId + "' was lost; nothing was changed. "
+                    + "Retry with the same id.", FencedWrites.RETRY_AFTER);
+        }
+    }
+
+    FencedLock proxy(String accountId) {
+        FencedLock lock = proxies.get(accountId);
+        if (lock != null) {
+            return lock;
+        }
+        if (proxies.size() >= MAX_PROXIES) {
+            Iterator<String> any = proxies.keySet().iterator();
+            if (any.hasNext()) {
+                proxies.remove(any.next());
+            }
+        }
+        return proxies.computeIfAbsent(accountId, id -> cp.getLock(NAME_PREFIX + id));
+    }
+
+    boolean hasProxy(String accountId) {
+        return proxies.containsKey(accountId);
+    }
+}

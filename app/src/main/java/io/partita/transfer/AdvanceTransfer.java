@@ -1,0 +1,65 @@
+package io.partita.transfer;
+
+import com.hazelcast.map.EntryProcessor;
+import com.hazelcast.nio.ObjectDataInput;
+import com.hazelcast.nio.ObjectDataOutput;
+import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
+import io.partita.cluster.Serialization;
+
+import java.io.IOException;
+import java.util.Map;
+
+/**
+ * Moves a transfer's record forward to {@code next}, unless it is already there or further; answers the record as it
+ * stands afterwards. Runs on the partition thread of the source account's owner. Two drivers of one transfer compute
+ * the same next record (every step replays its first answer), so "forward only" is all the arbitration they need.
+ */
+public final class AdvanceTransfer
+        implements EntryProcessor<TransferKey, Transfer, Transfer>, IdentifiedDataSerializable {
+
+    private Transfer next;
+    private transient boolean advanced;
+
+    public AdvanceTransfer() {
+    }
+
+    AdvanceTransfer(Transfer next) {
+        this.next = next;
+    }
+
+    @Override
+    public Transfer process(Map.Entry<TransferKey, Transfer> entry) {
+        Transfer current = entry.getValue();
+        if (current != null && current.state().rank() >= next.state().rank()) {
+            return current;
+        }
+        entry.setValue(next);
+        advanced = true;
+        return next;
+    }
+
+    @Override
+    public EntryProcessor<TransferKey, Transfer, Transfer> getBackupProcessor() {
+        return advanced ? new ReplaceTransfer(next) : null;
+    }
+
+    @Override
+    public int getFactoryId() {
+        return Serialization.FACTORY_ID;
+    }
+
+    @Override
+    public int getClassId() {
+        return Serialization.ADVANCE_TRANSFER;
+    }
+
+    @Override
+    public void writeData(ObjectDataOutput out) throws IOException {
+        out.writeObject(next);
+    }
+
+    @Override
+    public void readData(ObjectDataInput in) throws IOException {
+        next = in.readObject();
+    }
+}

@@ -1,0 +1,63 @@
+package io.partita.transfer;
+
+import com.hazelcast.map.EntryProcessor;
+import com.hazelcast.nio.ObjectDataInput;
+import com.hazelcast.nio.ObjectDataOutput;
+import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
+import io.partita.cluster.Serialization;
+
+import java.io.IOException;
+import java.util.Map;
+
+/**
+ * Records a new transfer unless its key is taken. Answers null when it recorded this one, else the transfer already
+ * recorded under the key (a retry, a concurrent duplicate, or another payload under the same id). Runs on the
+ * partition thread of the source account's owner; the backup receives the recorded transfer as it is.
+ */
+public final class BeginTransfer implements EntryProcessor<TransferKey, Transfer, Transfer>, IdentifiedDataSerializable {
+
+    private Transfer transfer;
+    private transient boolean recorded;
+
+    public BeginTransfer() {
+    }
+
+    BeginTransfer(Transfer transfer) {
+        this.transfer = transfer;
+    }
+
+    @Override
+    public Transfer process(Map.Entry<TransferKey, Transfer> entry) {
+        if (entry.getValue() != null) {
+            return entry.getValue();
+        }
+        entry.setValue(transfer);
+        recorded = true;
+        return null;
+    }
+
+    @Override
+    public EntryProcessor<TransferKey, Transfer, Transfer> getBackupProcessor() {
+        return recorded ? new ReplaceTransfer(transfer) : null;
+    }
+
+    @Override
+    public int getFactoryId() {
+        return Serialization.FACTORY_ID;
+    }
+
+    @Override
+    public int getClassId() {
+        return Serialization.BEGIN_TRANSFER;
+    }
+
+    @Override
+    public void writeData(ObjectDataOutput out) throws IOException {
+        out.writeObject(transfer);
+    }
+
+    @Override
+    public void readData(ObjectDataInput in) throws IOException {
+        transfer = in.readObject();
+    }
+}

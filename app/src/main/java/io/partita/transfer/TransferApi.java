@@ -1,0 +1,65 @@
+package io.partita.transfer;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.serde.annotation.Serdeable;
+import io.partita.account.Ledger;
+import io.partita.web.Ids;
+import jakarta.validation.constraints.DecimalMax;
+import jakarta.validation.constraints.DecimalMin;
+import jakarta.validation.constraints.Digits;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+
+import java.math.BigDecimal;
+
+/** The bodies of {@code POST /transfers} (API.md, "Accounts and transactions"). */
+final class TransferApi {
+
+    /** As for transactions: a BigDecimal, so that 1.5 is refused with a field error instead of being truncated. */
+    static final String WHOLE = "must be a whole number of minor units";
+
+    private TransferApi() {
+    }
+
+    @Serdeable
+    record PostTransfer(
+            @NotNull @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String txId,
+            @NotNull @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String from,
+            @NotNull @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String to,
+            @NotNull @Digits(integer = 16, fraction = 0, message = WHOLE) @DecimalMin("1")
+            @DecimalMax(Ledger.MAX_AMOUNT_TEXT) BigDecimal amount) {
+    }
+
+    /**
+     * The answer to a transfer. A rejection is also a problem (RFC 9457), shaped as a rejected transaction's answer:
+     * {@code type}, {@code title}, {@code detail} and {@code reason} beside the transfer's own {@code status},
+     * {@code REJECTED}.
+     *
+     * @param fromBalance the source's balance after the debit; for a rejection, its balance as the transfer left it
+     * @param toBalance   the destination's balance after the credit; absent when the destination was never touched
+     */
+    @Serdeable
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record TransferAnswer(String txId, String from, String to, long amount, String status,
+                          @Nullable Long fromBalance, @Nullable Long toBalance,
+                          @Nullable String type, @Nullable String title, @Nullable String detail,
+                          @Nullable String reason) {
+
+        static TransferAnswer of(Transfer transfer) {
+            if (transfer.state() == TransferState.COMPLETED) {
+                return new TransferAnswer(transfer.txId(), transfer.from(), transfer.to(), transfer.amount(),
+                        transfer.state().name(), transfer.fromBalance(), transfer.toBalance(), null, null, null, null);
+            }
+            boolean limit = Transfer.BALANCE_LIMIT.equals(transfer.reason());
+            String detail = limit
+                    ? "The credit would take account '" + transfer.to() + "' above " + Ledger.MAX_BALANCE
+                            + "; the amount was returned to account '" + transfer.from() + "'."
+                    : "The debit would take account '" + transfer.from() + "' below its overdraft limit.";
+            return new TransferAnswer(transfer.txId(), transfer.from(), transfer.to(), transfer.amount(),
+                    transfer.state().name(), transfer.fromBalance(), transfer.toBalance(),
+                    "https://partita.dev/problems/" + transfer.reason().toLowerCase().replace('_', '-'),
+                    limit ? "Balance limit" : "Insufficient funds", detail, transfer.reason());
+        }
+    }
+}

@@ -1,0 +1,235 @@
+package io.partita.transfer;
+
+import com.hazelcast.cluster.Address;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.cp.CPGroup;
+import com.hazelcast.cp.CPMember;
+import com.hazelcast.cp.session.CPSession;
+import com.hazelcast.cp.session.CPSessionManagementService;
+import io.micronaut.core.type.Argument;
+import io.micronaut.http.HttpRequest;
+import io.micronaut.http.client.HttpClient;
+import io.partita.account.Account;
+import io.partita.account.AccountService;
+import io.partita.account.JournalEntry;
+import io.partita.account.TxOutcome;
+import io.partita.account.TxRequest;
+import io.partita.account.TxStatus;
+import io.partita.account.TxType;
+import io.partita.cluster.Maps;
+import io.partita.cluster.PartitaProperties.ProcessingMode;
+import io.partita.locking.AccountLocks;
+import io.partita.locking.Held;
+import io.partita.support.TestNodes;
+import io.partita.web.ApiException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Locks and transfers on whole nodes whose CP Subsystem runs Raft on three CP members. One cluster serves every test
+ * (Raft takes a while to start), in order: the stale fence, the mixed load, recovery of a stranded transfer, and last
+ * the crashes, which change the cluster.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class LockingAndTransfersClusterTest {
+
+    private TestNodes nodes;
+
+    @BeforeAll
+    void startThreeNodesWithRaft() {
+        nodes = TestNodes.start(3, Map.of(
+                "partita.cp.members", 3,
+                "partita.cp.missing-member-removal", "10s",
+                "partita.transfers.recovery-after", "2s"));
+        await().atMost(Duration.ofSeconds(60)).until(() -> nodes.servers().stream().allMatch(server ->
+                server.getApplicationContext().getBean(HazelcastInstance.class).getCPSubsystem()
+                        .getCPSubsystemManagementService().isDiscoveryCompleted()));
+    }
+
+    @AfterAll
+    void stop() {
+        if (nodes != null) {
+            nodes.close();
+        }
+    }
+
+    private <T> T bean(int node, Class<T> type) {
+        return nodes.servers().get(node).getApplicationContext().getBean(type);
+    }
+
+    private void open(String id, long balance) {
+        bean(0, AccountService.class).open(id, balance, 0).toCompletableFuture().join();
+    }
+
+    private Account account(String id) {
+        return Maps.accounts(nodes.member(0)).get(id);
+    }
+
+    @Test
+    @Order(1)
+    void shouldReportRaftWithThreeCpMembers() {
+        try (HttpClient http = nodes.client(2)) {
+            Map<String, Object> cluster = http.toBlocking().retrieve(HttpRequest.GET("/cluster"),
+                    Argument.mapOf(String.class, Object.class));
+            assertEquals(Map.of("mode", "RAFT", "members", 3, "configured", 3, "available", true, "local", true),
+                    cluster.get("cp"));
+        }
+    }
+
+    @Test
+    @Order(2)
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void shouldRefuseTheWriteOfAHolderWhoseLockPassedToANewerHolder() throws Exception {
+        open("fence-1", 1_000);
+        HazelcastInstance first = nodes.member(0);
+        Held stale = bean(0, AccountLocks.class).lock("fence-1");
+        long staleFence = stale.fence("fence-1");
+
+        // The first holder pauses past its session: the CP group closes the session and frees its locks.
+        closeSessionOf(first);
+        long newerFence = CompletableFuture.supplyAsync(() -> {
+            try (Held newer = bean(1, AccountLocks.class).lock("fence-1")) {
+                TxOutcome outcome = newer.apply("fence-1", TxRequest.of("newer", TxType.CREDIT, 100, 1L));
+                assertEquals(TxStatus.APPLIED, outcome.entry().status());
+                return newer.fence("fence-1");
+            }
+        }).get(1, TimeUnit.MINUTES);
+
+        ApiException refused = assertThrows(ApiException.class,
+                () -> stale.apply("fence-1", TxRequest.of("stale", TxType.DEBIT, 30, 1L)));
+        stale.close();
+
+        assertTrue(newerFence > staleFence, newerFence + " > " + staleFence);
+        assertEquals(503, refused.status().getCode());
+        Account now = account("fence-1");
+        assertEquals(1_100, now.balance());
+        assertEquals(newerFence, now.fence());
+        assertTrue(now.recent().stream().noneMatch(entry -> entry.txId().equals("stale")));
+    }
+
+    private static void closeSessionOf(HazelcastInstance member) throws Exception {
+        CPSessionManagementService sessions = member.getCPSubsystem().getCPSessionManagementService();
+        Address address = member.getCluster().getLocalMember().getAddress();
+        Collection<CPSession> all = sessions.getAllSessions(CPGroup.DEFAULT_GROUP_NAME).toCompletableFuture()
+                .get(30, TimeUnit.SECONDS);
+        for (CPSession session : all) {
+            if (session.endpoint().equals(address)) {
+                assertTrue(sessions.forceCloseSession(CPGroup.DEFAULT_GROUP_NAME, session.id())
+                        .toCompletableFuture().get(30, TimeUnit.SECONDS));
+            }
+        }
+    }
+
+    @Test
+    @Order(3)
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void shouldConserveMoneyAndApplyEachIdOnceUnderMixedModesOnHotAccounts() throws Exception {
+        TransferLoad load = new TransferLoad(nodes, "mixed", 10, 3_000, 7, false);
+        load.openAccounts();
+        load.run(24);
+        load.awaitTransfersFinished(Duration.ofSeconds(30));
+        load.verify();
+    }
+
+    @Test
+    @Order(4)
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void shouldCompleteTransfersStrandedBeforeAndAfterTheDebit() {
+        open("stranded-a", 1_000);
+        open("stranded-b", 0);
+        AccountService accounts = bean(1, AccountService.class);
+        long longAgo = System.currentTimeMillis() - 60_000;
+        // Two coordinators that died: one right after recording its transfer, one right after the debit.
+        Transfer pending = Transfer.begin(new TransferRequest("s-1", "stranded-a", "stranded-b", 100), longAgo,
+                "a-member-that-died");
+        Transfer debited = Transfer.begin(new TransferRequest("s-2", "stranded-a", "stranded-b", 250), longAgo,
+                "a-member-that-died");
+        Maps.transfers(nodes.member(1)).executeOnKey(pending.key(), new BeginTransfer(pending));
+        Maps.transfers(nodes.member(1)).executeOnKey(debited.key(), new BeginTransfer(debited));
+        assertEquals(TxStatus.APPLIED, accounts.apply("stranded-a", debited.debit(), ProcessingMode.PARTITIONED)
+                .toCompletableFuture().join().entry().status());
+
+        await().atMost(Duration.ofSeconds(60)).until(() ->
+                Maps.transfers(nodes.member(0)).get(pending.key()).state() == TransferState.COMPLETED
+                        && Maps.transfers(nodes.member(0)).get(debited.key()).state() == TransferState.COMPLETED);
+
+        assertEquals(650, account("stranded-a").balance());
+        assertEquals(350, account("stranded-b").balance());
+        List<JournalEntry> credits = accounts.journal("stranded-b", 100);
+        assertEquals(2, credits.size());
+        TransferService.Result retry = bean(2, TransferService.class).transfer(
+                new TransferRequest("s-2", "stranded-a", "stranded-b", 250), ProcessingMode.LOCKED);
+        assertTrue(retry.replayed());
+        assertEquals(TransferState.COMPLETED, retry.transfer().state());
+        assertEquals(350, account("stranded-b").balance());
+    }
+
+    @Test
+    @Order(5)
+    @Timeout(value = 6, unit = TimeUnit.MINUTES)
+    void shouldConvergeWhenACpMemberCrashesMidRunAndSurviveASecondCrashAfterPromotion() throws Exception {
+        nodes.addNode();
+        nodes.awaitSize(4);
+        Address spare = nodes.member(3).getCluster().getLocalMember().getAddress();
+        TransferLoad load = new TransferLoad(nodes, "crash", 10, 2_000, 11, true);
+        load.openAccounts();
+
+        CompletableFuture<Void> crash = CompletableFuture.runAsync(() -> {
+            await().atMost(Duration.ofMinutes(3)).until(() -> load.done() >= load.total() / 3);
+            nodes.kill(1);
+        });
+        load.run(24);
+        crash.get(1, TimeUnit.MINUTES);
+        nodes.awaitSize(3);
+        load.awaitTransfersFinished(Duration.ofSeconds(90));
+        load.verify();
+
+        // The crashed CP member is removed and the spare AP member promoted in its place...
+        await().atMost(Duration.ofSeconds(90)).until(() -> cpMembers(nodes.member(0)).stream()
+                .anyMatch(member -> member.getAddress().equals(spare)) && cpMembers(nodes.member(0)).size() == 3);
+        // ...so a second CP member crash still leaves a majority: locked transactions go on.
+        open("after-second-crash", 100);
+        nodes.kill(indexOfCpMemberOtherThan(spare));
+        await().atMost(Duration.ofSeconds(90)).ignoreExceptions().until(() ->
+                bean(0, AccountService.class).apply("after-second-crash",
+                                TxRequest.of("t-1", TxType.DEBIT, 40, System.currentTimeMillis()), ProcessingMode.LOCKED)
+                        .toCompletableFuture().get(30, TimeUnit.SECONDS).entry().balanceAfter() == 60);
+        assertEquals(60, account("after-second-crash").balance());
+        assertTrue(account("after-second-crash").fence() > 0);
+    }
+
+    private static Collection<CPMember> cpMembers(HazelcastInstance member) throws Exception {
+        return member.getCPSubsystem().getCPSubsystemManagementService().getCPMembers().toCompletableFuture()
+                .get(10, TimeUnit.SECONDS);
+    }
+
+    private int indexOfCpMemberOtherThan(Address spare) {
+        for (int i = 0; i < nodes.servers().size(); i++) {
+            HazelcastInstance member = nodes.member(i);
+            if (member.getCPSubsystem().getLocalCPMember() != null
+                    && !member.getCluster().getLocalMember().getAddress().equals(spare)) {
+                return i;
+            }
+        }
+        throw new AssertionError("no CP member to crash");
+    }
+}
