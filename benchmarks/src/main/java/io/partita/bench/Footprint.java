@@ -1,8 +1,8 @@
 package io.partita.bench;
 
-import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
+import io.micronaut.context.ApplicationContext;
 import io.partita.account.Account;
 import io.partita.account.ApplyTransaction;
 import io.partita.account.JournalEntry;
@@ -10,14 +10,12 @@ import io.partita.account.JournalKey;
 import io.partita.account.TxOutcome;
 import io.partita.account.TxRequest;
 import io.partita.account.TxType;
-import io.partita.cluster.HazelcastConfigs;
 import io.partita.cluster.Maps;
-import io.partita.cluster.PartitaProperties;
 
 import java.lang.management.ManagementFactory;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
@@ -35,14 +33,11 @@ public final class Footprint {
     public static void main(String[] args) throws Exception {
         int accounts = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
         int perAccount = args.length > 1 ? Integer.parseInt(args[1]) : 10;
-        PartitaProperties properties = new PartitaProperties("footprint-" + UUID.randomUUID(),
-                PartitaProperties.Discovery.TCP, List.of(), new PartitaProperties.Kubernetes(null),
-                new PartitaProperties.Network("127.0.0.1", 5990, "224.2.2.3", 54327), 1, Duration.ofSeconds(15),
-                null, new PartitaProperties.Cp(0, Duration.ofSeconds(10)),
-                new PartitaProperties.Processing(PartitaProperties.ProcessingMode.PARTITIONED),
-                new PartitaProperties.Journal(Duration.ofHours(24)));
-        HazelcastInstance member = Hazelcast.newHazelcastInstance(
-                HazelcastConfigs.memberConfig(properties, "http://127.0.0.1:0"));
+        ApplicationContext context = ApplicationContext.run(Map.of(
+                "partita.cluster-name", "footprint-" + UUID.randomUUID(),
+                "partita.discovery", "tcp",
+                "partita.network.port", 5990));
+        HazelcastInstance member = context.getBean(HazelcastInstance.class);
         IMap<String, Account> map = Maps.accounts(member);
         IMap<JournalKey, JournalEntry> journal = Maps.journal(member);
 
@@ -81,7 +76,7 @@ public final class Footprint {
         System.out.printf("Hazelcast cost per journal entry:        %,.0f bytes%n", journalCost / (double) entries);
         System.out.printf("heap per journal entry, if accounts cost what Hazelcast says: %,.0f bytes%n",
                 (filled - empty - accountCost) / (double) entries);
-        member.getLifecycleService().terminate();
+        context.close();
         System.exit(0);
     }
 
