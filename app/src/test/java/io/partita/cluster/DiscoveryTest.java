@@ -40,9 +40,11 @@ class DiscoveryTest {
         PartitaProperties properties = new PartitaProperties(clusterName, PartitaProperties.Discovery.MULTICAST,
                 List.of(), new PartitaProperties.Kubernetes(null),
                 new PartitaProperties.Network("127.0.0.1", Ports.free(), "224.2.2.3", multicastPort),
-                1, Duration.ofSeconds(15), null, new PartitaProperties.Cp(0, Duration.ofSeconds(10)),
+                1, Duration.ofSeconds(15), null, new PartitaProperties.Cp(0, Duration.ofSeconds(10),
+                        Duration.ofSeconds(5), Duration.ofSeconds(30)),
                 new PartitaProperties.Processing(PartitaProperties.ProcessingMode.PARTITIONED),
-                new PartitaProperties.Journal(Duration.ofHours(1)));
+                new PartitaProperties.Journal(Duration.ofHours(1)),
+                new PartitaProperties.Transfers(Duration.ofSeconds(5)));
         return HazelcastConfigs.memberConfig(properties, "http://127.0.0.1:0");
     }
 
@@ -67,8 +69,10 @@ class DiscoveryTest {
         return new PartitaProperties("k8s", PartitaProperties.Discovery.KUBERNETES, List.of(),
                 new PartitaProperties.Kubernetes(serviceDns),
                 new PartitaProperties.Network("any", 5701, "224.2.2.3", 54327),
-                1, Duration.ofSeconds(15), null, new PartitaProperties.Cp(0, Duration.ofSeconds(10)),
+                1, Duration.ofSeconds(15), null, new PartitaProperties.Cp(0, Duration.ofSeconds(10),
+                        Duration.ofSeconds(5), Duration.ofSeconds(30)),
                 new PartitaProperties.Processing(PartitaProperties.ProcessingMode.PARTITIONED),
-                new PartitaProperties.Journal(Duration.ofHours(1)));
+                new PartitaProperties.Journal(Duration.ofHours(1)),
+                new PartitaProperties.Transfers(Duration.ofSeconds(5)));
     }
 }
