@@ -24,9 +24,14 @@ import java.util.Set;
 
 /**
  * Draws JMH's JSON results ({@code -rf json -rff results.json}) as a grouped bar chart in a PNG, with no tool beyond
- * the JDK: one group of bars per combination of parameters other than {@code mode}, one bar per mode, its height the
- * score, a whisker for JMH's 99.9% error, the figure written above it. Results of several benchmarks in one file get
- * groups of their own.
+ * the JDK, and prints the same results as a Markdown table. One group of bars per combination of parameters other
+ * than {@code mode}, one bar per mode; the bar is JMH's score (the mean of the measured iterations), the whisker spans
+ * the slowest to the fastest measured iteration, the figure is written above it. Results of several benchmarks in one
+ * file get groups of their own.
+ *
+ * <p>Why the whisker is the iterations' range and not JMH's {@code scoreError}: with the few iterations a full run can
+ * afford, JMH's 99.9% interval (Student's t with n-1 degrees of freedom) is many times the score and flattens every
+ * bar; the range shows what was actually measured. The JSON keeps {@code scoreError} for anyone who wants it.
  *
  * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar io.partita.bench.Chart results.json chart.png [title]}
  */
@@ -35,15 +40,20 @@ public final class Chart {
     private static final Color[] PALETTE = {
         new Color(0xC0392B), new Color(0x2471A3), new Color(0x5DADE2), new Color(0xE59866), new Color(0x7F8C8D),
         new Color(0x27AE60), new Color(0x8E44AD)};
-    private static final int BAR = 44;
-    private static final int GROUP_GAP = 36;
+    private static final Font TITLE = new Font(Font.SANS_SERIF, Font.BOLD, 18);
+    private static final Font LABEL = new Font(Font.SANS_SERIF, Font.PLAIN, 13);
+    private static final Font AXIS = new Font(Font.SANS_SERIF, Font.PLAIN, 12);
+    private static final Font SMALL = new Font(Font.SANS_SERIF, Font.PLAIN, 11);
+    private static final int BAR = 48;
+    private static final int GROUP_GAP = 40;
     private static final int LEFT = 96;
     private static final int RIGHT = 24;
     private static final int TOP = 92;
     private static final int PLOT_HEIGHT = 380;
     private static final int BOTTOM = 120;
 
-    record Result(String group, String series, double score, double error, String unit) {
+    /** One benchmark result: its score, JMH's 99.9% error, and its slowest and fastest measured iteration. */
+    record Result(String group, String series, double score, double error, double min, double max, String unit) {
     }
 
     private Chart() {
@@ -68,6 +78,7 @@ public final class Chart {
         }
         ImageIO.write(draw(results, title, footer(root)), "png", png.toFile());
         System.out.println("wrote " + png + " (" + results.size() + " results)");
+        System.out.print(table(results));
     }
 
     static List<Result> results(JsonNode root) {
@@ -93,11 +104,23 @@ public final class Chart {
                 }
             }
             JsonNode metric = run.get("primaryMetric");
-            double error = metric.get("scoreError").isNumber() ? metric.get("scoreError").getDoubleValue() : 0;
-            results.add(new Result(String.join("\n", group), series, metric.get("score").getDoubleValue(),
-                    Double.isNaN(error) ? 0 : error, metric.get("scoreUnit").getStringValue()));
+            double score = metric.get("score").getDoubleValue();
+            results.add(new Result(String.join("\n", group), series, score, number(metric.get("scoreError")),
+                    percentile(metric, "0.0", score), percentile(metric, "100.0", score),
+                    metric.get("scoreUnit").getStringValue()));
         }
         return results;
+    }
+
+    /** JMH writes "NaN" as a string where it has no figure (a single iteration). */
+    private static double number(JsonNode node) {
+        return node != null && node.isNumber() ? node.getDoubleValue() : 0;
+    }
+
+    private static double percentile(JsonNode metric, String which, double fallback) {
+        JsonNode percentiles = metric.get("scorePercentiles");
+        JsonNode value = percentiles == null ? null : percentiles.get(which);
+        return value != null && value.isNumber() ? value.getDoubleValue() : fallback;
     }
 
     private static String className(String benchmark) {
@@ -113,12 +136,24 @@ public final class Chart {
         return String.join(", ", names);
     }
 
+    /** How the results were measured, from the first result: JMH's settings and any -D flag given to the forks. */
     private static String footer(JsonNode root) {
         JsonNode first = root.values().iterator().next();
-        return String.format(Locale.ROOT, "JMH %s, %s threads, %s fork(s), %s x %s warm-up, %s x %s measured; %s %s",
+        List<String> properties = new ArrayList<>();
+        JsonNode jvmArgs = first.get("jvmArgs");
+        if (jvmArgs != null) {
+            for (JsonNode arg : jvmArgs.values()) {
+                if (arg.getStringValue().startsWith("-D")) {
+                    properties.add(arg.getStringValue());
+                }
+            }
+        }
+        return String.format(Locale.ROOT, "JMH %s, %s threads, %s fork(s), %s x %s warm-up, %s x %s measured; "
+                        + "whiskers: slowest to fastest iteration%nJVM %s%s",
                 text(first, "jmhVersion"), text(first, "threads"), text(first, "forks"),
                 text(first, "warmupIterations"), text(first, "warmupTime"), text(first, "measurementIterations"),
-                text(first, "measurementTime"), text(first, "vmName"), text(first, "vmVersion"));
+                text(first, "measurementTime"), text(first, "vmVersion"),
+                properties.isEmpty() ? "" : " " + String.join(" ", properties));
     }
 
     private static String text(JsonNode node, String field) {
@@ -129,18 +164,35 @@ public final class Chart {
         return value.isNumber() ? String.valueOf(value.getIntValue()) : value.getStringValue();
     }
 
+    /** The same results as a Markdown table, one row per group, one column per mode: score (slowest-fastest). */
+    static String table(List<Result> results) {
+        Map<String, Map<String, Result>> groups = grouped(results);
+        Set<String> series = seriesOf(results);
+        StringBuilder table = new StringBuilder("| |");
+        series.forEach(name -> table.append(' ').append(name).append(" |"));
+        table.append("\n|---|");
+        series.forEach(name -> table.append("---:|"));
+        table.append('\n');
+        groups.forEach((group, row) -> {
+            table.append("| ").append(group.replace("\n", ", ")).append(" |");
+            for (String name : series) {
+                Result result = row.get(name);
+                table.append(result == null ? " |" : String.format(Locale.ROOT, " %,.0f (%,.0f-%,.0f) |",
+                        result.score(), result.min(), result.max()));
+            }
+            table.append('\n');
+        });
+        return table.toString();
+    }
+
     static BufferedImage draw(List<Result> results, String title, String footer) {
-        Map<String, Map<String, Result>> groups = new LinkedHashMap<>();
-        Set<String> series = new LinkedHashSet<>();
-        for (Result result : results) {
-            groups.computeIfAbsent(result.group(), key -> new LinkedHashMap<>()).put(result.series(), result);
-            series.add(result.series());
-        }
-        List<String> seriesOrder = List.copyOf(series);
-        int groupWidth = seriesOrder.size() * BAR + GROUP_GAP;
-        int width = Math.max(640, LEFT + groups.size() * groupWidth + RIGHT);
+        Map<String, Map<String, Result>> groups = grouped(results);
+        List<String> series = List.copyOf(seriesOf(results));
+        int groupWidth = series.size() * BAR + GROUP_GAP;
+        int width = LEFT + RIGHT + Math.max(Math.max(groups.size() * groupWidth, legendWidth(series)),
+                Math.max(linesWidth(TITLE, title), linesWidth(SMALL, footer)));
         int height = TOP + PLOT_HEIGHT + BOTTOM;
-        double top = niceCeiling(results.stream().mapToDouble(r -> r.score() + r.error()).max().orElse(1));
+        double top = niceCeiling(results.stream().mapToDouble(r -> Math.max(r.score(), r.max())).max().orElse(1));
 
         BufferedImage image = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
         Graphics2D g = image.createGraphics();
@@ -150,59 +202,80 @@ public final class Chart {
         g.fillRect(0, 0, width, height);
 
         g.setColor(Color.BLACK);
-        g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 18));
+        g.setFont(TITLE);
         g.drawString(title, LEFT, 30);
-        legend(g, seriesOrder, LEFT, 58);
+        legend(g, series, LEFT, 58);
 
         int baseline = TOP + PLOT_HEIGHT;
-        g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
-        String unit = results.get(0).unit();
+        g.setFont(AXIS);
         for (int tick = 0; tick <= 5; tick++) {
             double value = top * tick / 5;
-            int y = baseline - (int) Math.round(PLOT_HEIGHT * value / top);
+            int y = baseline - scaled(value, top);
             g.setColor(new Color(0xE5E7E9));
             g.drawLine(LEFT, y, width - RIGHT, y);
             g.setColor(Color.DARK_GRAY);
             String label = String.format(Locale.ROOT, "%,.0f", value);
             g.drawString(label, LEFT - 8 - g.getFontMetrics().stringWidth(label), y + 4);
         }
+        String unit = results.get(0).unit();
         g.rotate(-Math.PI / 2);
         g.drawString(unit, -(TOP + PLOT_HEIGHT / 2) - g.getFontMetrics().stringWidth(unit) / 2, 18);
         g.rotate(Math.PI / 2);
 
         int x = LEFT + GROUP_GAP / 2;
         for (Map.Entry<String, Map<String, Result>> group : groups.entrySet()) {
-            for (int s = 0; s < seriesOrder.size(); s++) {
-                Result result = group.getValue().get(seriesOrder.get(s));
+            for (int s = 0; s < series.size(); s++) {
+                Result result = group.getValue().get(series.get(s));
                 if (result != null) {
                     bar(g, result, x + s * BAR, baseline, top, PALETTE[s % PALETTE.length]);
                 }
             }
             g.setColor(Color.BLACK);
-            g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
+            g.setFont(LABEL);
             FontMetrics metrics = g.getFontMetrics();
             int lineY = baseline + 20;
             for (String line : group.getKey().split("\n")) {
-                g.drawString(line, x + (seriesOrder.size() * BAR - metrics.stringWidth(line)) / 2, lineY);
+                g.drawString(line, x + (series.size() * BAR - metrics.stringWidth(line)) / 2, lineY);
                 lineY += 16;
             }
             x += groupWidth;
         }
         g.setColor(Color.GRAY);
         g.drawLine(LEFT, baseline, width - RIGHT, baseline);
-        g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
-        g.drawString(footer, LEFT, height - 14);
+        g.setFont(SMALL);
+        String[] footerLines = footer.split("\\R");
+        for (int line = 0; line < footerLines.length; line++) {
+            g.drawString(footerLines[line], LEFT, height - 14 - 15 * (footerLines.length - 1 - line));
+        }
         g.dispose();
         return image;
     }
 
+    private static Map<String, Map<String, Result>> grouped(List<Result> results) {
+        Map<String, Map<String, Result>> groups = new LinkedHashMap<>();
+        for (Result result : results) {
+            groups.computeIfAbsent(result.group(), key -> new LinkedHashMap<>()).put(result.series(), result);
+        }
+        return groups;
+    }
+
+    private static Set<String> seriesOf(List<Result> results) {
+        Set<String> series = new LinkedHashSet<>();
+        results.forEach(result -> series.add(result.series()));
+        return series;
+    }
+
+    private static int scaled(double value, double top) {
+        return (int) Math.round(PLOT_HEIGHT * value / top);
+    }
+
     private static void bar(Graphics2D g, Result result, int x, int baseline, double top, Color color) {
-        int barHeight = (int) Math.round(PLOT_HEIGHT * result.score() / top);
+        int barHeight = scaled(result.score(), top);
         g.setColor(color);
-        g.fillRect(x + 3, baseline - barHeight, BAR - 6, barHeight);
-        if (result.error() > 0) {
-            int low = baseline - (int) Math.round(PLOT_HEIGHT * Math.max(0, result.score() - result.error()) / top);
-            int high = baseline - (int) Math.round(PLOT_HEIGHT * (result.score() + result.error()) / top);
+        g.fillRect(x + 4, baseline - barHeight, BAR - 8, barHeight);
+        int high = baseline - scaled(result.max(), top);
+        if (result.max() > result.min()) {
+            int low = baseline - scaled(result.min(), top);
             int middle = x + BAR / 2;
             g.setColor(Color.BLACK);
             g.setStroke(new BasicStroke(1.2f));
@@ -211,21 +284,44 @@ public final class Chart {
             g.drawLine(middle - 5, low, middle + 5, low);
         }
         g.setColor(Color.BLACK);
-        g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
+        g.setFont(SMALL);
         String label = String.format(Locale.ROOT, "%,.0f", result.score());
-        int labelY = baseline - (int) Math.round(PLOT_HEIGHT * (result.score() + result.error()) / top) - 5;
+        int labelY = Math.min(baseline - barHeight, high) - 5;
         g.drawString(label, x + (BAR - g.getFontMetrics().stringWidth(label)) / 2, labelY);
     }
 
     private static void legend(Graphics2D g, List<String> series, int x, int y) {
-        g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
+        g.setFont(LABEL);
         int at = x;
         for (int s = 0; s < series.size(); s++) {
             g.setColor(PALETTE[s % PALETTE.length]);
             g.fillRect(at, y - 11, 14, 14);
             g.setColor(Color.BLACK);
             g.drawString(series.get(s), at + 20, y + 1);
-            at += 20 + g.getFontMetrics().stringWidth(series.get(s)) + 24;
+            at += legendEntryWidth(g.getFontMetrics(), series.get(s));
+        }
+    }
+
+    private static int legendWidth(List<String> series) {
+        FontMetrics metrics = metrics(LABEL);
+        return series.stream().mapToInt(name -> legendEntryWidth(metrics, name)).sum();
+    }
+
+    private static int legendEntryWidth(FontMetrics metrics, String name) {
+        return 20 + metrics.stringWidth(name) + 24;
+    }
+
+    private static int linesWidth(Font font, String text) {
+        FontMetrics metrics = metrics(font);
+        return text.lines().mapToInt(metrics::stringWidth).max().orElse(0);
+    }
+
+    private static FontMetrics metrics(Font font) {
+        Graphics2D scratch = new BufferedImage(1, 1, BufferedImage.TYPE_INT_RGB).createGraphics();
+        try {
+            return scratch.getFontMetrics(font);
+        } finally {
+            scratch.dispose();
         }
     }
 

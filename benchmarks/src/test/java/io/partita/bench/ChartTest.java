@@ -23,7 +23,8 @@ class ChartTest {
                "forks": 1, "warmupIterations": 2, "warmupTime": "5 s", "measurementIterations": 3,
                "measurementTime": "5 s", "vmName": "OpenJDK 64-Bit Server VM", "vmVersion": "17.0.15+6",
                "params": {"accounts": "16", "members": "3", "mode": "LOCKED"},
-               "primaryMetric": {"score": 812.5, "scoreError": 40.1, "scoreUnit": "ops/s"}},
+               "primaryMetric": {"score": 812.5, "scoreError": 40.1, "scoreUnit": "ops/s",
+                                 "scorePercentiles": {"0.0": 790.0, "50.0": 815.0, "100.0": 832.5}}},
               {"jmhVersion": "1.37", "benchmark": "io.partita.bench.LockVsPartitionBenchmark.post", "threads": 16,
                "params": {"accounts": "16", "members": "3", "mode": "PARTITIONED"},
                "primaryMetric": {"score": 4100.0, "scoreError": "NaN", "scoreUnit": "ops/s"}},
@@ -41,7 +42,7 @@ class ChartTest {
         Chart.main(new String[]{json.toString(), png.toString(), "Lock per message vs partitioned"});
 
         BufferedImage image = ImageIO.read(png.toFile());
-        assertTrue(image.getWidth() >= 640 && image.getHeight() >= 500, image.getWidth() + "x" + image.getHeight());
+        assertTrue(image.getWidth() >= 600 && image.getHeight() >= 500, image.getWidth() + "x" + image.getHeight());
     }
 
     @Test
@@ -49,10 +50,25 @@ class ChartTest {
         JsonNode root = JsonMapper.createDefault().readValue(RESULTS.getBytes(StandardCharsets.UTF_8), JsonNode.class);
 
         assertEquals(List.of(
-                        new Chart.Result("accounts 16\nmembers 3", "LOCKED", 812.5, 40.1, "ops/s"),
-                        new Chart.Result("accounts 16\nmembers 3", "PARTITIONED", 4100.0, 0, "ops/s"),
-                        new Chart.Result("accounts 100000\nmembers 3", "LOCKED", 700.0, 12.0, "ops/s")),
+                        new Chart.Result("accounts 16\nmembers 3", "LOCKED", 812.5, 40.1, 790.0, 832.5, "ops/s"),
+                        new Chart.Result("accounts 16\nmembers 3", "PARTITIONED", 4100.0, 0, 4100.0, 4100.0,
+                                "ops/s"),
+                        new Chart.Result("accounts 100000\nmembers 3", "LOCKED", 700.0, 12.0, 700.0, 700.0,
+                                "ops/s")),
                 Chart.results(root));
+    }
+
+    @Test
+    void shouldTabulateOneRowPerGroupAndOneColumnPerMode() throws Exception {
+        JsonNode root = JsonMapper.createDefault().readValue(RESULTS.getBytes(StandardCharsets.UTF_8), JsonNode.class);
+
+        assertEquals("""
+                        | | LOCKED | PARTITIONED |
+                        |---|---:|---:|
+                        | accounts 16, members 3 | 813 (790-833) | 4,100 (4,100-4,100) |
+                        | accounts 100000, members 3 | 700 (700-700) | |
+                        """,
+                Chart.table(Chart.results(root)));
     }
 
     @Test
