@@ -27,7 +27,7 @@ import java.util.concurrent.CompletionException;
  */
 public enum Posting {
 
-    /** A FencedLock per account (Raft on 3 CP members, unsafe mode on one): lock, read, decide, fenced write, unlock. */
+    /** A FencedLock per account (Raft on 3 CP members, unsafe mode on 1): lock, read, decide, fenced write, unlock. */
     LOCKED {
         @Override
         Poster create(ApplicationContext node, Books books) {
