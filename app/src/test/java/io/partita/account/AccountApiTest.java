@@ -293,7 +293,8 @@ class AccountApiTest {
         assertEquals(271, ((Number) members.get(0).get("ownedPartitions")).intValue());
         assertNotNull(members.get(0).get("uuid"));
         assertNotNull(members.get(0).get("address"));
-        assertEquals(Map.of("mode", "UNSAFE", "members", 0), cluster.map().get("cp"));
+        assertEquals(Map.of("mode", "UNSAFE", "members", 0, "configured", 0, "available", true, "local", false),
+                cluster.map().get("cp"));
     }
 
     private void assertUnchanged() {
