@@ -76,7 +76,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * 100000    parallelism 2    1,133        4,041              7,905      2,285   18,228
  * </pre>
  * PARTITIONED / LOCKED: 0.80 hot and 1.73 spread as shipped; 2.9 hot and 3.6 spread with parallelism 2.
- * PARTITIONED / RAW_SET: 0.03 and 0.06 as shipped; 0.17 and 0.22 with parallelism 2.
+ * PARTITIONED / RAW_SET: 0.03 and 0.06 as shipped; 0.17 and 0.22 with parallelism 2. A cross-check of LOCKED and
+ * PARTITIONED at a quieter moment (load 3 to 10) gave 1.35 hot and 2.44 spread as shipped, 3.1 and 3.0 with
+ * parallelism 2 ({@code benchmarks/results/NOTES.md}).
  *
  * <p>Why the flag matters: on a machine with 2 cores the JDK's common pool has a parallelism of 1, and Hazelcast then
  * runs every callback chained on one of its futures ({@code thenApply}, {@code handle} and the like, when the future
