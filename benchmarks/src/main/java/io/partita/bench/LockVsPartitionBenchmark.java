@@ -43,8 +43,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>What runs where: the 16 client threads, the members' partition and I/O threads, the CP Subsystem's Raft nodes
  * and the nodes' blocking executors (which run the locked path, as they do for HTTP) all share this JVM's cores.
- * On one machine that is the honest setting: there is no network latency to hide CPU cost behind, so a path pays for
- * what it makes every core do (serialization, round trips over loopback, Raft log appends).
+ * This is one host's view: there is no network latency to wait on, so a path is limited by what it makes the cores
+ * do (serialization, round trips over loopback, Raft log appends, thread hand-offs); across a network, round trips
+ * would also cost time.
  *
  * <p>Each trial checks its outcome before JMH reports it ({@link Books#verify}): balances, versions and journal must
  * show every transaction the benchmark saw applied, exactly once; otherwise the teardown throws and JMH reports a
