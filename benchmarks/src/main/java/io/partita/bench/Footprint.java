@@ -2,7 +2,6 @@ package io.partita.bench;
 
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
-import io.micronaut.context.ApplicationContext;
 import io.partita.account.Account;
 import io.partita.account.ApplyTransaction;
 import io.partita.account.JournalEntry;
@@ -16,7 +15,6 @@ import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -33,11 +31,8 @@ public final class Footprint {
     public static void main(String[] args) throws Exception {
         int accounts = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
         int perAccount = args.length > 1 ? Integer.parseInt(args[1]) : 10;
-        ApplicationContext context = ApplicationContext.run(Map.of(
-                "partita.cluster-name", "footprint-" + UUID.randomUUID(),
-                "partita.discovery", "tcp",
-                "partita.network.port", 5990));
-        HazelcastInstance member = context.getBean(HazelcastInstance.class);
+        LocalCluster cluster = LocalCluster.start(1, 0, Map.of());
+        HazelcastInstance member = cluster.member(0);
         IMap<String, Account> map = Maps.accounts(member);
         IMap<JournalKey, JournalEntry> journal = Maps.journal(member);
 
@@ -76,7 +71,7 @@ public final class Footprint {
         System.out.printf("Hazelcast cost per journal entry:        %,.0f bytes%n", journalCost / (double) entries);
         System.out.printf("heap per journal entry, if accounts cost what Hazelcast says: %,.0f bytes%n",
                 (filled - empty - accountCost) / (double) entries);
-        context.close();
+        cluster.close();
         System.exit(0);
     }
 

@@ -1,7 +1,6 @@
 package io.partita.bench;
 
 import com.hazelcast.core.HazelcastInstance;
-import io.micronaut.context.ApplicationContext;
 import io.micronaut.runtime.server.EmbeddedServer;
 import io.partita.account.Account;
 import io.partita.account.AccountService;
@@ -13,20 +12,15 @@ import io.partita.account.TxType;
 import io.partita.cluster.Maps;
 import org.HdrHistogram.Recorder;
 
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
@@ -96,10 +90,10 @@ public final class Throughput {
     }
 
     private void measure(int size) throws Exception {
-        List<EmbeddedServer> nodes = startNodes(size);
-        try {
-            AccountService accounts = nodes.get(0).getApplicationContext().getBean(AccountService.class);
-            HazelcastInstance member = nodes.get(0).getApplicationContext().getBean(HazelcastInstance.class);
+        try (LocalCluster cluster = LocalCluster.startWithHttp(size, 0, Map.of("partita.max-in-flight", 100_000))) {
+            List<EmbeddedServer> nodes = cluster.servers();
+            AccountService accounts = cluster.bean(0, AccountService.class);
+            HazelcastInstance member = cluster.member(0);
             openAccounts(accounts);
             long openingSum = sum(member);
             acknowledged.set(0);
@@ -129,8 +123,6 @@ public final class Throughput {
             row(size, "http-batch-" + BATCH, 4, batch, path, noop.get(CONCURRENCY[CONCURRENCY.length - 1]));
             System.out.printf("%d node(s): checked, %d credits acknowledged, sum of balances exact%n", size,
                     acknowledged.get());
-        } finally {
-            nodes.forEach(node -> node.getApplicationContext().close());
         }
     }
 
@@ -292,42 +284,5 @@ public final class Throughput {
 
     private static long sum(HazelcastInstance member) {
         return Maps.accounts(member).values().stream().mapToLong(Account::balance).sum();
-    }
-
-    private static List<EmbeddedServer> startNodes(int size) {
-        String clusterName = "throughput-" + UUID.randomUUID();
-        List<Integer> memberPorts = new ArrayList<>();
-        for (int i = 0; i < size; i++) {
-            memberPorts.add(freePort());
-        }
-        String members = memberPorts.stream().map(p -> "127.0.0.1:" + p).collect(Collectors.joining(","));
-        List<EmbeddedServer> nodes = new ArrayList<>();
-        for (int port : memberPorts) {
-            Map<String, Object> properties = new HashMap<>();
-            properties.put("micronaut.server.port", freePort());
-            properties.put("partita.cluster-name", clusterName);
-            properties.put("partita.discovery", "tcp");
-            properties.put("partita.members", members);
-            properties.put("partita.network.port", port);
-            properties.put("partita.max-in-flight", 100_000);
-            nodes.add(ApplicationContext.run(EmbeddedServer.class, properties));
-        }
-        HazelcastInstance member = nodes.get(0).getApplicationContext().getBean(HazelcastInstance.class);
-        long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
-        while (member.getCluster().getMembers().size() < size || !member.getPartitionService().isClusterSafe()) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("The cluster of " + size + " did not form");
-            }
-            Thread.onSpinWait();
-        }
-        return nodes;
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
     }
 }

@@ -1,0 +1,179 @@
+package io.partita.bench;
+
+import io.partita.account.TxRequest;
+import io.partita.account.TxType;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Threads;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The question: how many debits and credits per second does a cluster apply when every message takes a lock on its
+ * account, and how many when every message is sent to the one thread that owns its account's partition? The seed
+ * article says partitioning wins because it drops a lock round trip per message and the waiting behind it.
+ *
+ * <p>Each call posts one debit or credit (1 to 100, chosen at random) with a unique transaction id on a random
+ * account, through the same service call the HTTP controller makes, and waits as the {@link Posting} says:
+ * <ul>
+ *   <li>{@code LOCKED}: the app's locked path (FencedLock per account, read, decide, fenced write, unlock);</li>
+ *   <li>{@code PARTITIONED}: the app's entry processor at the partition owner, waiting for each answer;</li>
+ *   <li>{@code PARTITIONED_ASYNC}: the same, 16 calls in flight per thread (256 in all);</li>
+ *   <li>{@code IMAP_LOCK}: reference, Hazelcast's {@code IMap.lock} around read, decide, set;</li>
+ *   <li>{@code RAW_SET}: reference, one {@code IMap.set} with its backup: the floor cost of a replicated write.</li>
+ * </ul>
+ * Every path but {@code RAW_SET} also writes the journal entry before it answers, as the app does. {@code accounts}
+ * 16 is a hot set (16 threads on 16 accounts: locks are contended), 100000 a spread one. {@code members} are real
+ * Partita nodes in this JVM (see {@link LocalCluster}); with 3, the CP Subsystem runs Raft on all 3, with 1 it runs
+ * in unsafe mode. Client thread {@code i} talks to node {@code i mod members}, as clients behind a load balancer.
+ *
+ * <p>What runs where: the 16 client threads, the members' partition and I/O threads, the CP Subsystem's Raft nodes
+ * and the nodes' blocking executors (which run the locked path, as they do for HTTP) all share this JVM's cores.
+ * This is one host's view: there is no network latency to wait on, so a path is limited by what it makes the cores
+ * do (serialization, round trips over loopback, Raft log appends, thread hand-offs); across a network, round trips
+ * would also cost time.
+ *
+ * <p>Each trial checks its outcome before JMH reports it ({@link Books#verify}): balances, versions and journal must
+ * show every transaction the benchmark saw applied, exactly once; otherwise the teardown throws and JMH reports a
+ * failure instead of a number.
+ *
+ * <p>How to run. A trial (one combination) starts its own cluster and takes 40 to 50 s with the defaults below on 2
+ * cores, so all 20 take about 15 minutes; {@code -p} narrows the set, {@code -f}, {@code -wi}, {@code -i}, {@code -r}
+ * lengthen it:
+ * <pre>
+ * mvn -B -DskipTests package
+ * java -jar benchmarks/target/benchmarks.jar LockVsPartition -p members=3 \
+ *      -rf json -rff benchmarks/results/lock-vs-partition.json
+ * java -cp benchmarks/target/benchmarks.jar io.partita.bench.Chart benchmarks/results/lock-vs-partition.json \
+ *      benchmarks/results/lock-vs-partition.png
+ * </pre>
+ * On a machine with 2 cores, add {@code -jvmArgsPrepend -Djava.util.concurrent.ForkJoinPool.common.parallelism=2} to
+ * see the paths without the thread-per-callback cost explained below.
+ *
+ * <p>Results, 3 members, ops/s, mean of 3 x 5 s iterations after 2 x 5 s of warm-up, one fork, on a 2-core Xeon VM
+ * shared with other builds (1-minute load average 7 to 28 during the run, median 16, the benchmark's own threads
+ * included). "As shipped" is the JVM as the app runs it; "parallelism 2" adds one flag,
+ * {@code -jvmArgsPrepend -Djava.util.concurrent.ForkJoinPool.common.parallelism=2}. The two were run alternately,
+ * combination by combination; the JSON, charts and each iteration's range are in {@code benchmarks/results/}.
+ * <pre>
+ * accounts  JVM             LOCKED  PARTITIONED  PARTITIONED_ASYNC  IMAP_LOCK  RAW_SET
+ * 16        as shipped       1,204          963              1,502      4,343   35,060
+ * 16        parallelism 2    1,648        4,781              5,260      5,229   27,481
+ * 100000    as shipped         707        1,225              1,137      2,830   19,467
+ * 100000    parallelism 2    1,133        4,041              7,905      2,285   18,228
+ * </pre>
+ * PARTITIONED / LOCKED: 0.80 hot and 1.73 spread as shipped; 2.9 hot and 3.6 spread with parallelism 2.
+ * PARTITIONED / RAW_SET: 0.03 and 0.06 as shipped; 0.17 and 0.22 with parallelism 2. A cross-check of LOCKED and
+ * PARTITIONED at a quieter moment (load 3 to 10) gave 1.35 hot and 2.44 spread as shipped, 3.1 and 3.0 with
+ * parallelism 2 ({@code benchmarks/results/NOTES.md}).
+ *
+ * <p>Why the flag matters: on a machine with 2 cores the JDK's common pool has a parallelism of 1, and Hazelcast then
+ * runs every callback chained on one of its futures ({@code thenApply}, {@code handle} and the like, when the future
+ * completes on a response thread) on a new thread started for it. The app's paths chain such callbacks (the journal
+ * write after the entry processor, the translation of failures): counted with {@code ThreadMXBean}, the partitioned
+ * path starts two threads per transaction, the locked path one, the references none. So as shipped, on 2 cores,
+ * each transaction also pays for starting threads, and the partitioned path pays more. {@code IMAP_LOCK} and
+ * {@code RAW_SET} chain nothing and are unchanged within the noise. From 3 cores up the common pool has 2 or more
+ * threads, Hazelcast runs callbacks there, and no thread is started per callback, flag or not.
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@State(Scope.Benchmark)
+@Threads(16)
+@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx3g",
+        "--add-modules", "java.se",
+        "--add-exports", "java.base/jdk.internal.ref=ALL-UNNAMED",
+        "--add-opens", "java.base/java.lang=ALL-UNNAMED",
+        "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
+        "--add-opens", "java.management/sun.management=ALL-UNNAMED",
+        "--add-opens", "jdk.management/com.sun.management.internal=ALL-UNNAMED"})
+@Warmup(iterations = 2, time = 5)
+@Measurement(iterations = 3, time = 5)
+public class LockVsPartitionBenchmark {
+
+    /** Enough that no debit is ever refused: a refusal is still a recorded transaction, but not the common case. */
+    static final long OPENING_BALANCE = 1_000_000_000L;
+
+    @Param({"LOCKED", "PARTITIONED", "PARTITIONED_ASYNC", "IMAP_LOCK", "RAW_SET"})
+    public Posting mode;
+
+    @Param({"16", "100000"})
+    public int accounts;
+
+    @Param({"1", "3"})
+    public int members;
+
+    LocalCluster cluster;
+    Books books;
+    private String[] accountIds;
+    private final AtomicInteger clients = new AtomicInteger();
+
+    @Setup(Level.Trial)
+    public void startCluster() {
+        cluster = LocalCluster.start(members, members >= 3 ? 3 : 0, Map.of());
+        books = Books.open(cluster.member(0), accounts, OPENING_BALANCE);
+        accountIds = new String[accounts];
+        for (int i = 0; i < accounts; i++) {
+            accountIds[i] = Books.accountId(i);
+        }
+    }
+
+    @TearDown(Level.Trial)
+    public void checkAndStop() {
+        try {
+            System.out.println(mode + ", " + accounts + " accounts, " + members + " member(s): "
+                    + books.verify(cluster.member(0)));
+        } finally {
+            cluster.close();
+        }
+    }
+
+    /** One benchmark thread: a client with its own poster on its own node, and its own transaction ids. */
+    @State(Scope.Thread)
+    public static class Client {
+
+        Posting.Poster poster;
+        private String prefix;
+        private long sequence;
+
+        @Setup(Level.Trial)
+        public void connect(LockVsPartitionBenchmark benchmark) {
+            int index = benchmark.clients.getAndIncrement();
+            poster = benchmark.mode.create(benchmark.cluster.context(index % benchmark.members), benchmark.books);
+            prefix = "t" + index + "-";
+        }
+
+        /** Answers everything in flight before an iteration ends, and before the trial's check. */
+        @TearDown(Level.Iteration)
+        public void drain() {
+            poster.drain();
+        }
+
+        String nextTxId() {
+            return prefix + sequence++;
+        }
+    }
+
+    @Benchmark
+    public Object post(Client client) {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        String accountId = accountIds[random.nextInt(accountIds.length)];
+        TxRequest request = TxRequest.of(client.nextTxId(), random.nextBoolean() ? TxType.DEBIT : TxType.CREDIT,
+                1 + random.nextInt(100), System.currentTimeMillis());
+        return client.poster.post(accountId, request);
+    }
+}

@@ -1,0 +1,201 @@
+package io.partita.bench;
+
+import io.micronaut.http.HttpStatus;
+import io.partita.cluster.Maps;
+import io.partita.cluster.PartitaProperties.ProcessingMode;
+import io.partita.transfer.Transfer;
+import io.partita.transfer.TransferDriver;
+import io.partita.transfer.TransferState;
+import io.partita.web.ApiException;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Threads;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.util.Collection;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The question: what does moving money between two accounts cost when the transfer holds both accounts' locks, and
+ * what when it debits one partition and then credits the other, each step idempotent, with no lock at all?
+ *
+ * <p>Each call is one {@code POST /transfers} as the controller runs it ({@link TransferDriver}): a unique transfer
+ * id, two distinct random accounts, 1 to 100. {@code LOCKED} takes both FencedLocks in order of account id and runs
+ * both steps under them; {@code PARTITIONED} runs each step as the entry processor at its account's owner. Both record
+ * the transfer in the {@code transfers} map and move it forward after each step, and both write each step's journal
+ * entry. Parameters as in {@link LockVsPartitionBenchmark}: 16 hot or 100000 spread accounts, 1 or 3 members (Raft
+ * with 3), 16 client threads, client {@code i} on node {@code i mod members}.
+ *
+ * <p>What runs where: a transfer blocks its client thread from start to answer (as it blocks a thread of the node's
+ * blocking executor under HTTP); the members, their Raft nodes and the transfer-recovery passes share this JVM.
+ *
+ * <p>The trial's check: the total of all balances is unchanged (a transfer moves money, never makes it); every
+ * transfer the benchmark posted is in the {@code transfers} map in the state it was answered with, none unfinished;
+ * account versions and the journal count exactly the steps those transfers took (2 for a completed transfer).
+ *
+ * <p>How to run:
+ * <pre>
+ * java -jar benchmarks/target/benchmarks.jar TransferBenchmark -p members=3 \
+ *      -rf json -rff benchmarks/results/transfer.json
+ * java -cp benchmarks/target/benchmarks.jar io.partita.bench.Chart benchmarks/results/transfer.json \
+ *      benchmarks/results/transfer.png
+ * </pre>
+ *
+ * <p>Results, 3 members, transfers/s, mean of 3 x 5 s iterations (slowest-fastest), one fork, on the same loaded 2-core
+ * VM and with the same two JVM settings as {@link LockVsPartitionBenchmark} ({@code benchmarks/results/transfer*}):
+ * <pre>
+ * accounts  JVM              LOCKED           PARTITIONED
+ * 16        as shipped       376 (360-394)    493 (490-495)
+ * 16        parallelism 2    302 (259-366)    1,297 (1,000-1,772)
+ * 100000    as shipped       273 (234-303)    363 (249-438)
+ * 100000    parallelism 2    399 (346-425)    859 (758-955)
+ * </pre>
+ * PARTITIONED / LOCKED: 1.3 hot and 1.3 spread as shipped; 4.3 hot and 2.2 spread with parallelism 2. The locked
+ * transfer is slowest on the hot set, where 16 threads compete for pairs of 16 locks.
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@State(Scope.Benchmark)
+@Threads(16)
+@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx3g",
+        "--add-modules", "java.se",
+        "--add-exports", "java.base/jdk.internal.ref=ALL-UNNAMED",
+        "--add-opens", "java.base/java.lang=ALL-UNNAMED",
+        "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
+        "--add-opens", "java.management/sun.management=ALL-UNNAMED",
+        "--add-opens", "jdk.management/com.sun.management.internal=ALL-UNNAMED"})
+@Warmup(iterations = 2, time = 5)
+@Measurement(iterations = 3, time = 5)
+public class TransferBenchmark {
+
+    private static final int MAX_ATTEMPTS = 10;
+
+    @Param({"LOCKED", "PARTITIONED"})
+    public ProcessingMode mode;
+
+    @Param({"16", "100000"})
+    public int accounts;
+
+    @Param({"1", "3"})
+    public int members;
+
+    LocalCluster cluster;
+    Books books;
+    private String[] accountIds;
+    private final AtomicInteger clients = new AtomicInteger();
+    private final LongAdder completed = new LongAdder();
+    private final LongAdder rejected = new LongAdder();
+
+    @Setup(Level.Trial)
+    public void startCluster() {
+        cluster = LocalCluster.start(members, members >= 3 ? 3 : 0, Map.of());
+        books = Books.open(cluster.member(0), accounts, LockVsPartitionBenchmark.OPENING_BALANCE);
+        accountIds = new String[accounts];
+        for (int i = 0; i < accounts; i++) {
+            accountIds[i] = Books.accountId(i);
+        }
+    }
+
+    @TearDown(Level.Trial)
+    public void checkAndStop() {
+        try {
+            String accountsChecked = books.verify(cluster.member(0));
+            checkTransfers();
+            System.out.println(mode + " transfers, " + accounts + " accounts, " + members + " member(s): "
+                    + completed.sum() + " completed, " + rejected.sum() + " rejected; " + accountsChecked);
+        } finally {
+            cluster.close();
+        }
+    }
+
+    private void checkTransfers() {
+        Collection<Transfer> recorded = Maps.transfers(cluster.member(0)).values();
+        long done = recorded.stream().filter(transfer -> transfer.state() == TransferState.COMPLETED).count();
+        long refused = recorded.stream().filter(transfer -> transfer.state() == TransferState.REJECTED).count();
+        if (done != completed.sum() || refused != rejected.sum() || recorded.size() != done + refused) {
+            throw new IllegalStateException(String.format("The transfers map holds %,d records (%,d completed, %,d "
+                            + "rejected); the benchmark was answered %,d completed and %,d rejected", recorded.size(),
+                    done, refused, completed.sum(), rejected.sum()));
+        }
+    }
+
+    /** One benchmark thread: a client of one node, with its own transfer ids. */
+    @State(Scope.Thread)
+    public static class Client {
+
+        TransferDriver driver;
+        private String prefix;
+        private long sequence;
+
+        @Setup(Level.Trial)
+        public void connect(TransferBenchmark benchmark) {
+            int index = benchmark.clients.getAndIncrement();
+            driver = new TransferDriver(benchmark.cluster.context(index % benchmark.members));
+            prefix = "x" + index + "-";
+        }
+
+        String nextTxId() {
+            return prefix + sequence++;
+        }
+    }
+
+    @Benchmark
+    public Transfer transfer(Client client) {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        int from = random.nextInt(accountIds.length);
+        int to = (from + 1 + random.nextInt(accountIds.length - 1)) % accountIds.length;
+        String txId = client.nextTxId();
+        long amount = 1 + random.nextInt(100);
+        for (int attempt = 1; ; attempt++) {
+            try {
+                TransferDriver.Answer answer = client.driver.transfer(txId, accountIds[from], accountIds[to], amount,
+                        mode);
+                count(answer, attempt > 1);
+                return answer.transfer();
+            } catch (ApiException e) {
+                if (attempt == MAX_ATTEMPTS || e.status() != HttpStatus.SERVICE_UNAVAILABLE) {
+                    throw books.fail(e);
+                }
+                books.retried();
+            }
+        }
+    }
+
+    /**
+     * Counts a transfer's answer once, and the transactions it recorded on accounts: a completed transfer debited
+     * and credited (2); a transfer refused for funds recorded only its rejected debit (1); one refused by the
+     * destination's balance limit debited, had its credit rejected and was refunded (3). None moves money in total.
+     */
+    private void count(TransferDriver.Answer answer, boolean retried) {
+        Transfer transfer = answer.transfer();
+        if (answer.replayed() && !retried) {
+            throw books.fail(new IllegalStateException("Transfer " + transfer.txId() + " has a unique id, yet was "
+                    + "answered as a replay"));
+        }
+        switch (transfer.state()) {
+            case COMPLETED -> {
+                completed.increment();
+                books.recordSteps(2, 0);
+            }
+            case REJECTED -> {
+                rejected.increment();
+                books.recordSteps("INSUFFICIENT_FUNDS".equals(transfer.reason()) ? 1 : 3, 0);
+            }
+            default -> throw books.fail(new IllegalStateException("Transfer answered unfinished: " + transfer));
+        }
+    }
+}
