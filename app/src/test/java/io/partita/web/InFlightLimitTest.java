@@ -1,0 +1,51 @@
+package io.partita.web;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/** Back-pressure: past the limit a request is answered 503 at once and its work never starts. */
+class InFlightLimitTest {
+
+    @Test
+    void shouldAnswer503PastTheLimitWithoutStartingTheWorkAndRecoverWhenWorkCompletes() {
+        InFlightLimit limit = new InFlightLimit(3);
+        CompletableFuture<String> batchOfTwo = new CompletableFuture<>();
+        CompletableFuture<String> single = new CompletableFuture<>();
+        limit.run(2, () -> batchOfTwo);
+        limit.run(1, () -> single);
+
+        AtomicBoolean started = new AtomicBoolean();
+        CompletableFuture<String> refused = limit.run(1, () -> {
+            started.set(true);
+            return CompletableFuture.completedFuture("ran");
+        }).toCompletableFuture();
+
+        CompletionException failure = assertThrows(CompletionException.class, refused::join);
+        ApiException answer = (ApiException) failure.getCause();
+        assertEquals(503, answer.status().getCode());
+        assertEquals(1, answer.retryAfter().toSeconds());
+        assertFalse(started.get());
+
+        batchOfTwo.completeExceptionally(new IllegalStateException("failed work frees its permits too"));
+        assertEquals(2, limit.available());
+        assertEquals("ran", limit.run(2, () -> CompletableFuture.completedFuture("ran")).toCompletableFuture().join());
+        single.complete("done");
+        assertEquals(3, limit.available());
+    }
+
+    @Test
+    void shouldGiveBackThePermitsWhenStartingTheWorkThrows() {
+        InFlightLimit limit = new InFlightLimit(1);
+        assertThrows(IllegalArgumentException.class, () -> limit.run(1, () -> {
+            throw new IllegalArgumentException("bad");
+        }));
+        assertEquals(1, limit.available());
+    }
+}
