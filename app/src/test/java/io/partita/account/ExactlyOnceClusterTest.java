@@ -7,6 +7,8 @@ import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import static org.awaitility.Awaitility.await;
@@ -37,15 +39,18 @@ class ExactlyOnceClusterTest {
             HazelcastInstance leaving = cluster.member(3);
             HazelcastInstance crashing = cluster.member(2);
 
+            // Its own thread: the faults block, and the common pool serves Hazelcast's callbacks.
+            ExecutorService faultThread = Executors.newSingleThreadExecutor();
             CompletableFuture<Void> faults = CompletableFuture.runAsync(() -> {
                 await().atMost(Duration.ofMinutes(2)).until(() -> load.done() >= load.total() / 4);
                 cluster.shutdown(leaving);
                 cluster.awaitSafe();
                 await().atMost(Duration.ofMinutes(2)).until(() -> load.done() >= load.total() / 2);
                 cluster.terminate(crashing);
-            });
+            }, faultThread);
             load.run(16);
             faults.get(1, TimeUnit.MINUTES);
+            faultThread.shutdown();
 
             cluster.awaitSize(2);
             cluster.awaitSafe();

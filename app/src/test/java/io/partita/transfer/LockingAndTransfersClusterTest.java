@@ -38,6 +38,8 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import static org.awaitility.Awaitility.await;
@@ -53,6 +55,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class LockingAndTransfersClusterTest {
+
+    /** Threads for work that blocks (locks, awaits): never the common pool, which serves Hazelcast's callbacks. */
+    private static final ExecutorService BLOCKING = Executors.newCachedThreadPool();
 
     private static final Logger LOG = LoggerFactory.getLogger(LockingAndTransfersClusterTest.class);
 
@@ -118,7 +123,7 @@ class LockingAndTransfersClusterTest {
                 assertEquals(TxStatus.APPLIED, outcome.entry().status());
                 return newer.fence("fence-1");
             }
-        }).get(1, TimeUnit.MINUTES);
+        }, BLOCKING).get(1, TimeUnit.MINUTES);
 
         ApiException refused = assertThrows(ApiException.class,
                 () -> stale.apply("fence-1", TxRequest.of("stale", TxType.DEBIT, 30, 1L)));
@@ -210,12 +215,12 @@ class LockingAndTransfersClusterTest {
         CompletableFuture<Void> crash = CompletableFuture.runAsync(() -> {
             await().atMost(Duration.ofMinutes(3)).until(() -> load.done() >= load.total() / 3);
             try (Held z = bean(0, AccountLocks.class).lock("held-z")) {
-                CompletableFuture.runAsync(() -> victim.transfer(heldTransfer, ProcessingMode.LOCKED));
+                CompletableFuture.runAsync(() -> victim.transfer(heldTransfer, ProcessingMode.LOCKED), BLOCKING);
                 await().atMost(Duration.ofSeconds(6)).until(() -> nodes.member(0).getCPSubsystem()
                         .getLock(AccountLocks.lockName("held-a")).isLocked());
                 nodes.kill(1);
             }
-        });
+        }, BLOCKING);
         load.run(24);
         crash.get(1, TimeUnit.MINUTES);
         nodes.awaitSize(3);
