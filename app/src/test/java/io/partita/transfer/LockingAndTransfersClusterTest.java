@@ -241,6 +241,10 @@ class LockingAndTransfersClusterTest {
         // The crashed CP member is removed and the spare AP member promoted in its place...
         await().atMost(Duration.ofSeconds(180)).until(() -> cpMembers(nodes.member(0)).stream()
                 .anyMatch(member -> member.getAddress().equals(spare)) && cpMembers(nodes.member(0)).size() == 3);
+        // ...and added to the Raft groups that lost a member (promotion first, group membership a moment later)...
+        await().atMost(Duration.ofSeconds(180)).ignoreExceptions().until(() ->
+                groupHoldsSpare(nodes.member(0), CPGroup.DEFAULT_GROUP_NAME, spare)
+                        && groupHoldsSpare(nodes.member(0), CPGroup.METADATA_CP_GROUP_NAME, spare));
         // ...so a second CP member crash still leaves a majority: locked transactions go on.
         open("after-second-crash", 100);
         nodes.kill(indexOfCpMemberOtherThan(spare));
@@ -258,6 +262,12 @@ class LockingAndTransfersClusterTest {
         return nodes.servers().stream()
                 .mapToLong(server -> server.getApplicationContext().getBean(TransferRecovery.class).recovered())
                 .sum();
+    }
+
+    private static boolean groupHoldsSpare(HazelcastInstance member, String group, Address spare) throws Exception {
+        Collection<CPMember> members = member.getCPSubsystem().getCPSubsystemManagementService()
+                .getCPGroup(group).toCompletableFuture().get(10, TimeUnit.SECONDS).members();
+        return members.size() == 3 && members.stream().anyMatch(m -> m.getAddress().equals(spare));
     }
 
     private static Collection<CPMember> cpMembers(HazelcastInstance member) throws Exception {
