@@ -2,7 +2,6 @@ package io.partita.bench;
 
 import com.hazelcast.core.HazelcastInstance;
 import io.micronaut.context.ApplicationContext;
-import io.partita.cluster.CommonPool;
 import io.micronaut.runtime.server.EmbeddedServer;
 
 import java.io.IOException;
@@ -55,8 +54,6 @@ final class LocalCluster implements AutoCloseable {
     }
 
     private static LocalCluster start(int size, int cpMembers, Map<String, Object> extra, boolean http) {
-        // As a node's main does: before any member starts, so Hazelcast's callbacks get pooled threads.
-        CommonPool.configure();
         String clusterName = "bench-" + UUID.randomUUID();
         List<Integer> memberPorts = new ArrayList<>();
         for (int i = 0; i < size; i++) {
