@@ -10,7 +10,7 @@ import java.util.function.Function;
 public final class Ledger {
 
     /** How many recent entries an account keeps in itself; older ones are found in the journal. */
-    public static final int RECENT = 2;
+    public static final int RECENT = 8;
     /** The largest amount one transaction may move: 10^15 minor units. */
     public static final String MAX_AMOUNT_TEXT = "1000000000000000";
     public static final long MAX_AMOUNT = Long.parseLong(MAX_AMOUNT_TEXT);
