@@ -31,6 +31,8 @@ import java.util.List;
  * @param processing       the default processing path
  * @param journal          how long journal entries (and so the duplicate check of a txId) are kept
  * @param transfers        when unfinished transfers are recovered
+ * @param requestTimeout   the longest a transaction waits for the member that holds its data before it answers 503
+ *                         with Retry-After (the client retries with the same id; the first attempt may have landed)
  */
 @ConfigurationProperties("partita")
 public record PartitaProperties(
@@ -45,7 +47,8 @@ public record PartitaProperties(
         @Valid @NotNull Cp cp,
         @Valid @NotNull Processing processing,
         @Valid @NotNull Journal journal,
-        @Valid @NotNull Transfers transfers) {
+        @Valid @NotNull Transfers transfers,
+        @NotNull Duration requestTimeout) {
 
     public enum Discovery { MULTICAST, TCP, KUBERNETES }
 
