@@ -157,11 +157,17 @@ public class AccountService {
 
     /** The account's journal, newest first; entries older than the retention are gone. 404 for no account. */
     public List<JournalEntry> journal(String accountId, int limit) {
-        if (!accounts.containsKey(accountId)) {
-            throw ApiException.notFound("Account", accountId);
+        Collection<JournalEntry> entries;
+        try {
+            if (!accounts.containsKey(accountId)) {
+                throw ApiException.notFound("Account", accountId);
+            }
+            entries = journal.values(
+                    Predicates.partitionPredicate(accountId, Predicates.equal("accountId", accountId)));
+        } catch (RuntimeException e) {
+            // A grid failure (a member cut off from the majority, a migration) is a 503 like on the write paths.
+            throw Failures.translate(e);
         }
-        Collection<JournalEntry> entries = journal.values(
-                Predicates.partitionPredicate(accountId, Predicates.equal("accountId", accountId)));
         return entries.stream()
                 .sorted(Comparator.comparingLong(JournalEntry::seq).reversed())
                 .limit(limit)

@@ -33,6 +33,9 @@ import java.util.List;
  * @param transfers        when unfinished transfers are recovered
  * @param requestTimeout   the longest a transaction waits for the member that holds its data before it answers 503
  *                         with Retry-After (the client retries with the same id; the first attempt may have landed)
+ * @param splitBrainProtection the fewest members a member must see to serve the ledger's maps (0 or 1: off); set it
+ *                         to a majority of the cluster (2 of 3) so that a member cut off or paused and removed refuses
+ *                         reads and writes (503) instead of serving its stale copy until it merges back
  */
 @ConfigurationProperties("partita")
 public record PartitaProperties(
@@ -48,7 +51,8 @@ public record PartitaProperties(
         @Valid @NotNull Processing processing,
         @Valid @NotNull Journal journal,
         @Valid @NotNull Transfers transfers,
-        @NotNull Duration requestTimeout) {
+        @NotNull Duration requestTimeout,
+        @Min(0) @Max(1000) int splitBrainProtection) {
 
     public enum Discovery { MULTICAST, TCP, KUBERNETES }
 

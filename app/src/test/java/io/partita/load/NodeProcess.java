@@ -43,7 +43,7 @@ final class NodeProcess {
         Path logs = Path.of(System.getProperty("partita.it-logs", "target/it-logs"));
         Files.createDirectories(logs);
         String jar = System.getProperty("partita.jar", "target/partita.jar");
-        ProcessBuilder builder = new ProcessBuilder(javaBinary(), "-Xmx384m", "-XX:+UseSerialGC",
+        ProcessBuilder builder = new ProcessBuilder(javaBinary(), "-Xmx512m", "-XX:+UseSerialGC",
                 "-XX:TieredStopAtLevel=1", "-Dhazelcast.phone.home.enabled=false", "-jar", jar);
         builder.environment().putAll(env);
         builder.environment().put("MICRONAUT_SERVER_PORT", String.valueOf(httpPort));

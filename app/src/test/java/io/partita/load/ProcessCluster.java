@@ -37,6 +37,8 @@ final class ProcessCluster implements AutoCloseable {
         env.put("PARTITA_MEMBERS", memberPorts.stream().map(p -> "127.0.0.1:" + p)
                 .collect(Collectors.joining(",")));
         env.put("PARTITA_NETWORK_HOST", "127.0.0.1");
+        // As compose: a member that sees fewer than 2 of the 3 refuses the ledger (503) instead of serving stale data.
+        env.put("PARTITA_SPLIT_BRAIN_PROTECTION", "2");
         env.putAll(extraEnv);
         for (int i = 0; i < size; i++) {
             nodes.add(new NodeProcess(clusterName + "-n" + (i + 1), Ports.free(), memberPorts.get(i), env));
@@ -44,6 +46,8 @@ final class ProcessCluster implements AutoCloseable {
     }
 
     ProcessCluster start() throws IOException {
+        // If the test JVM is stopped before @AfterAll runs, the nodes must not outlive it.
+        Runtime.getRuntime().addShutdownHook(new Thread(this::close));
         for (NodeProcess node : nodes) {
             node.start();
         }
