@@ -37,7 +37,7 @@ public final class Maps {
      * creating a proxy there for the first time would need a call to other members, which a partition thread may
      * not make. Called once when a member starts.
      *
-     * <p>Creating the journal's proxy adds its index on every partition; while other members are joining, a backup of
+     * <p>Creating the journal's (and the transfers') proxy adds its index on every partition; while other members are joining, a backup of
      * that may not acknowledge in time and the member reports an indeterminate state. Adding an index again is
      * harmless, so the creation is simply retried. With split-brain protection on (partita.split-brain-protection),
      * the index cannot be added until enough members have joined: the member waits for them, as long as it takes
@@ -48,6 +48,8 @@ public final class Maps {
             try {
                 accounts(hazelcast);
                 journal(hazelcast);
+                // The transfers map has an index too (its state, for recovery): the same race, the same retry.
+                transfers(hazelcast);
                 return;
             } catch (SplitBrainProtectionException e) {
                 attempt = 0;
