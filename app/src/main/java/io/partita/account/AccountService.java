@@ -13,6 +13,7 @@ import io.partita.web.Failures;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
+import java.time.Duration;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.EnumMap;
@@ -22,6 +23,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Accounts, transactions and the journal, for the API and for other features.
@@ -39,6 +41,7 @@ public class AccountService {
     private final Map<ProcessingMode, TransactionPath> paths = new EnumMap<>(ProcessingMode.class);
     private final ProcessingMode defaultMode;
     private final TransactionMeters meters;
+    private final Duration requestTimeout;
 
     @Inject
     AccountService(HazelcastInstance hazelcast, List<TransactionPath> paths, PartitaProperties properties,
@@ -48,6 +51,7 @@ public class AccountService {
         paths.forEach(path -> this.paths.put(path.mode(), path));
         this.defaultMode = properties.processing().mode();
         this.meters = meters;
+        this.requestTimeout = properties.requestTimeout();
     }
 
     /** A service outside a node (tests on bare members): its metrics go to a registry of their own. */
@@ -58,7 +62,8 @@ public class AccountService {
     /** Opens an account; a 409 when the id is taken. */
     public CompletionStage<Account> open(String id, long balance, long overdraftLimit) {
         Account account = Account.open(id, balance, overdraftLimit);
-        return accounts.submitToKey(id, new OpenAccount(account))
+        return accounts.submitToKey(id, new OpenAccount(account)).toCompletableFuture()
+                .orTimeout(requestTimeout.toMillis(), TimeUnit.MILLISECONDS)
                 .handle((opened, failure) -> {
                     if (failure != null) {
                         throw Failures.translate(failure);
@@ -72,12 +77,18 @@ public class AccountService {
     }
 
     public CompletionStage<Optional<Account>> find(String id) {
-        return accounts.getAsync(id).handle((account, failure) -> {
+        return accounts.getAsync(id).toCompletableFuture()
+                .orTimeout(requestTimeout.toMillis(), TimeUnit.MILLISECONDS).handle((account, failure) -> {
             if (failure != null) {
                 throw Failures.translate(failure);
             }
             return Optional.ofNullable(account);
         });
+    }
+
+    /** How long a transaction waits for the member that holds its data (partita.request-timeout). */
+    Duration requestTimeout() {
+        return requestTimeout;
     }
 
     /** The path {@code mode} names (null: this node's default); a 400 when this node does not offer it. */
@@ -116,8 +127,11 @@ public class AccountService {
      */
     public CompletionStage<TxOutcome> applyWith(TransactionPath path, String accountId, TxRequest request) {
         long started = System.nanoTime();
+        // Bounded: a member that cannot reach the data (or holds it while paused) answers 503 instead of hanging.
         return path.apply(accountId, request)
                 .thenComposeAsync(outcome -> journaled(journal, outcome), Continuations.executor())
+                .toCompletableFuture()
+                .orTimeout(requestTimeout.toMillis(), TimeUnit.MILLISECONDS)
                 .handle((outcome, failure) -> {
                     if (failure != null) {
                         throw Failures.translate(failure);
@@ -143,11 +157,17 @@ public class AccountService {
 
     /** The account's journal, newest first; entries older than the retention are gone. 404 for no account. */
     public List<JournalEntry> journal(String accountId, int limit) {
-        if (!accounts.containsKey(accountId)) {
-            throw ApiException.notFound("Account", accountId);
+        Collection<JournalEntry> entries;
+        try {
+            if (!accounts.containsKey(accountId)) {
+                throw ApiException.notFound("Account", accountId);
+            }
+            entries = journal.values(
+                    Predicates.partitionPredicate(accountId, Predicates.equal("accountId", accountId)));
+        } catch (RuntimeException e) {
+            // A grid failure (a member cut off from the majority, a migration) is a 503 like on the write paths.
+            throw Failures.translate(e);
         }
-        Collection<JournalEntry> entries = journal.values(
-                Predicates.partitionPredicate(accountId, Predicates.equal("accountId", accountId)));
         return entries.stream()
                 .sorted(Comparator.comparingLong(JournalEntry::seq).reversed())
                 .limit(limit)

@@ -73,22 +73,29 @@ class BatchService {
             List<Integer> indices = slice.getValue();
             ApplyBatch task = new ApplyBatch(indices.stream().map(accountIds::get).toList(),
                     indices.stream().map(requests::get).toList());
-            CompletableFuture<Void> sent = new CompletableFuture<>();
+            CompletableFuture<List<TxOutcome>> sent = new CompletableFuture<>();
             executor.submitToMember(task, slice.getKey(), new ExecutionCallback<>() {
                 @Override
                 public void onResponse(List<TxOutcome> response) {
-                    for (int i = 0; i < indices.size(); i++) {
-                        outcomes[indices.get(i)] = response.get(i);
-                    }
-                    sent.complete(null);
+                    sent.complete(response);
                 }
 
                 @Override
                 public void onFailure(Throwable failure) {
-                    sent.complete(null);
+                    sent.completeExceptionally(failure);
                 }
             });
-            slices.add(sent);
+            // A slice whose member does not answer within the request timeout stays unanswered (a 503 per item, or
+            // another attempt); an answer arriving after that is dropped, since completing a done future does nothing.
+            slices.add(sent.orTimeout(accounts.requestTimeout().toMillis(), TimeUnit.MILLISECONDS)
+                    .handle((response, failure) -> {
+                        if (response != null) {
+                            for (int i = 0; i < indices.size(); i++) {
+                                outcomes[indices.get(i)] = response.get(i);
+                            }
+                        }
+                        return null;
+                    }));
         }
         return CompletableFuture.allOf(slices.toArray(CompletableFuture[]::new)).thenComposeAsync(ignored -> {
             List<Integer> unanswered = pending.stream().filter(index -> outcomes[index] == null).toList();

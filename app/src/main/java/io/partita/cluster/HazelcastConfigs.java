@@ -7,6 +7,8 @@ import com.hazelcast.config.IndexType;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.MapConfig;
 import com.hazelcast.config.NetworkConfig;
+import com.hazelcast.config.SplitBrainProtectionConfig;
+import com.hazelcast.splitbrainprotection.SplitBrainProtectionOn;
 import com.hazelcast.config.cp.CPSubsystemConfig;
 import com.hazelcast.spi.properties.ClusterProperty;
 
@@ -48,6 +50,10 @@ public final class HazelcastConfigs {
         config.setProperty(ClusterProperty.MAX_NO_HEARTBEAT_SECONDS.getName(), String.valueOf(heartbeatTimeout));
         config.setProperty(ClusterProperty.HEARTBEAT_INTERVAL_SECONDS.getName(),
                 String.valueOf(Math.max(1, heartbeatTimeout / 5)));
+        // A removed member that runs again (after a pause) finds the cluster and merges back within seconds rather
+        // than the default five minutes; until then split-brain protection keeps it from serving the ledger.
+        config.setProperty(ClusterProperty.MERGE_FIRST_RUN_DELAY_SECONDS.getName(), "10");
+        config.setProperty(ClusterProperty.MERGE_NEXT_RUN_DELAY_SECONDS.getName(), "10");
         // SQL runs on the Jet engine, so Jet is on; uploading code or files to it is not, so nothing a client sends
         // can become a class or a resource on a member (POST /sql also refuses anything but a SELECT).
         config.getJetConfig().setEnabled(true).setResourceUploadEnabled(false);
@@ -98,16 +104,32 @@ public final class HazelcastConfigs {
     }
 
     private static void maps(Config config, PartitaProperties properties) {
+        /*
+         * A member that was paused (or cut off) past the heartbeat timeout is removed; when it runs again it forms a
+         * cluster of its own until the split-brain merge brings it back, holding stale copies of some partitions and
+         * none of the others. With split-brain protection on, it refuses every read and write of the ledger then
+         * (SplitBrainProtectionException, a 503), so it neither answers stale balances nor takes writes that the
+         * merge would drop. The merge itself keeps the larger side's values (put-if-absent, the default policy).
+         */
+        String protection = null;
+        if (properties.splitBrainProtection() > 1) {
+            protection = "ledger-majority";
+            config.addSplitBrainProtectionConfig(new SplitBrainProtectionConfig(protection, true,
+                    properties.splitBrainProtection()).setProtectOn(SplitBrainProtectionOn.READ_WRITE));
+        }
         config.addMapConfig(new MapConfig(Maps.ACCOUNTS)
+                .setSplitBrainProtectionName(protection)
                 .setBackupCount(1)
                 .setAsyncBackupCount(0));
         config.addMapConfig(new MapConfig(Maps.JOURNAL)
+                .setSplitBrainProtectionName(protection)
                 .setBackupCount(1)
                 .setAsyncBackupCount(0)
                 .setTimeToLiveSeconds(Math.toIntExact(properties.journal().retention().toSeconds()))
                 .addIndexConfig(new IndexConfig(IndexType.HASH, "accountId")));
         // A transfer's record is a journal entry of the transfer itself: kept as long, found by state for recovery.
         config.addMapConfig(new MapConfig(Maps.TRANSFERS)
+                .setSplitBrainProtectionName(protection)
                 .setBackupCount(1)
                 .setAsyncBackupCount(0)
                 .setTimeToLiveSeconds(Math.toIntExact(properties.journal().retention().toSeconds()))

@@ -3,6 +3,7 @@ package io.partita.cluster;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.IndeterminateOperationStateException;
 import com.hazelcast.spi.exception.RetryableHazelcastException;
+import com.hazelcast.splitbrainprotection.SplitBrainProtectionException;
 import com.hazelcast.map.IMap;
 import io.partita.account.Account;
 import io.partita.account.JournalEntry;
@@ -36,16 +37,28 @@ public final class Maps {
      * creating a proxy there for the first time would need a call to other members, which a partition thread may
      * not make. Called once when a member starts.
      *
-     * <p>Creating the journal's proxy adds its index on every partition; while other members are joining, a backup of
+     * <p>Creating the journal's (and the transfers') proxy adds its index on every partition; while other members are joining, a backup of
      * that may not acknowledge in time and the member reports an indeterminate state. Adding an index again is
-     * harmless, so the creation is simply retried.
+     * harmless, so the creation is simply retried. With split-brain protection on (partita.split-brain-protection),
+     * the index cannot be added until enough members have joined: the member waits for them, as long as it takes
+     * (its readiness stays DOWN meanwhile).
      */
     public static void createProxies(HazelcastInstance hazelcast) {
         for (int attempt = 1; ; attempt++) {
             try {
                 accounts(hazelcast);
                 journal(hazelcast);
+                // The transfers map has an index too (its state, for recovery): the same race, the same retry.
+                transfers(hazelcast);
                 return;
+            } catch (SplitBrainProtectionException e) {
+                attempt = 0;
+                try {
+                    Thread.sleep(500);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
             } catch (IndeterminateOperationStateException | RetryableHazelcastException e) {
                 if (attempt >= 50) {
                     throw e;

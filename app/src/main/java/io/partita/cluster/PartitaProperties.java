@@ -31,6 +31,11 @@ import java.util.List;
  * @param processing       the default processing path
  * @param journal          how long journal entries (and so the duplicate check of a txId) are kept
  * @param transfers        when unfinished transfers are recovered
+ * @param requestTimeout   the longest a transaction waits for the member that holds its data before it answers 503
+ *                         with Retry-After (the client retries with the same id; the first attempt may have landed)
+ * @param splitBrainProtection the fewest members a member must see to serve the ledger's maps (0 or 1: off); set it
+ *                         to a majority of the cluster (2 of 3) so that a member cut off or paused and removed refuses
+ *                         reads and writes (503) instead of serving its stale copy until it merges back
  */
 @ConfigurationProperties("partita")
 public record PartitaProperties(
@@ -45,7 +50,9 @@ public record PartitaProperties(
         @Valid @NotNull Cp cp,
         @Valid @NotNull Processing processing,
         @Valid @NotNull Journal journal,
-        @Valid @NotNull Transfers transfers) {
+        @Valid @NotNull Transfers transfers,
+        @NotNull Duration requestTimeout,
+        @Min(0) @Max(1000) int splitBrainProtection) {
 
     public enum Discovery { MULTICAST, TCP, KUBERNETES }
 

@@ -6,10 +6,12 @@ import com.hazelcast.core.IndeterminateOperationStateException;
 import com.hazelcast.core.MemberLeftException;
 import com.hazelcast.core.OperationTimeoutException;
 import com.hazelcast.spi.exception.RetryableException;
+import com.hazelcast.splitbrainprotection.SplitBrainProtectionException;
 
 import java.time.Duration;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Turns what the grid throws into what a client can act on. Everything transient (a member leaving, a migration, a
@@ -41,6 +43,14 @@ public final class Failures {
         if (cause instanceof IndeterminateOperationStateException) {
             return ApiException.unavailable("The write was not confirmed by its backup, so it may or may not have "
                     + "been applied. Retry with the same id to learn which.", RETRY_AFTER);
+        }
+        if (cause instanceof SplitBrainProtectionException) {
+            return ApiException.unavailable("This member is cut off from the majority of the cluster. Retry with the "
+                    + "same id, here later or on another member.", RETRY_AFTER);
+        }
+        if (cause instanceof TimeoutException) {
+            return ApiException.unavailable("The member that holds the data did not answer in time, so the write may "
+                    + "or may not have been applied. Retry with the same id to learn which.", RETRY_AFTER);
         }
         if (isTransient(cause)) {
             return ApiException.unavailable("The cluster is rebalancing or a member is leaving. Retry with the same id.",

@@ -32,6 +32,6 @@ public final class TestProperties {
                 cp(cpMembers),
                 new PartitaProperties.Processing(PartitaProperties.ProcessingMode.PARTITIONED),
                 new PartitaProperties.Journal(Duration.ofHours(24)),
-                transfers());
+                transfers(), Duration.ofSeconds(10), 0);
     }
 }

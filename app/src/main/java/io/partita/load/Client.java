@@ -1,0 +1,94 @@
+package io.partita.load;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * HTTP to a set of nodes, with the retry a careful client does: an operation is re-sent with the same body (so the
+ * same id) to the next node on a connection error, a timeout, a 5xx or a 429, until a definite answer or the give-up
+ * deadline.
+ *
+ * <p>Threads: called from the workload's threads at once; the JDK client is thread-safe and the counters are atomic.
+ */
+final class Client {
+
+    record Response(int status, String body) {
+    }
+
+    private final List<URI> targets;
+    private final Duration attemptTimeout;
+    private final Duration giveUp;
+    private final HttpClient http;
+    final AtomicLong retries = new AtomicLong();
+    final AtomicLong errors = new AtomicLong();
+
+    Client(List<URI> targets, Duration attemptTimeout, Duration giveUp) {
+        this.targets = targets;
+        this.attemptTimeout = attemptTimeout;
+        this.giveUp = giveUp;
+        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(attemptTimeout).build();
+    }
+
+    /** The definite answer, or null when none came before the give-up deadline. */
+    Response post(String path, String body) {
+        return call("POST", path, body);
+    }
+
+    Response get(String path) {
+        return call("GET", path, null);
+    }
+
+    private Response call(String method, String path, String body) {
+        long deadline = System.nanoTime() + giveUp.toNanos();
+        int next = ThreadLocalRandom.current().nextInt(targets.size());
+        long backoffMillis = 20;
+        while (true) {
+            URI target = targets.get(Math.floorMod(next++, targets.size()));
+            try {
+                HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(target + path))
+                        .timeout(attemptTimeout)
+                        .header("Accept", "application/json");
+                if (body == null) {
+                    request.GET();
+                } else {
+                    request.header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofString(body));
+                }
+                HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+                if (definite(response.statusCode())) {
+                    return new Response(response.statusCode(), response.body());
+                }
+                errors.incrementAndGet();
+            } catch (IOException e) {
+                errors.incrementAndGet();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
+            if (System.nanoTime() + backoffMillis * 1_000_000 > deadline) {
+                return null;
+            }
+            retries.incrementAndGet();
+            try {
+                Thread.sleep(backoffMillis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
+            backoffMillis = Math.min(backoffMillis * 2, 500);
+        }
+    }
+
+    /** 2xx and 4xx answers are the node's decision; 5xx, 408 and 429 say "try again". */
+    private static boolean definite(int status) {
+        return status < 500 && status != 408 && status != 429;
+    }
+}

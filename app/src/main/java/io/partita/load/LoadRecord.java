@@ -1,0 +1,105 @@
+package io.partita.load;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What the load tool knows at the end of a run: what it asked, what the cluster answered, and what it observed
+ * afterwards. {@link Verification} is a pure function over these.
+ */
+final class LoadRecord {
+
+    private LoadRecord() {
+    }
+
+    enum Kind { DEBIT, CREDIT, TRANSFER }
+
+    /** The client's view of one operation's fate: a definite answer (200 or 422), or none before it gave up. */
+    enum Outcome {
+        /** 200: APPLIED for a transaction, COMPLETED for a transfer. */
+        APPLIED,
+        /** 422: REJECTED (a definite failure: it must not have changed anything). */
+        REJECTED,
+        /** No definite answer before the give-up deadline: the journal decides whether it was applied. */
+        UNKNOWN
+    }
+
+    /**
+     * One operation the tool sent. For a transfer {@code account} is the source and {@code to} the destination.
+     */
+    record Op(Kind kind, String txId, String account, String to, long amount) {
+        Op {
+            Objects.requireNonNull(kind);
+            Objects.requireNonNull(txId);
+            Objects.requireNonNull(account);
+        }
+
+        static Op debit(String txId, String account, long amount) {
+            return new Op(Kind.DEBIT, txId, account, null, amount);
+        }
+
+        static Op credit(String txId, String account, long amount) {
+            return new Op(Kind.CREDIT, txId, account, null, amount);
+        }
+
+        static Op transfer(String txId, String from, String to, long amount) {
+            return new Op(Kind.TRANSFER, txId, from, to, amount);
+        }
+
+        /** The journal id of a transfer's debit of its source (transfer/Transfer.java). */
+        String transferOut() {
+            return "transfer-out/" + txId;
+        }
+
+        String transferIn() {
+            return "transfer-in/" + account + "/" + txId;
+        }
+
+        String transferRefund() {
+            return "transfer-refund/" + txId;
+        }
+    }
+
+    /**
+     * @param balance   the balance the answer reported (for a transfer, {@code fromBalance}); null when unknown
+     * @param toBalance a transfer's {@code toBalance}, when answered
+     */
+    record Answer(Outcome outcome, int httpStatus, Long balance, Long toBalance) {
+        static final Answer UNKNOWN = new Answer(Outcome.UNKNOWN, 0, null, null);
+
+        /** Whether a replay answered the same as the first call: status and reported balances. */
+        boolean sameAs(Answer other) {
+            return outcome == other.outcome && httpStatus == other.httpStatus
+                    && Objects.equals(balance, other.balance) && Objects.equals(toBalance, other.toBalance);
+        }
+    }
+
+    record Result(Op op, Answer answer) {
+    }
+
+    /** A re-send of an answered operation with the same id and payload, and what it answered. */
+    record Replay(Op op, Answer first, Answer again) {
+    }
+
+    record Opening(long balance, long overdraftLimit) {
+    }
+
+    /** One line of an account's journal as {@code GET /accounts/{id}/transactions} shows it. */
+    record Entry(String txId, String type, long amount, String status, long balanceAfter) {
+        boolean applied() {
+            return "APPLIED".equals(status);
+        }
+    }
+
+    /**
+     * @param journals each account's journal, newest first, as read
+     * @param truncated accounts whose journal filled the read limit (older entries may be unseen)
+     */
+    record Observed(Map<String, Long> balances, Map<String, List<Entry>> journals, List<String> truncated) {
+    }
+
+    /** The record of a run, everything the verification needs from the client's side. */
+    record Run(Map<String, Opening> opening, List<Result> results, List<Replay> replays) {
+    }
+}

@@ -1,0 +1,278 @@
+package io.partita.load;
+
+import io.partita.load.LoadRecord.Entry;
+import io.partita.load.LoadRecord.Observed;
+import io.partita.load.LoadRecord.Op;
+import io.partita.load.LoadRecord.Opening;
+import io.partita.load.LoadRecord.Outcome;
+import io.partita.load.LoadRecord.Replay;
+import io.partita.load.LoadRecord.Result;
+import io.partita.load.LoadRecord.Run;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Checks a run against what the cluster acknowledged: a pure function of the client's record and the observed
+ * balances and journals, so it can be fed planted faults in a unit test.
+ *
+ * <p>The checks (DESIGN.md, "Invariants"): every replay answered as the first call did; every acknowledged id is in the
+ * right journal exactly once with the acknowledged status; no definite failure (422) was applied; an operation without
+ * an answer counts as the journal shows it (applied or not, never twice); no id appears twice in a journal and no id
+ * the tool never sent appears at all (a stale or invented write); transfers are never half done; each balance equals
+ * its opening plus the deltas so derived, and the newest journal line agrees with it; the total is conserved (changed
+ * only by debits and credits); no balance is below its overdraft limit.
+ */
+final class Verification {
+
+    /** At most this many failures are listed; the count is always exact. */
+    static final int LISTED = 20;
+
+    record Verdict(boolean pass, int failureCount, List<String> failures, long expectedTotal, long observedTotal,
+                   int acknowledged, int rejected, int unknown, int unknownApplied) {
+
+        String summary() {
+            return (pass ? "PASS" : "FAIL") + ": " + acknowledged + " acknowledged, " + rejected + " rejected, "
+                    + unknown + " unknown outcome (" + unknownApplied + " applied), total " + observedTotal
+                    + " (expected " + expectedTotal + ")" + (pass ? "" : ", " + failureCount + " failure(s)");
+        }
+    }
+
+    private final List<String> failures = new ArrayList<>();
+    private int failureCount;
+
+    private Verification() {
+    }
+
+    static Verdict verify(Run run, Observed observed) {
+        return new Verification().check(run, observed);
+    }
+
+    private Verdict check(Run run, Observed observed) {
+        for (String account : observed.truncated()) {
+            fail("journal of " + account + " is longer than could be read: cannot check it (use more accounts)");
+        }
+        checkReplays(run.replays());
+
+        Map<String, Map<String, List<Entry>>> byId = indexJournals(observed);
+        Map<String, Long> expected = new HashMap<>();
+        run.opening().forEach((account, opening) -> expected.put(account, opening.balance()));
+        Map<String, Boolean> sent = new HashMap<>();
+        long externalDelta = 0;
+        int acknowledged = 0;
+        int rejected = 0;
+        int unknown = 0;
+        int unknownApplied = 0;
+
+        for (Result result : run.results()) {
+            Op op = result.op();
+            Outcome outcome = result.answer().outcome();
+            switch (outcome) {
+                case APPLIED -> acknowledged++;
+                case REJECTED -> rejected++;
+                case UNKNOWN -> unknown++;
+            }
+            boolean applied;
+            if (op.kind() == LoadRecord.Kind.TRANSFER) {
+                sent.put(op.account() + " " + op.transferOut(), true);
+                sent.put(op.account() + " " + op.transferRefund(), true);
+                sent.put(op.to() + " " + op.transferIn(), true);
+                applied = checkTransfer(op, result.answer(), byId, expected);
+            } else {
+                sent.put(op.account() + " " + op.txId(), true);
+                applied = checkTransaction(op, result.answer(), byId, expected);
+                if (applied) {
+                    externalDelta += op.kind() == LoadRecord.Kind.CREDIT ? op.amount() : -op.amount();
+                }
+            }
+            if (outcome == Outcome.UNKNOWN && applied) {
+                unknownApplied++;
+            }
+        }
+
+        checkJournals(observed, run.opening(), sent);
+        long observedTotal = 0;
+        long openingTotal = 0;
+        for (Map.Entry<String, Opening> e : run.opening().entrySet()) {
+            String account = e.getKey();
+            Long balance = observed.balances().get(account);
+            openingTotal += e.getValue().balance();
+            if (balance == null) {
+                fail("account " + account + " was not found");
+                continue;
+            }
+            observedTotal += balance;
+            if (balance.longValue() != expected.get(account)) {
+                fail("account " + account + " has balance " + balance + ", expected " + expected.get(account)
+                        + " from its opening and the acknowledged operations");
+            }
+            if (balance < -e.getValue().overdraftLimit()) {
+                fail("account " + account + " is at " + balance + ", below its overdraft limit "
+                        + e.getValue().overdraftLimit());
+            }
+            List<Entry> journal = observed.journals().getOrDefault(account, List.of());
+            if (!journal.isEmpty() && journal.get(0).balanceAfter() != balance) {
+                fail("account " + account + " has balance " + balance + " but its newest journal line says "
+                        + journal.get(0).balanceAfter());
+            }
+        }
+        long expectedTotal = openingTotal + externalDelta;
+        if (observedTotal != expectedTotal) {
+            fail("money is not conserved: total " + observedTotal + ", expected " + expectedTotal);
+        }
+        return new Verdict(failureCount == 0, failureCount, List.copyOf(failures), expectedTotal, observedTotal,
+                acknowledged, rejected, unknown, unknownApplied);
+    }
+
+    private void checkReplays(List<Replay> replays) {
+        for (Replay replay : replays) {
+            if (replay.again().outcome() != Outcome.UNKNOWN && !replay.again().sameAs(replay.first())) {
+                fail("replay of " + replay.op().txId() + " answered " + replay.again() + ", the first call "
+                        + replay.first());
+            }
+        }
+    }
+
+    /** Returns whether the transaction is applied according to the journal (after checking it against the answer). */
+    private boolean checkTransaction(Op op, LoadRecord.Answer answer, Map<String, Map<String, List<Entry>>> byId,
+                                     Map<String, Long> expected) {
+        List<Entry> entries = entries(byId, op.account(), op.txId());
+        if (entries.size() > 1) {
+            return false; // reported by checkJournals as a duplicate
+        }
+        Entry entry = entries.isEmpty() ? null : entries.get(0);
+        switch (answer.outcome()) {
+            case APPLIED -> {
+                if (entry == null || !entry.applied()) {
+                    fail(op.kind() + " " + op.txId() + " on " + op.account() + " was acknowledged APPLIED but the "
+                            + "journal has " + (entry == null ? "no entry" : entry.status()));
+                } else if (answer.balance() != null && entry.balanceAfter() != answer.balance()) {
+                    fail(op.txId() + " was acknowledged with balance " + answer.balance() + " but the journal says "
+                            + entry.balanceAfter());
+                }
+            }
+            case REJECTED -> {
+                if (entry == null || entry.applied()) {
+                    fail(op.kind() + " " + op.txId() + " on " + op.account() + " was answered 422 REJECTED but the "
+                            + "journal has " + (entry == null ? "no entry" : entry.status()));
+                }
+            }
+            case UNKNOWN -> {
+            }
+        }
+        // What the balance must show: the acknowledgement where there is one, the journal where there is none.
+        boolean applied = switch (answer.outcome()) {
+            case APPLIED -> true;
+            case REJECTED -> false;
+            case UNKNOWN -> entry != null && entry.applied();
+        };
+        if (applied) {
+            long delta = op.kind() == LoadRecord.Kind.CREDIT ? op.amount() : -op.amount();
+            expected.merge(op.account(), delta, Long::sum);
+        }
+        return applied;
+    }
+
+    /** Returns whether the transfer moved money according to the journals. */
+    private boolean checkTransfer(Op op, LoadRecord.Answer answer, Map<String, Map<String, List<Entry>>> byId,
+                                  Map<String, Long> expected) {
+        Entry out = single(byId, op.account(), op.transferOut());
+        Entry in = single(byId, op.to(), op.transferIn());
+        Entry refund = single(byId, op.account(), op.transferRefund());
+        boolean debited = out != null && out.applied();
+        boolean credited = in != null && in.applied();
+        boolean refunded = refund != null && refund.applied();
+        switch (answer.outcome()) {
+            case APPLIED -> {
+                if (!debited || !credited || refunded) {
+                    fail("transfer " + op.txId() + " was acknowledged COMPLETED but the journals show debit="
+                            + debited + " credit=" + credited + " refund=" + refunded);
+                }
+            }
+            case REJECTED -> {
+                if (credited || (debited && !refunded)) {
+                    fail("transfer " + op.txId() + " was answered 422 REJECTED but the journals show debit="
+                            + debited + " credit=" + credited + " refund=" + refunded);
+                }
+            }
+            case UNKNOWN -> {
+                if (debited && !credited && !refunded) {
+                    fail("transfer " + op.txId() + " is half done: its source was debited, nothing more");
+                }
+                if (credited && !debited) {
+                    fail("transfer " + op.txId() + " credited its destination without debiting its source");
+                }
+            }
+        }
+        if (answer.outcome() == Outcome.APPLIED) {
+            // What the balances must show follows the acknowledgement, whatever the journals say.
+            debited = true;
+            credited = true;
+            refunded = false;
+        } else if (answer.outcome() == Outcome.REJECTED) {
+            debited = false;
+            credited = false;
+            refunded = false;
+        }
+        if (debited) {
+            expected.merge(op.account(), -op.amount(), Long::sum);
+        }
+        if (credited) {
+            expected.merge(op.to(), op.amount(), Long::sum);
+        }
+        if (refunded) {
+            expected.merge(op.account(), op.amount(), Long::sum);
+        }
+        return debited && credited;
+    }
+
+    /** Every journal line: no id twice, no id the tool never sent, no balance after below the overdraft limit. */
+    private void checkJournals(Observed observed, Map<String, Opening> opening, Map<String, Boolean> sent) {
+        observed.journals().forEach((account, journal) -> {
+            Map<String, Integer> seen = new HashMap<>();
+            for (Entry entry : journal) {
+                if (seen.merge(entry.txId(), 1, Integer::sum) == 2) {
+                    fail(entry.txId() + " appears more than once in the journal of " + account);
+                }
+                if (!sent.containsKey(account + " " + entry.txId())) {
+                    fail("the journal of " + account + " holds " + entry.txId() + ", which this run never sent");
+                }
+                Opening o = opening.get(account);
+                if (o != null && entry.applied() && entry.balanceAfter() < -o.overdraftLimit()) {
+                    fail(entry.txId() + " took " + account + " to " + entry.balanceAfter()
+                            + ", below its overdraft limit");
+                }
+            }
+        });
+    }
+
+    private static Map<String, Map<String, List<Entry>>> indexJournals(Observed observed) {
+        Map<String, Map<String, List<Entry>>> byId = new HashMap<>();
+        observed.journals().forEach((account, journal) -> {
+            Map<String, List<Entry>> ids = new HashMap<>();
+            for (Entry entry : journal) {
+                ids.computeIfAbsent(entry.txId(), id -> new ArrayList<>()).add(entry);
+            }
+            byId.put(account, ids);
+        });
+        return byId;
+    }
+
+    private static List<Entry> entries(Map<String, Map<String, List<Entry>>> byId, String account, String txId) {
+        return byId.getOrDefault(account, Map.of()).getOrDefault(txId, List.of());
+    }
+
+    private static Entry single(Map<String, Map<String, List<Entry>>> byId, String account, String txId) {
+        List<Entry> entries = entries(byId, account, txId);
+        return entries.isEmpty() ? null : entries.get(0);
+    }
+
+    private void fail(String failure) {
+        failureCount++;
+        if (failures.size() < LISTED) {
+            failures.add(failure);
+        }
+    }
+}

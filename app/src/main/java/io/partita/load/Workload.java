@@ -1,0 +1,262 @@
+package io.partita.load;
+
+import io.partita.load.LoadRecord.Answer;
+import io.partita.load.LoadRecord.Entry;
+import io.partita.load.LoadRecord.Observed;
+import io.partita.load.LoadRecord.Op;
+import io.partita.load.LoadRecord.Opening;
+import io.partita.load.LoadRecord.Outcome;
+import io.partita.load.LoadRecord.Replay;
+import io.partita.load.LoadRecord.Result;
+import io.partita.load.LoadRecord.Run;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The load tool's workload: opens accounts, drives debits, credits and transfers from {@code concurrency} threads for a
+ * duration, records every answer, and at the end reads balances and journals back for {@link Verification}.
+ *
+ * <p>Threads: {@code concurrency} worker threads each run one operation at a time (blocking HTTP through
+ * {@link Client}); a daemon thread prints the progress line once a second from an HdrHistogram {@link Recorder},
+ * which workers record into without locks. Results go to concurrent queues, read only after the workers stop.
+ * The fault tests call this class directly, in their own JVM, against node processes.
+ */
+final class Workload {
+
+    static final int JOURNAL_LIMIT = 1000;
+
+    private final LoadOptions options;
+    private final PrintStream out;
+    private final Client client;
+    private final List<String> accounts = new ArrayList<>();
+    private final Map<String, Opening> opening = new ConcurrentHashMap<>();
+    private final ConcurrentLinkedQueue<Result> results = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Replay> replays = new ConcurrentLinkedQueue<>();
+    private final Recorder latency = new Recorder(3);
+    private final AtomicLong unknown = new AtomicLong();
+    private final AtomicLong sequence = new AtomicLong();
+    private final String modeQuery;
+
+    Workload(LoadOptions options, PrintStream out) {
+        this.options = options;
+        this.out = out;
+        this.client = new Client(options.targets(), options.attemptTimeout(), options.giveUp());
+        this.modeQuery = "?mode=" + options.mode();
+        for (int i = 0; i < options.accounts(); i++) {
+            accounts.add(options.prefix() + "-a" + i);
+        }
+    }
+
+    /** Opens the accounts: 1,000.00 each (in cents: 100000), every fourth with an overdraft limit of 500.00. */
+    void open() throws InterruptedException {
+        ExecutorService pool = Executors.newFixedThreadPool(options.concurrency());
+        try {
+            List<Future<?>> opened = new ArrayList<>();
+            for (int i = 0; i < accounts.size(); i++) {
+                String id = accounts.get(i);
+                long limit = i % 4 == 0 ? 50_000 : 0;
+                opened.add(pool.submit(() -> {
+                    String body = "{\"id\":" + Json.quote(id) + ",\"balance\":100000,\"overdraftLimit\":" + limit + "}";
+                    Client.Response response = client.post("/accounts", body);
+                    // 409 on a retry: the first attempt opened it (the prefix is unique to this run).
+                    if (response == null || (response.status() != 201 && response.status() != 409)) {
+                        throw new IllegalStateException("could not open account " + id + ": "
+                                + (response == null ? "no answer" : response.status() + " " + response.body()));
+                    }
+                    opening.put(id, new Opening(100_000, limit));
+                    return null;
+                }));
+            }
+            for (Future<?> f : opened) {
+                f.get();
+            }
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** Drives operations for the configured duration, printing progress every second; returns when all have ended. */
+    void drive() throws InterruptedException {
+        long end = System.nanoTime() + options.duration().toNanos();
+        Thread progress = new Thread(() -> progress(end), "load-progress");
+        progress.setDaemon(true);
+        progress.start();
+        List<Thread> workers = new ArrayList<>();
+        for (int w = 0; w < options.concurrency(); w++) {
+            Thread worker = new Thread(() -> {
+                while (System.nanoTime() < end && !Thread.currentThread().isInterrupted()) {
+                    one();
+                }
+            }, "load-" + w);
+            worker.start();
+            workers.add(worker);
+        }
+        for (Thread worker : workers) {
+            worker.join();
+        }
+        progress.interrupt();
+        progress.join();
+    }
+
+    private void one() {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        String id = options.prefix() + "-t" + sequence.incrementAndGet();
+        String account = accounts.get(random.nextInt(accounts.size()));
+        long amount = 1 + random.nextInt(20_000);
+        Op op;
+        if (random.nextDouble() < options.transferShare()) {
+            String to = accounts.get(random.nextInt(accounts.size()));
+            while (to.equals(account)) {
+                to = accounts.get(random.nextInt(accounts.size()));
+            }
+            op = Op.transfer(id, account, to, amount);
+        } else {
+            op = random.nextBoolean() ? Op.debit(id, account, amount) : Op.credit(id, account, amount);
+        }
+        long start = System.nanoTime();
+        Answer answer = send(op);
+        latency.recordValue(Math.max(1, (System.nanoTime() - start) / 1000));
+        results.add(new Result(op, answer));
+        if (answer.outcome() == Outcome.UNKNOWN) {
+            unknown.incrementAndGet();
+        } else if (random.nextDouble() < options.retryShare()) {
+            replays.add(new Replay(op, answer, send(op)));
+        }
+    }
+
+    Answer send(Op op) {
+        Client.Response response;
+        if (op.kind() == LoadRecord.Kind.TRANSFER) {
+            response = client.post("/transfers" + modeQuery, "{\"txId\":" + Json.quote(op.txId()) + ",\"from\":"
+                    + Json.quote(op.account()) + ",\"to\":" + Json.quote(op.to()) + ",\"amount\":" + op.amount() + "}");
+        } else {
+            response = client.post("/accounts/" + op.account() + "/transactions" + modeQuery, "{\"txId\":"
+                    + Json.quote(op.txId()) + ",\"type\":\"" + op.kind() + "\",\"amount\":" + op.amount() + "}");
+        }
+        if (response == null) {
+            return Answer.UNKNOWN;
+        }
+        if (response.status() != 200 && response.status() != 422) {
+            // 404 or 409 for an operation this tool built correctly: a fault of the cluster; the journal decides.
+            out.println("unexpected answer to " + op.txId() + ": " + response.status() + " " + response.body());
+            return Answer.UNKNOWN;
+        }
+        Map<String, Object> body = Json.object(response.body());
+        Outcome outcome = response.status() == 200 ? Outcome.APPLIED : Outcome.REJECTED;
+        if (op.kind() == LoadRecord.Kind.TRANSFER) {
+            return new Answer(outcome, response.status(), number(body.get("fromBalance")),
+                    number(body.get("toBalance")));
+        }
+        return new Answer(outcome, response.status(), number(body.get("balance")), null);
+    }
+
+    private static Long number(Object value) {
+        return value == null ? null : ((Number) value).longValue();
+    }
+
+    private void progress(long end) {
+        long started = System.nanoTime();
+        Histogram interval = null;
+        while (!Thread.currentThread().isInterrupted()) {
+            try {
+                Thread.sleep(1000);
+            } catch (InterruptedException e) {
+                return;
+            }
+            interval = latency.getIntervalHistogram(interval);
+            long seconds = (System.nanoTime() - started) / 1_000_000_000L;
+            out.printf("[%3ds] %6d ops/s  p50 %7.2f ms  p99 %7.2f ms  max %8.2f ms  errors %d  retries %d  "
+                            + "unknown %d  replays %d%n", seconds, interval.getTotalCount(),
+                    interval.getValueAtPercentile(50) / 1000.0, interval.getValueAtPercentile(99) / 1000.0,
+                    interval.getMaxValue() / 1000.0, client.errors.get(), client.retries.get(), unknown.get(),
+                    replays.size());
+        }
+    }
+
+    Run run() {
+        return new Run(Map.copyOf(opening), List.copyOf(results), List.copyOf(replays));
+    }
+
+    /** Reads every account's balance and journal (newest first, up to the API's limit of 1000 lines). */
+    Observed observe() throws InterruptedException {
+        Map<String, Long> balances = new ConcurrentHashMap<>();
+        Map<String, List<Entry>> journals = new ConcurrentHashMap<>();
+        List<String> truncated = new java.util.concurrent.CopyOnWriteArrayList<>();
+        ExecutorService pool = Executors.newFixedThreadPool(Math.min(16, options.concurrency()));
+        try {
+            List<Future<?>> reads = new ArrayList<>();
+            for (String account : accounts) {
+                reads.add(pool.submit(() -> {
+                    Client.Response balance = client.get("/accounts/" + account);
+                    if (balance != null && balance.status() == 200) {
+                        balances.put(account, number(Json.object(balance.body()).get("balance")));
+                    }
+                    Client.Response journal = client.get("/accounts/" + account + "/transactions?limit="
+                            + JOURNAL_LIMIT);
+                    if (journal != null && journal.status() == 200) {
+                        List<Entry> entries = new ArrayList<>();
+                        for (Object line : (List<?>) Json.parse(journal.body())) {
+                            Map<?, ?> e = (Map<?, ?>) line;
+                            entries.add(new Entry((String) e.get("txId"), (String) e.get("type"),
+                                    number(e.get("amount")), (String) e.get("status"),
+                                    number(e.get("balanceAfter"))));
+                        }
+                        journals.put(account, entries);
+                        if (entries.size() >= JOURNAL_LIMIT) {
+                            truncated.add(account);
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> read : reads) {
+                read.get();
+            }
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("reading the final state failed", e.getCause());
+        } finally {
+            pool.shutdownNow();
+        }
+        return new Observed(Map.copyOf(balances), Map.copyOf(journals), List.copyOf(truncated));
+    }
+
+    /**
+     * Reads the final state and verifies it, again and again until it passes or the settle time is over: transfers
+     * whose coordinator died finish by the recovery pass a few seconds later, and a lost write never comes back, so
+     * waiting hides nothing.
+     */
+    Verification.Verdict settleAndVerify() throws InterruptedException {
+        long deadline = System.nanoTime() + options.settle().toNanos();
+        Run run = run();
+        while (true) {
+            Verification.Verdict verdict = Verification.verify(run, observe());
+            if (verdict.pass() || System.nanoTime() > deadline) {
+                return verdict;
+            }
+            out.println("not settled yet (" + verdict.failureCount() + " open check(s), e.g. "
+                    + verdict.failures().get(0) + "); reading again");
+            TimeUnit.SECONDS.sleep(2);
+        }
+    }
+
+    long opsSent() {
+        return results.size();
+    }
+}

@@ -1,0 +1,46 @@
+package io.partita.load;
+
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+class LoadOptionsTest {
+
+    @Test
+    void shouldReadTheDocumentedCommandLine() {
+        LoadOptions options = LoadOptions.parse("--targets", "http://localhost:8080,http://localhost:8081/",
+                "--accounts", "1000", "--duration", "60s", "--mode", "partitioned", "--retries", "20%",
+                "--transfers", "0.3", "--concurrency", "8", "--prefix", "run1");
+
+        assertEquals(List.of(URI.create("http://localhost:8080"), URI.create("http://localhost:8081")),
+                options.targets());
+        assertEquals(Duration.ofSeconds(60), options.duration());
+        assertEquals(0.2, options.retryShare(), 1e-9);
+        assertEquals(0.3, options.transferShare(), 1e-9);
+        assertEquals(8, options.concurrency());
+        assertEquals("run1", options.prefix());
+    }
+
+    @Test
+    void shouldRefuseAMissingTargetAndAnUnknownMode() {
+        assertThrows(IllegalArgumentException.class, () -> LoadOptions.parse("--accounts", "10"));
+        assertThrows(IllegalArgumentException.class,
+                () -> LoadOptions.parse("--targets", "http://x:1", "--mode", "fast"));
+    }
+
+    @Test
+    void shouldReadTheAnswersOfTheApi() {
+        Map<String, Object> body = Json.object("{\"txId\":\"t\\\"1\",\"balance\":-5,\"ok\":true,\"to\":null,"
+                + "\"list\":[1, {\"a\":\"b\"}]}");
+
+        assertEquals("t\"1", body.get("txId"));
+        assertEquals(-5L, body.get("balance"));
+        assertEquals(List.of(1L, Map.of("a", "b")), body.get("list"));
+    }
+}

@@ -1,0 +1,124 @@
+package io.partita.load;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One Partita node as users run it: {@code java -jar target/partita.jar} in its own process, configured only by the
+ * environment variables compose sets, its output in {@code target/it-logs/<name>.log}. Signals go through the
+ * {@code kill} command to the process's pid.
+ */
+final class NodeProcess {
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2)).build();
+
+    final String name;
+    final int httpPort;
+    final int memberPort;
+    private final Map<String, String> env;
+    private Process process;
+
+    NodeProcess(String name, int httpPort, int memberPort, Map<String, String> env) {
+        this.name = name;
+        this.httpPort = httpPort;
+        this.memberPort = memberPort;
+        this.env = env;
+    }
+
+    URI url() {
+        return URI.create("http://127.0.0.1:" + httpPort);
+    }
+
+    NodeProcess start() throws IOException {
+        Path logs = Path.of(System.getProperty("partita.it-logs", "target/it-logs"));
+        Files.createDirectories(logs);
+        String jar = System.getProperty("partita.jar", "target/partita.jar");
+        ProcessBuilder builder = new ProcessBuilder(javaBinary(), "-Xmx512m", "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1", "-Dhazelcast.phone.home.enabled=false", "-jar", jar);
+        builder.environment().putAll(env);
+        builder.environment().put("MICRONAUT_SERVER_PORT", String.valueOf(httpPort));
+        builder.environment().put("PARTITA_NETWORK_PORT", String.valueOf(memberPort));
+        builder.environment().put("PARTITA_HTTP_URL", url().toString());
+        builder.redirectErrorStream(true);
+        builder.redirectOutput(ProcessBuilder.Redirect.appendTo(logs.resolve(name + ".log").toFile()));
+        process = builder.start();
+        return this;
+    }
+
+    boolean alive() {
+        return process != null && process.isAlive();
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    void signal(String signal) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(process.pid())).inheritIO().start();
+        if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+            throw new IllegalStateException("kill -" + signal + " " + process.pid() + " failed");
+        }
+    }
+
+    /** Waits for the process to end (after SIGTERM: its graceful leave); true when it did within the time. */
+    boolean awaitExit(Duration within) throws InterruptedException {
+        return process.waitFor(within.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    void destroy() {
+        if (process != null) {
+            process.destroyForcibly();
+            try {
+                process.waitFor(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** The body of a GET, or null when the node does not answer 200 within a couple of seconds. */
+    String get(String path) {
+        try {
+            HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(url() + path))
+                    .timeout(Duration.ofSeconds(3)).GET().build(), HttpResponse.BodyHandlers.ofString());
+            return response.statusCode() == 200 ? response.body() : null;
+        } catch (IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    /** Whether this node sees a safe cluster of the given size. */
+    @SuppressWarnings("unchecked")
+    boolean safeWith(int members) {
+        String body = get("/cluster");
+        if (body == null) {
+            return false;
+        }
+        Map<String, Object> cluster = Json.object(body);
+        return Boolean.TRUE.equals(cluster.get("clusterSafe"))
+                && ((java.util.List<Object>) cluster.get("members")).size() == members;
+    }
+
+    private static String javaBinary() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString() + (File.separatorChar == '\\'
+                ? ".exe" : "");
+    }
+
+    @Override
+    public String toString() {
+        return name + "(http " + httpPort + ", member " + memberPort + ")";
+    }
+}

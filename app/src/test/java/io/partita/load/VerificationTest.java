@@ -1,0 +1,184 @@
+package io.partita.load;
+
+import io.partita.load.LoadRecord.Answer;
+import io.partita.load.LoadRecord.Entry;
+import io.partita.load.LoadRecord.Observed;
+import io.partita.load.LoadRecord.Op;
+import io.partita.load.LoadRecord.Opening;
+import io.partita.load.LoadRecord.Outcome;
+import io.partita.load.LoadRecord.Replay;
+import io.partita.load.LoadRecord.Result;
+import io.partita.load.LoadRecord.Run;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The load tool's check fed by hand: a consistent record passes, and each planted fault (a lost acknowledged credit,
+ * a double apply, a replay that answered differently, an applied rejection, a half-done transfer, a stale write)
+ * fails it.
+ */
+class VerificationTest {
+
+    /*
+     * The consistent story: a and b open at 1000 (b may go to -500).
+     * c1: credit 100 to a -> 1100. d1: debit 5000 from a -> 422 (a stays 1100). t1: transfer 300 a -> b: a 800, b 1300.
+     * u1: debit 50 from b without an answer, applied -> b 1250. u2: credit 7 to b without an answer, never applied.
+     */
+    private final Map<String, Opening> opening = Map.of("a", new Opening(1000, 0), "b", new Opening(1000, 500));
+    private final Op c1 = Op.credit("c1", "a", 100);
+    private final Op d1 = Op.debit("d1", "a", 5000);
+    private final Op t1 = Op.transfer("t1", "a", "b", 300);
+    private final Op u1 = Op.debit("u1", "b", 50);
+    private final Op u2 = Op.credit("u2", "b", 7);
+
+    private List<Result> results() {
+        return new ArrayList<>(List.of(
+                new Result(c1, new Answer(Outcome.APPLIED, 200, 1100L, null)),
+                new Result(d1, new Answer(Outcome.REJECTED, 422, 1100L, null)),
+                new Result(t1, new Answer(Outcome.APPLIED, 200, 800L, 1300L)),
+                new Result(u1, Answer.UNKNOWN),
+                new Result(u2, Answer.UNKNOWN)));
+    }
+
+    private Map<String, List<Entry>> journals() {
+        Map<String, List<Entry>> journals = new HashMap<>();
+        journals.put("a", new ArrayList<>(List.of(
+                new Entry("transfer-out/t1", "TRANSFER_OUT", 300, "APPLIED", 800),
+                new Entry("d1", "DEBIT", 5000, "REJECTED", 1100),
+                new Entry("c1", "CREDIT", 100, "APPLIED", 1100))));
+        journals.put("b", new ArrayList<>(List.of(
+                new Entry("u1", "DEBIT", 50, "APPLIED", 1250),
+                new Entry("transfer-in/a/t1", "TRANSFER_IN", 300, "APPLIED", 1300))));
+        return journals;
+    }
+
+    private Map<String, Long> balances() {
+        return new HashMap<>(Map.of("a", 800L, "b", 1250L));
+    }
+
+    private static Verification.Verdict verify(Run run, Map<String, Long> balances,
+                                               Map<String, List<Entry>> journals) {
+        return Verification.verify(run, new Observed(balances, journals, List.of()));
+    }
+
+    @Test
+    void shouldPassWhenTheClusterHoldsExactlyWhatItAcknowledged() {
+        Run run = new Run(opening, results(), List.of(new Replay(c1, results().get(0).answer(),
+                new Answer(Outcome.APPLIED, 200, 1100L, null))));
+
+        Verification.Verdict verdict = verify(run, balances(), journals());
+
+        assertTrue(verdict.pass(), () -> verdict.failures().toString());
+        assertEquals(1, verdict.unknownApplied());
+        assertEquals(2050, verdict.observedTotal());
+    }
+
+    @Test
+    void shouldFailWhenAnAcknowledgedCreditIsMissingFromTheBalanceAndTheJournal() {
+        Map<String, List<Entry>> journals = journals();
+        journals.get("a").removeIf(e -> e.txId().equals("c1"));
+        Map<String, Long> balances = balances();
+        balances.put("a", 700L);
+
+        Verification.Verdict verdict = verify(new Run(opening, results(), List.of()), balances, journals);
+
+        assertFalse(verdict.pass());
+        assertTrue(verdict.failures().stream().anyMatch(f -> f.contains("c1") && f.contains("acknowledged APPLIED")),
+                () -> verdict.failures().toString());
+        assertTrue(verdict.failures().stream().anyMatch(f -> f.contains("not conserved")));
+    }
+
+    @Test
+    void shouldFailWhenATransactionWasAppliedTwice() {
+        Map<String, List<Entry>> journals = journals();
+        journals.get("a").add(0, new Entry("c1", "CREDIT", 100, "APPLIED", 900));
+        Map<String, Long> balances = balances();
+        balances.put("a", 900L);
+
+        Verification.Verdict verdict = verify(new Run(opening, results(), List.of()), balances, journals);
+
+        assertFalse(verdict.pass());
+        assertTrue(verdict.failures().stream().anyMatch(f -> f.contains("more than once")),
+                () -> verdict.failures().toString());
+    }
+
+    @Test
+    void shouldFailWhenAReplayAnsweredDifferentlyFromTheFirstCall() {
+        Replay replay = new Replay(c1, new Answer(Outcome.APPLIED, 200, 1100L, null),
+                new Answer(Outcome.APPLIED, 200, 1200L, null));
+
+        Verification.Verdict verdict = verify(new Run(opening, results(), List.of(replay)), balances(), journals());
+
+        assertFalse(verdict.pass());
+        assertTrue(verdict.failures().stream().anyMatch(f -> f.startsWith("replay of c1")),
+                () -> verdict.failures().toString());
+    }
+
+    @Test
+    void shouldFailWhenADefiniteRejectionWasApplied() {
+        Map<String, List<Entry>> journals = journals();
+        journals.get("a").replaceAll(e -> e.txId().equals("d1")
+                ? new Entry("d1", "DEBIT", 5000, "APPLIED", -3900) : e);
+
+        Verification.Verdict verdict = verify(new Run(opening, results(), List.of()), balances(), journals);
+
+        assertFalse(verdict.pass());
+        assertTrue(verdict.failures().stream().anyMatch(f -> f.contains("d1") && f.contains("422")),
+                () -> verdict.failures().toString());
+    }
+
+    @Test
+    void shouldFailWhenATransferIsLeftHalfDone() {
+        Op t2 = Op.transfer("t2", "b", "a", 10);
+        List<Result> results = results();
+        results.add(new Result(t2, Answer.UNKNOWN));
+        Map<String, List<Entry>> journals = journals();
+        journals.get("b").add(0, new Entry("transfer-out/t2", "TRANSFER_OUT", 10, "APPLIED", 1240));
+        Map<String, Long> balances = balances();
+        balances.put("b", 1240L);
+
+        Verification.Verdict verdict = verify(new Run(opening, results, List.of()), balances, journals);
+
+        assertFalse(verdict.pass());
+        assertTrue(verdict.failures().stream().anyMatch(f -> f.contains("half done")),
+                () -> verdict.failures().toString());
+    }
+
+    @Test
+    void shouldFailWhenAJournalHoldsAnIdTheRunNeverSent() {
+        Map<String, List<Entry>> journals = journals();
+        journals.get("b").add(0, new Entry("stale", "CREDIT", 1, "APPLIED", 1251));
+        Map<String, Long> balances = balances();
+        balances.put("b", 1251L);
+
+        Verification.Verdict verdict = verify(new Run(opening, results(), List.of()), balances, journals);
+
+        assertFalse(verdict.pass());
+        assertTrue(verdict.failures().stream().anyMatch(f -> f.contains("never sent")),
+                () -> verdict.failures().toString());
+    }
+
+    @Test
+    void shouldFailWhenABalanceIsBelowItsOverdraftLimit() {
+        Map<String, Opening> tight = Map.of("a", new Opening(1000, 0), "b", new Opening(1000, 0));
+        Op big = Op.debit("big", "b", 2000);
+        List<Result> results = List.of(new Result(big, new Answer(Outcome.APPLIED, 200, -1000L, null)));
+        Map<String, List<Entry>> journals = Map.of("a", List.of(),
+                "b", List.of(new Entry("big", "DEBIT", 2000, "APPLIED", -1000)));
+
+        Verification.Verdict verdict = verify(new Run(tight, results, List.of()),
+                Map.of("a", 1000L, "b", -1000L), journals);
+
+        assertFalse(verdict.pass());
+        assertTrue(verdict.failures().stream().anyMatch(f -> f.contains("overdraft")),
+                () -> verdict.failures().toString());
+    }
+}
