@@ -1,14 +1,9 @@
 package io.partita.job;
 
-import com.hazelcast.config.Config;
-import com.hazelcast.config.JavaSerializationFilterConfig;
 import com.hazelcast.config.SerializationConfig;
 import com.hazelcast.internal.serialization.Data;
 import com.hazelcast.internal.serialization.InternalSerializationService;
-import com.hazelcast.internal.serialization.impl.DefaultSerializationServiceBuilder;
 import com.hazelcast.internal.serialization.impl.SerializationConstants;
-import com.hazelcast.internal.serialization.impl.compact.Schema;
-import com.hazelcast.internal.serialization.impl.compact.SchemaService;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import com.hazelcast.nio.serialization.compact.CompactReader;
 import com.hazelcast.nio.serialization.compact.CompactSerializer;
@@ -18,14 +13,12 @@ import io.partita.account.AccountSerialization;
 import io.partita.account.JournalEntry;
 import io.partita.account.TxStatus;
 import io.partita.account.TxType;
-import io.partita.cluster.HazelcastConfigs;
-import io.partita.support.TestProperties;
+import io.partita.support.WireSerialization;
 import org.junit.jupiter.api.Test;
 
 import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -40,41 +33,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class JobSerializationTest {
 
-    private final Schemas schemas = new Schemas();
-    private final InternalSerializationService serialization = service(nodeConfig());
-
-    private static SerializationConfig nodeConfig() {
-        Config config = HazelcastConfigs.memberConfig(
-                TestProperties.tcp("serialization", 5701, List.of(), 0), "http://127.0.0.1:0");
-        JavaSerializationFilterConfig refuseAll = new JavaSerializationFilterConfig().setDefaultsDisabled(true);
-        refuseAll.getWhitelist().addClasses("none.allowed");
-        config.getSerializationConfig().setJavaSerializationFilterConfig(refuseAll);
-        return config.getSerializationConfig();
-    }
-
-    private InternalSerializationService service(SerializationConfig config) {
-        return new DefaultSerializationServiceBuilder().setConfig(config).setSchemaService(schemas).build();
-    }
-
-    /** The cluster's schema service for Compact, in memory and shared by the services of one test. */
-    private static final class Schemas implements SchemaService {
-        private final Map<Long, Schema> schemas = new ConcurrentHashMap<>();
-
-        @Override
-        public Schema get(long schemaId) {
-            return schemas.get(schemaId);
-        }
-
-        @Override
-        public void put(Schema schema) {
-            schemas.put(schema.getSchemaId(), schema);
-        }
-
-        @Override
-        public void putLocal(Schema schema) {
-            put(schema);
-        }
-    }
+    private final WireSerialization.InMemorySchemas schemas = new WireSerialization.InMemorySchemas();
+    private final InternalSerializationService serialization =
+            WireSerialization.service(WireSerialization.nodeConfigWithoutJava(), schemas);
 
     private Object roundTrip(Object value) {
         Data data = serialization.toData(value);
@@ -175,7 +136,7 @@ class JobSerializationTest {
                 .filter(serializer -> !serializer.getTypeName().equals(AccountSerialization.ACCOUNT_TYPE))
                 .forEach(first.getCompactSerializationConfig()::addSerializer);
         Account old = new Account("a-1", 900, 50, 3, 7, List.of(entry));
-        Data written = service(first).toData(old);
+        Data written = WireSerialization.service(first, schemas).toData(old);
 
         Account read = serialization.toObject(written);
 

@@ -2,6 +2,7 @@ package io.partita.support;
 
 import com.hazelcast.config.Config;
 import com.hazelcast.config.JavaSerializationFilterConfig;
+import com.hazelcast.config.SerializationConfig;
 import com.hazelcast.internal.serialization.InternalSerializationService;
 import com.hazelcast.internal.serialization.impl.DefaultSerializationServiceBuilder;
 import com.hazelcast.internal.serialization.impl.compact.Schema;
@@ -22,19 +23,26 @@ public final class WireSerialization {
     }
 
     public static InternalSerializationService withoutJava() {
+        return service(nodeConfigWithoutJava(), new InMemorySchemas());
+    }
+
+    /** The node's serialization config with Java serialization refused. */
+    public static SerializationConfig nodeConfigWithoutJava() {
         Config config = HazelcastConfigs.memberConfig(
                 TestProperties.tcp("serialization", 5701, List.of(), 0), "http://127.0.0.1:0");
         JavaSerializationFilterConfig refuseAll = new JavaSerializationFilterConfig().setDefaultsDisabled(true);
         refuseAll.getWhitelist().addClasses("none.allowed");
         config.getSerializationConfig().setJavaSerializationFilterConfig(refuseAll);
-        return new DefaultSerializationServiceBuilder()
-                .setConfig(config.getSerializationConfig())
-                .setSchemaService(new InMemorySchemas())
-                .build();
+        return config.getSerializationConfig();
+    }
+
+    /** A serialization service for {@code config}; services given one {@code schemas} read each other's Compact. */
+    public static InternalSerializationService service(SerializationConfig config, SchemaService schemas) {
+        return new DefaultSerializationServiceBuilder().setConfig(config).setSchemaService(schemas).build();
     }
 
     /** What the cluster's schema service does for Compact, kept in memory: the schemas written so far. */
-    private static final class InMemorySchemas implements SchemaService {
+    public static final class InMemorySchemas implements SchemaService {
         private final Map<Long, Schema> schemas = new ConcurrentHashMap<>();
 
         @Override
