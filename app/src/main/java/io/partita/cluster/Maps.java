@@ -33,13 +33,14 @@ public final class Maps {
     }
 
     /**
-     * Creates this member's proxies of the maps that entry processors reach from a partition thread (the journal):
-     * creating a proxy there for the first time would need a call to other members, which a partition thread may
-     * not make. Called once when a member starts.
+     * Creates this member's proxies of every map, once when a member starts, before any bean or request uses them:
+     * entry processors reach the journal from a partition thread, where creating a proxy for the first time would
+     * need a call to other members, which a partition thread may not make.
      *
-     * <p>Creating the journal's (and the transfers') proxy adds its index on every partition; while other members are joining, a backup of
-     * that may not acknowledge in time and the member reports an indeterminate state. Adding an index again is
-     * harmless, so the creation is simply retried. With split-brain protection on (partita.split-brain-protection),
+     * <p>Creating the proxy of a map with an index (journal, transfers, jobs) adds the index on every partition;
+     * while other members are joining, or on a busy machine, a backup of that may not acknowledge in time and the
+     * member reports an indeterminate state. Adding an index again is harmless and a failed proxy is forgotten, so
+     * the creation is simply retried. With split-brain protection on (partita.split-brain-protection),
      * the index cannot be added until enough members have joined: the member waits for them, as long as it takes
      * (its readiness stays DOWN meanwhile).
      */
@@ -48,8 +49,10 @@ public final class Maps {
             try {
                 accounts(hazelcast);
                 journal(hazelcast);
-                // The transfers map has an index too (its state, for recovery): the same race, the same retry.
                 transfers(hazelcast);
+                jobs(hazelcast);
+                jobGuards(hazelcast);
+                schedules(hazelcast);
                 return;
             } catch (SplitBrainProtectionException e) {
                 attempt = 0;

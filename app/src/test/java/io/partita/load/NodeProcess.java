@@ -27,6 +27,8 @@ final class NodeProcess {
     final int memberPort;
     private final Map<String, String> env;
     private Process process;
+    /** What the last GET answered (status and body, or why there was none), for a failure message. */
+    private volatile String lastAnswer = "not asked yet";
 
     NodeProcess(String name, int httpPort, int memberPort, Map<String, String> env) {
         this.name = name;
@@ -86,13 +88,19 @@ final class NodeProcess {
         }
     }
 
-    /** The body of a GET, or null when the node does not answer 200 within a couple of seconds. */
+    /**
+     * The body of a GET, or null when the node does not answer 200 in time. The time allowed is above the node's own
+     * bounds for a cluster view (a member that stopped answering is asked for up to several seconds before the others
+     * remove it): it tells a hang from an answer, it does not measure speed.
+     */
     String get(String path) {
         try {
             HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(url() + path))
-                    .timeout(Duration.ofSeconds(3)).GET().build(), HttpResponse.BodyHandlers.ofString());
+                    .timeout(Duration.ofSeconds(20)).GET().build(), HttpResponse.BodyHandlers.ofString());
+            lastAnswer = "GET " + path + ": " + response.statusCode() + " " + response.body();
             return response.statusCode() == 200 ? response.body() : null;
         } catch (IOException e) {
+            lastAnswer = "GET " + path + ": " + e;
             return null;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -115,6 +123,11 @@ final class NodeProcess {
     private static String javaBinary() {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString() + (File.separatorChar == '\\'
                 ? ".exe" : "");
+    }
+
+    /** This node as a failure message shows it: alive or not, and what it last answered. */
+    String describe() {
+        return this + (alive() ? "" : " EXITED") + " last answer: " + lastAnswer;
     }
 
     @Override

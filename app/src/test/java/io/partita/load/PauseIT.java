@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
 
-import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -52,8 +51,7 @@ class PauseIT {
                     try {
                         assertEveryReadAnswers(cluster.node(0));
                         // The others must notice (heartbeat timeout) and become safe without it.
-                        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
-                                .until(() -> cluster.node(0).safeWith(2) && cluster.node(1).safeWith(2));
+                        cluster.awaitSafe(2, List.of(cluster.node(0), cluster.node(1)), Duration.ofSeconds(120));
                     } finally {
                         paused.signal("CONT");
                     }

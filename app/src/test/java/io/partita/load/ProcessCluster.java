@@ -1,6 +1,7 @@
 package io.partita.load;
 
 import io.partita.support.Ports;
+import org.awaitility.core.ConditionTimeoutException;
 
 import java.io.IOException;
 import java.net.URI;
@@ -83,8 +84,21 @@ final class ProcessCluster implements AutoCloseable {
 
     /** Waits until every running node answers and sees a safe cluster of the given size. */
     void awaitSafe(int members) {
-        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
-                .until(() -> nodes.stream().filter(NodeProcess::alive).allMatch(n -> n.safeWith(members)));
+        awaitSafe(members, nodes.stream().filter(NodeProcess::alive).toList(), Duration.ofSeconds(120));
+    }
+
+    /**
+     * Waits until each of {@code which} answers and sees a safe cluster of the given size; a failure names what each
+     * node last answered, and whether its process is still alive.
+     */
+    void awaitSafe(int members, List<NodeProcess> which, Duration atMost) {
+        try {
+            await().atMost(atMost).pollInterval(Duration.ofMillis(500))
+                    .until(() -> which.stream().allMatch(n -> n.safeWith(members)));
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError("no safe cluster of " + members + " within " + atMost.toSeconds() + " s: "
+                    + which.stream().map(NodeProcess::describe).collect(Collectors.joining("; ")), e);
+        }
     }
 
     @Override
