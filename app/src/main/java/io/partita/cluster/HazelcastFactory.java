@@ -1,6 +1,5 @@
 package io.partita.cluster;
 
-import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import io.micronaut.context.annotation.Bean;
 import io.micronaut.context.annotation.Context;
@@ -22,10 +21,7 @@ class HazelcastFactory {
     @Bean(preDestroy = "shutdown")
     HazelcastInstance hazelcastInstance(PartitaProperties properties,
                                         @Value("${micronaut.server.port:8080}") int httpPort) {
-        HazelcastInstance member = Hazelcast.newHazelcastInstance(
-                HazelcastConfigs.memberConfig(properties, httpUrl(properties, httpPort)));
-        Maps.createProxies(member);
-        return member;
+        return Members.start(HazelcastConfigs.memberConfig(properties, httpUrl(properties, httpPort)));
     }
 
     private static String httpUrl(PartitaProperties properties, int httpPort) {

@@ -17,7 +17,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Threads: called from the workload's threads at once; the JDK client is thread-safe and the counters are atomic.
  */
-final class Client {
+public final class Client {
+
+    static final String COMMON_POOL_PARALLELISM = "java.util.concurrent.ForkJoinPool.common.parallelism";
 
     record Response(int status, String body) {
     }
@@ -35,6 +37,20 @@ final class Client {
         this.giveUp = giveUp;
         this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(attemptTimeout).build();
+    }
+
+    /**
+     * Sizes the JDK's common pool to at least 2 threads, unless the JVM was told otherwise; for a process whose work
+     * is an HTTP client, called first thing. The JDK client completes its exchanges with async callbacks on the common
+     * pool, which on a 2-core machine has one thread and so runs each callback on a new thread: the client, not the
+     * server, would be measured. The size is read once, when the pool is first used; later calls change nothing.
+     * (Nodes do not depend on it: their grid callbacks run on their own pool, see {@code Continuations}.)
+     */
+    public static void sizeCommonPool() {
+        if (System.getProperty(COMMON_POOL_PARALLELISM) == null) {
+            System.setProperty(COMMON_POOL_PARALLELISM,
+                    String.valueOf(Math.max(2, Runtime.getRuntime().availableProcessors())));
+        }
     }
 
     /** The definite answer, or null when none came before the give-up deadline. */

@@ -1,9 +1,8 @@
 package io.partita.support;
 
-import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import io.partita.cluster.HazelcastConfigs;
-import io.partita.cluster.Maps;
+import io.partita.cluster.Members;
 import io.partita.cluster.PartitaProperties;
 
 import java.time.Duration;
@@ -102,10 +101,7 @@ public final class TestCluster implements AutoCloseable {
     }
 
     private HazelcastInstance startMember(int port) {
-        HazelcastInstance member = Hazelcast.newHazelcastInstance(
-                HazelcastConfigs.memberConfig(properties(port), "http://127.0.0.1:0"));
-        Maps.createProxies(member);
-        return member;
+        return Members.start(HazelcastConfigs.memberConfig(properties(port), "http://127.0.0.1:0"));
     }
 
     private static void join(Thread thread) {

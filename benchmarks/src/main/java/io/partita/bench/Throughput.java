@@ -10,6 +10,7 @@ import io.partita.account.TxRequest;
 import io.partita.account.TxStatus;
 import io.partita.account.TxType;
 import io.partita.cluster.Maps;
+import io.partita.load.Client;
 import org.HdrHistogram.Recorder;
 
 import java.net.URI;
@@ -63,6 +64,8 @@ public final class Throughput {
     }
 
     public static void main(String[] args) throws Exception {
+        // The in-process HTTP client needs it; the nodes in this JVM do not use the common pool.
+        Client.sizeCommonPool();
         int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
         List<Integer> sizes = new ArrayList<>();
         for (int i = 1; i < args.length; i++) {
@@ -76,9 +79,9 @@ public final class Throughput {
             run.measure(size);
         }
         System.out.println();
-        System.out.printf("cores %d, heap %d MiB, %d s per phase after %d s warm-up%n",
-                Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20, seconds,
-                warmUp(seconds));
+        System.out.printf("cores %d, heap %d MiB, common pool %d, %d s per phase after %d s warm-up%n",
+                Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20,
+                java.util.concurrent.ForkJoinPool.getCommonPoolParallelism(), seconds, warmUp(seconds));
         System.out.println("| nodes | phase | concurrency | ops/s | p50 ms | p99 ms | / grid-path | / http-noop |");
         System.out.println("|---|---|---|---|---|---|---|---|");
         run.rows.forEach(System.out::println);

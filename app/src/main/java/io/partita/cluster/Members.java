@@ -1,0 +1,23 @@
+package io.partita.cluster;
+
+import com.hazelcast.config.Config;
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
+
+/** Starts a Partita member: the one way a node, a test or a benchmark gets one. */
+public final class Members {
+
+    private Members() {
+    }
+
+    /**
+     * Starts a member with the given configuration (from {@link HazelcastConfigs}) after making Partita's continuation
+     * pool Hazelcast's default async executor, and creates its maps' proxies before anything uses them.
+     */
+    public static HazelcastInstance start(Config config) {
+        Continuations.install();
+        HazelcastInstance member = Hazelcast.newHazelcastInstance(config);
+        Maps.createProxies(member);
+        return member;
+    }
+}
