@@ -9,8 +9,9 @@ import java.util.Objects;
  *
  * @param version        the number of transactions recorded on the account (applied or rejected)
  * @param fence          the highest FencedLock fence that wrote the account; a write carrying a lower one is refused
- * @param recent         the latest {@link Ledger#RECENT} journal entries, oldest first: the answers to fast retries,
- *                       held in the entry itself so that the duplicate check needs no second lookup in the common case
+ * @param recent         the latest {@link Ledger#RECENT} journal entries, oldest first, and any older one the journal
+ *                       does not hold yet: the answers to fast retries, held in the entry itself so that the duplicate
+ *                       check needs no second lookup in the common case
  * @param openingBalance the balance the account was opened with, the base an audit adds the journal to;
  *                       {@link #UNKNOWN_OPENING} for an account stored before the field existed
  * @param jobs           the ids of the latest {@link #JOBS_KEPT} jobs that processed the account, oldest first, whether
@@ -62,15 +63,9 @@ public record Account(String id, long balance, long overdraftLimit, long version
         return null;
     }
 
-    /** This account after {@code entry} was recorded, keeping at most {@code keep} recent entries. */
-    Account record(JournalEntry entry, int keep) {
-        List<JournalEntry> next = new ArrayList<>(Math.min(recent.size() + 1, keep));
-        int from = Math.max(0, recent.size() + 1 - keep);
-        for (int i = from; i < recent.size(); i++) {
-            next.add(recent.get(i));
-        }
-        next.add(entry);
-        return new Account(id, entry.balanceAfter(), overdraftLimit, entry.seq(), fence, next, openingBalance, jobs);
+    /** This account after {@code entry} was recorded, holding {@code recent} (oldest first, ending with it). */
+    Account record(JournalEntry entry, List<JournalEntry> recent) {
+        return new Account(id, entry.balanceAfter(), overdraftLimit, entry.seq(), fence, recent, openingBalance, jobs);
     }
 
     /** This account as written by the holder of lock fence {@code newFence}. */

@@ -7,6 +7,7 @@ import com.hazelcast.nio.serialization.compact.CompactSerializer;
 import com.hazelcast.nio.serialization.compact.CompactWriter;
 import io.partita.cluster.Serialization;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -38,20 +39,49 @@ public final class AccountSerialization {
         return List.of(new AccountSerializer(), new JournalEntrySerializer(), new JournalKeySerializer());
     }
 
+    /**
+     * An account, with its recent entries as columns (one array per field) rather than as nested journal entries: a
+     * nested entry would repeat the account id and carry its own schema id and field table, and its type and status
+     * as names. The columns keep a recent entry to about 60 bytes. Type and status are stored by position in their
+     * enums, which is why new kinds are only ever added at the end (the journal map stores them by name).
+     */
     static final class AccountSerializer implements CompactSerializer<Account> {
+        private static final TxType[] TYPES = TxType.values();
+        private static final TxStatus[] STATUSES = TxStatus.values();
+
         @Override
         public Account read(CompactReader reader) {
-            JournalEntry[] recent = reader.readArrayOfCompact("recent", JournalEntry.class);
+            String id = reader.readString("id");
             // Fields added after the first schema are read only when the writer had them, so an entry written by an
             // older member still reads (Compact keeps one schema per version of the class).
             long opening = reader.getFieldKind("openingBalance") == FieldKind.INT64
                     ? reader.readInt64("openingBalance") : Account.UNKNOWN_OPENING;
             String[] jobs = reader.getFieldKind("jobs") == FieldKind.ARRAY_OF_STRING
                     ? reader.readArrayOfString("jobs") : null;
-            return new Account(reader.readString("id"), reader.readInt64("balance"),
+            return new Account(id, reader.readInt64("balance"),
                     reader.readInt64("overdraftLimit"), reader.readInt64("version"), reader.readInt64("fence"),
-                    recent == null ? List.of() : Arrays.asList(recent), opening,
-                    jobs == null ? List.of() : Arrays.asList(jobs));
+                    readRecent(reader, id), opening, jobs == null ? List.of() : Arrays.asList(jobs));
+        }
+
+        private static List<JournalEntry> readRecent(CompactReader reader, String accountId) {
+            if (reader.getFieldKind("recentTxIds") != FieldKind.ARRAY_OF_STRING) {
+                JournalEntry[] nested = reader.getFieldKind("recent") == FieldKind.ARRAY_OF_COMPACT
+                        ? reader.readArrayOfCompact("recent", JournalEntry.class) : null;
+                return nested == null ? List.of() : Arrays.asList(nested);
+            }
+            String[] txIds = reader.readArrayOfString("recentTxIds");
+            byte[] kinds = reader.readArrayOfInt8("recentKinds");
+            long[] amounts = reader.readArrayOfInt64("recentAmounts");
+            long[] balances = reader.readArrayOfInt64("recentBalances");
+            long[] at = reader.readArrayOfInt64("recentAt");
+            long[] seq = reader.readArrayOfInt64("recentSeq");
+            String[] refs = reader.readArrayOfString("recentRefs");
+            List<JournalEntry> recent = new ArrayList<>(txIds.length);
+            for (int i = 0; i < txIds.length; i++) {
+                recent.add(new JournalEntry(accountId, txIds[i], TYPES[kinds[i] >> 1], amounts[i],
+                        STATUSES[kinds[i] & 1], balances[i], at[i], seq[i], refs[i]));
+            }
+            return recent;
         }
 
         @Override
@@ -61,9 +91,34 @@ public final class AccountSerialization {
             writer.writeInt64("overdraftLimit", account.overdraftLimit());
             writer.writeInt64("version", account.version());
             writer.writeInt64("fence", account.fence());
-            writer.writeArrayOfCompact("recent", account.recent().toArray(new JournalEntry[0]));
             writer.writeInt64("openingBalance", account.openingBalance());
             writer.writeArrayOfString("jobs", account.jobs().toArray(new String[0]));
+            List<JournalEntry> recent = account.recent();
+            int n = recent.size();
+            String[] txIds = new String[n];
+            byte[] kinds = new byte[n];
+            long[] amounts = new long[n];
+            long[] balances = new long[n];
+            long[] at = new long[n];
+            long[] seq = new long[n];
+            String[] refs = new String[n];
+            for (int i = 0; i < n; i++) {
+                JournalEntry entry = recent.get(i);
+                txIds[i] = entry.txId();
+                kinds[i] = (byte) (entry.type().ordinal() << 1 | entry.status().ordinal());
+                amounts[i] = entry.amount();
+                balances[i] = entry.balanceAfter();
+                at[i] = entry.at();
+                seq[i] = entry.seq();
+                refs[i] = entry.ref();
+            }
+            writer.writeArrayOfString("recentTxIds", txIds);
+            writer.writeArrayOfInt8("recentKinds", kinds);
+            writer.writeArrayOfInt64("recentAmounts", amounts);
+            writer.writeArrayOfInt64("recentBalances", balances);
+            writer.writeArrayOfInt64("recentAt", at);
+            writer.writeArrayOfInt64("recentSeq", seq);
+            writer.writeArrayOfString("recentRefs", refs);
         }
 
         @Override

@@ -11,6 +11,7 @@ import io.partita.cluster.Maps;
 import io.partita.cluster.Serialization;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -45,23 +46,23 @@ public final class ApplyTransaction
             return TxOutcome.notFound();
         }
         IMap<JournalKey, JournalEntry> journal = hazelcast == null ? null : Maps.journal(hazelcast);
-        Ledger.Decision decision = Ledger.decide(account, request, key -> journal == null ? null : journal.get(key));
+        Ledger.Decision decision = Ledger.decide(account, request, key -> journal == null ? null : journal.get(key),
+                key -> journal != null && journal.containsKey(key));
         if (decision.account() != null) {
             entry.setValue(decision.account());
             written = decision.account();
-            keepFindable(journal, decision.evicted());
+            writeMissing(journal, decision.toJournal());
         }
         return decision.outcome();
     }
 
     /**
-     * An entry leaving the account's recent list must stay findable, or a very late retry of it would apply twice.
-     * The node that asked writes every entry to the journal before it answers, so the entry is normally there; it is
-     * missing only when that node died in between, and then it is written here, on the same partition.
+     * Writes the journal entries the node that recorded them never wrote (it died before it could), from here, on the
+     * same partition. The account keeps them until a later transaction finds them in the journal.
      */
-    private static void keepFindable(IMap<JournalKey, JournalEntry> journal, JournalEntry evicted) {
-        if (journal != null && evicted != null && !journal.containsKey(evicted.key())) {
-            journal.setAsync(evicted.key(), evicted);
+    public static void writeMissing(IMap<JournalKey, JournalEntry> journal, List<JournalEntry> entries) {
+        if (journal != null) {
+            entries.forEach(missing -> journal.setAsync(missing.key(), missing));
         }
     }
 

@@ -1,6 +1,9 @@
 package io.partita.account;
 
-/** What a journal entry did to a balance. Stored by name, so new kinds may be added (transfers, jobs). */
+/**
+ * What a journal entry did to a balance. The journal stores it by name; an account's recent list by position (see
+ * {@code AccountSerialization}), so a new kind is only ever added at the end.
+ */
 public enum TxType {
     DEBIT(-1, true),
     CREDIT(1, true),

@@ -8,6 +8,7 @@ import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import io.partita.account.Account;
+import io.partita.account.ApplyTransaction;
 import io.partita.account.JournalEntry;
 import io.partita.account.JournalKey;
 import io.partita.account.Ledger;
@@ -17,8 +18,10 @@ import io.partita.cluster.Serialization;
 
 import java.io.IOException;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * A FEE or INTEREST job on one account: checks whether the job already processed it and, if not, applies the job's
@@ -41,7 +44,7 @@ final class ApplyJob implements EntryProcessor<String, Account, JobStep>, Identi
     private transient HazelcastInstance hazelcast;
     /** What this processor wrote, by account: one instance processes every key of an {@code executeOnKeys} batch. */
     private transient Map<String, Account> written;
-    private transient JournalEntry evicted;
+    private transient List<JournalEntry> toJournal = List.of();
 
     ApplyJob() {
     }
@@ -56,14 +59,19 @@ final class ApplyJob implements EntryProcessor<String, Account, JobStep>, Identi
     @Override
     public JobStep process(Map.Entry<String, Account> entry) {
         IMap<JournalKey, JournalEntry> journal = hazelcast == null ? null : Maps.journal(hazelcast);
-        evicted = null;
-        JobStep step = apply(entry, key -> journal == null ? null : journal.get(key));
-        keepFindable(journal, evicted);
+        toJournal = List.of();
+        JobStep step = apply(entry, key -> journal == null ? null : journal.get(key),
+                key -> journal != null && journal.containsKey(key));
+        ApplyTransaction.writeMissing(journal, toJournal);
         return step;
     }
 
-    /** The decision, given a way to look up older journal entries of the account (its partition's journal). */
-    JobStep apply(Map.Entry<String, Account> entry, Function<JournalKey, JournalEntry> older) {
+    /**
+     * The decision, given a way to look up older journal entries of the account and to tell whether the journal holds
+     * one (its partition's journal).
+     */
+    JobStep apply(Map.Entry<String, Account> entry, Function<JournalKey, JournalEntry> older,
+                  Predicate<JournalKey> journaled) {
         Account account = entry.getValue();
         if (account == null) {
             return JobStep.missing();
@@ -77,14 +85,14 @@ final class ApplyJob implements EntryProcessor<String, Account, JobStep>, Identi
             store(entry, account.withJob(jobId));
             return JobStep.skipped();
         }
-        Ledger.Decision decision = Ledger.decide(account, request, older);
+        Ledger.Decision decision = Ledger.decide(account, request, older, journaled);
         if (decision.account() == null) {
             // The job id has left the account's short list, but the journal still knows the movement (a replay, or a
             // "conflict" when interest on a since-changed balance would differ): it stays as first recorded.
             return JobStep.replayed(decision.outcome().entry());
         }
         store(entry, decision.account().withJob(jobId));
-        evicted = decision.evicted();
+        toJournal = decision.toJournal();
         return JobStep.recorded(decision.outcome().entry());
     }
 
@@ -104,16 +112,6 @@ final class ApplyJob implements EntryProcessor<String, Account, JobStep>, Identi
             written = new LinkedHashMap<>();
         }
         written.put(entry.getKey(), account);
-    }
-
-    /** As in the transaction path: an entry leaving the recent list must stay findable for a late duplicate check. */
-    private static void keepFindable(IMap<JournalKey, JournalEntry> journal, JournalEntry evicted) {
-        if (journal != null && evicted != null) {
-            JournalKey key = new JournalKey(evicted.accountId(), evicted.txId());
-            if (!journal.containsKey(key)) {
-                journal.setAsync(key, evicted);
-            }
-        }
     }
 
     @Override

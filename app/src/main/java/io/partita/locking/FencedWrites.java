@@ -47,11 +47,12 @@ final class FencedWrites {
             if (account == null) {
                 return TxOutcome.notFound();
             }
-            Ledger.Decision decision = Ledger.decide(account, request, ignored -> older.join());
+            Ledger.Decision decision = Ledger.decide(account, request, ignored -> older.join(), journal::containsKey);
             if (decision.account() == null) {
                 return decision.outcome();
             }
-            keepFindable(decision.evicted());
+            // Under the lock, before the account that still holds them is written: synchronous and idempotent.
+            decision.toJournal().forEach(missing -> journal.putIfAbsent(missing.key(), missing));
             FencedWrite.Result result = FencedWrite.Result.valueOf(
                     accounts.executeOnKey(accountId, new FencedWrite(fence, account, decision.account())));
             switch (result) {
@@ -71,15 +72,5 @@ final class FencedWrites {
         }
         throw ApiException.unavailable("Account '" + accountId + "' is changing too fast for a locked write; nothing "
                 + "was written. Retry with the same id.", RETRY_AFTER);
-    }
-
-    /**
-     * The entry leaving the account's recent list must stay findable, or a late retry of it would apply twice. The
-     * node that recorded it wrote it to the journal before answering, unless it died in between: then it is here.
-     */
-    private void keepFindable(JournalEntry evicted) {
-        if (evicted != null) {
-            journal.putIfAbsent(new JournalKey(evicted.accountId(), evicted.txId()), evicted);
-        }
     }
 }

@@ -18,8 +18,8 @@ import java.util.Set;
  * {@link AccountSerialization} writes, so SQL reads fields without deserializing an account.
  *
  * <ul>
- *   <li>{@code accounts}: {@code id, balance, overdraftLimit, version, fence} (the recent-transactions list is an
- *       array of Compact values, which SQL cannot read, so it is not mapped);</li>
+ *   <li>{@code accounts}: {@code id, balance, overdraftLimit, version, fence} (the recent-transactions list is
+ *       stored as arrays, which SQL cannot read, so it is not mapped);</li>
  *   <li>{@code journal}: {@code accountId, txId} from the Compact key, and {@code type, amount, status,
  *       balanceAfter, recordedAt, seq, ref} from the entry ({@code recordedAt} is the entry's {@code at}: AT is a
  *       reserved word of the SQL parser, which would make every query have to quote it).</li>

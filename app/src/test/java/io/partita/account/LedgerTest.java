@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.AbstractMap;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -19,7 +20,7 @@ class LedgerTest {
 
     private TxOutcome run(Map.Entry<String, Account> entry, String txId, TxType type, long amount) {
         Ledger.Decision decision = Ledger.decide(entry.getValue(), TxRequest.of(txId, type, amount, NOW),
-                journal::get);
+                journal::get, journal::containsKey);
         if (decision.account() != null) {
             entry.setValue(decision.account());
             journal.put(decision.outcome().entry().key(), decision.outcome().entry());
@@ -107,17 +108,54 @@ class LedgerTest {
     }
 
     @Test
-    void shouldKeepOnlyTheRecentEntriesInTheAccountAndNameTheOneItDrops() {
+    void shouldDropFromTheRecentListOnlyWhatTheJournalHolds() {
         var entry = account(0, 0);
         for (int i = 0; i < Ledger.RECENT; i++) {
             run(entry, "t-" + i, TxType.CREDIT, 1);
         }
         Ledger.Decision decision = Ledger.decide(entry.getValue(), TxRequest.of("next", TxType.CREDIT, 1, NOW),
-                journal::get);
+                journal::get, journal::containsKey);
 
         assertEquals(Ledger.RECENT, decision.account().recent().size());
-        assertEquals("t-0", decision.evicted().txId());
+        assertNull(decision.account().recent("t-0"));
         assertEquals("next", decision.account().recent().get(Ledger.RECENT - 1).txId());
+        assertEquals(List.of(), decision.toJournal());
+    }
+
+    /**
+     * The node that recorded t-0 died before it wrote the journal: the account keeps t-0 (a late retry of it is still
+     * answered), names it for writing once enough newer transactions passed, and lets it go once the journal has it.
+     */
+    @Test
+    void shouldKeepAnEntryTheJournalLacksAndNameItForWritingOnceItHasWaited() {
+        var entry = account(0, 0);
+        Map<JournalKey, JournalEntry> none = Map.of();
+        Ledger.Decision first = Ledger.decide(entry.getValue(), TxRequest.of("t-0", TxType.CREDIT, 1, NOW),
+                none::get, none::containsKey);
+        entry.setValue(first.account());
+        JournalEntry lost = first.outcome().entry();
+        int newer = Ledger.RECENT + Ledger.JOURNAL_SLACK;
+        for (int i = 1; i <= newer; i++) {
+            Ledger.Decision decision = Ledger.decide(entry.getValue(), TxRequest.of("t-" + i, TxType.CREDIT, 1, NOW),
+                    journal::get, journal::containsKey);
+            assertEquals(List.of(), decision.toJournal());
+            entry.setValue(decision.account());
+            journal.put(decision.outcome().entry().key(), decision.outcome().entry());
+            assertEquals(lost, entry.getValue().recent("t-0"));
+        }
+        Ledger.Decision late = Ledger.decide(entry.getValue(), TxRequest.of("late", TxType.CREDIT, 1, NOW),
+                journal::get, journal::containsKey);
+        assertEquals(List.of(lost), late.toJournal());
+        assertEquals(lost, late.account().recent("t-0"));
+        assertEquals(TxOutcome.Kind.REPLAYED, Ledger.decide(late.account(),
+                TxRequest.of("t-0", TxType.CREDIT, 1, NOW), journal::get, journal::containsKey).outcome().kind());
+
+        journal.put(lost.key(), lost);
+        Ledger.Decision after = Ledger.decide(late.account(), TxRequest.of("after", TxType.CREDIT, 1, NOW),
+                journal::get, journal::containsKey);
+        assertNull(after.account().recent("t-0"));
+        assertEquals(Ledger.RECENT, after.account().recent().size());
+        assertEquals(List.of(), after.toJournal());
     }
 
     @Test

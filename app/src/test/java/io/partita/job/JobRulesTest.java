@@ -104,7 +104,7 @@ class JobRulesTest {
 
         // The balance grows before the partition is redone: the job already decided for this account.
         Account richer = Ledger.decide(entry.getValue(), TxRequest.of("t-1", TxType.CREDIT, 10_000, NOW),
-                key -> null).account();
+                key -> null, key -> false).account();
         entry.setValue(richer);
         assertEquals(JobStep.Kind.SKIPPED, run(entry, "j-1", INTEREST_25).kind());
         assertEquals(10_200, entry.getValue().balance());
@@ -120,7 +120,8 @@ class JobRulesTest {
         var entry = account(10_000, 0);
         Map<JournalKey, JournalEntry> journal = new HashMap<>();
         for (int i = 0; i <= Account.JOBS_KEPT + Ledger.RECENT; i++) {
-            JournalEntry recorded = new ApplyJob("j-" + i, FEE_100, NOW).apply(entry, journal::get).entry();
+            JournalEntry recorded = new ApplyJob("j-" + i, FEE_100, NOW).apply(entry, journal::get, journal::containsKey)
+                    .entry();
             journal.put(new JournalKey(recorded.accountId(), recorded.txId()), recorded);
         }
         assertFalse(entry.getValue().hasSeenJob("j-0"));
@@ -128,7 +129,7 @@ class JobRulesTest {
         assertTrue(entry.getValue().recent().stream().noneMatch(e -> e.txId().equals("job:j-0")));
         long balance = entry.getValue().balance();
 
-        JobStep redo = new ApplyJob("j-0", FEE_100, NOW + 1).apply(entry, journal::get);
+        JobStep redo = new ApplyJob("j-0", FEE_100, NOW + 1).apply(entry, journal::get, journal::containsKey);
 
         assertEquals(JobStep.Kind.REPLAYED, redo.kind());
         assertEquals(journal.get(new JournalKey("a-1", "job:j-0")), redo.entry());
@@ -143,7 +144,7 @@ class JobRulesTest {
         for (int i = 0; i < 20; i++) {
             TxType type = i % 3 == 0 ? TxType.CREDIT : TxType.DEBIT;
             Ledger.Decision decision = Ledger.decide(entry.getValue(), TxRequest.of("t-" + i, type, 97, NOW),
-                    key -> null);
+                    key -> null, key -> journal.stream().anyMatch(written -> written.key().equals(key)));
             entry.setValue(decision.account());
             journal.add(decision.outcome().entry());
         }

@@ -20,7 +20,8 @@ class FencedWriteTest {
 
     /** What a holder decides after reading {@code read}: the account with {@code txId} credited by 100. */
     private static Account decided(Account read, String txId) {
-        return Ledger.decide(read, TxRequest.of(txId, TxType.CREDIT, 100, NOW), key -> null).account();
+        return Ledger.decide(read, TxRequest.of(txId, TxType.CREDIT, 100, NOW), key -> null, key -> false)
+                .account();
     }
 
     private static Map.Entry<String, Account> entry(Account account) {

@@ -192,7 +192,8 @@ public enum Posting {
             try {
                 CompletableFuture<JournalEntry> older =
                         journal.getAsync(new JournalKey(accountId, request.txId())).toCompletableFuture();
-                Ledger.Decision decision = Ledger.decide(accounts.get(accountId), request, key -> older.join());
+                Ledger.Decision decision = Ledger.decide(accounts.get(accountId), request, key -> older.join(),
+                        journal::containsKey);
                 if (decision.account() != null) {
                     accounts.set(accountId, decision.account());
                 }
