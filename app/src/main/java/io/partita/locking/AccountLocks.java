@@ -114,7 +114,11 @@ public class AccountLocks {
                 proxies.remove(any.next());
             }
         }
-        return proxies.computeIfAbsent(accountId, id -> cp.getLock(lockName(id)));
+        // Not inside computeIfAbsent: while the CP Subsystem has no leader, getLock waits for the group, and it would
+        // hold the map's bin meanwhile, stalling other accounts that hash there. Two proxies of one name are alike.
+        FencedLock created = cp.getLock(lockName(accountId));
+        FencedLock raced = proxies.putIfAbsent(accountId, created);
+        return raced == null ? created : raced;
     }
 
     /** The name of an account's FencedLock in the CP Subsystem. */
