@@ -6,9 +6,9 @@ import io.micronaut.serde.annotation.Serdeable;
 import io.partita.web.ApiException;
 import io.partita.web.Ids;
 import io.partita.web.Problem;
+import io.partita.web.StrictJson;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
-import jakarta.validation.constraints.Digits;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 
@@ -20,39 +20,35 @@ import java.util.List;
 final class AccountApi {
 
     /*
-     * Amounts arrive as BigDecimal so that 1.5 is refused with a field error instead of being truncated to 1; the
-     * constraints keep them whole and in range, so the controllers convert them with longValueExact().
+     * Amounts arrive as BigDecimal read from a JSON integer only (StrictJson.Whole), so a value past a long is still a
+     * field error rather than an overflow; the constraints keep it in range, so the controllers convert it with
+     * longValueExact().
      */
-    static final String WHOLE = "must be a whole number of minor units";
 
     private AccountApi() {
     }
 
     @Serdeable
     record OpenAccount(
-            @NotNull @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String id,
-            @Nullable @Digits(integer = 19, fraction = 0, message = WHOLE) @DecimalMin("0")
-            @DecimalMax(Ledger.MAX_BALANCE_TEXT) BigDecimal balance,
-            @Nullable @Digits(integer = 19, fraction = 0, message = WHOLE) @DecimalMin("0")
-            @DecimalMax(Ledger.MAX_BALANCE_TEXT) BigDecimal overdraftLimit) {
+            @NotNull @StrictJson.Text @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String id,
+            @Nullable @StrictJson.Whole @DecimalMin("0") @DecimalMax(Ledger.MAX_BALANCE_TEXT) BigDecimal balance,
+            @Nullable @StrictJson.Whole @DecimalMin("0") @DecimalMax(Ledger.MAX_BALANCE_TEXT) BigDecimal overdraftLimit) {
     }
 
     @Serdeable
     record PostTransaction(
-            @NotNull @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String txId,
-            @NotNull @Pattern(regexp = "DEBIT|CREDIT", message = "must be DEBIT or CREDIT") String type,
-            @NotNull @Digits(integer = 16, fraction = 0, message = WHOLE) @DecimalMin("1")
-            @DecimalMax(Ledger.MAX_AMOUNT_TEXT) BigDecimal amount) {
+            @NotNull @StrictJson.Text @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String txId,
+            @NotNull @StrictJson.Text @Pattern(regexp = "DEBIT|CREDIT", message = "must be DEBIT or CREDIT") String type,
+            @NotNull @StrictJson.Whole @DecimalMin("1") @DecimalMax(Ledger.MAX_AMOUNT_TEXT) BigDecimal amount) {
     }
 
     /** One item of {@code POST /transactions/batch}: a single call's body plus the account it is for. */
     @Serdeable
     record BatchItem(
-            @NotNull @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String txId,
-            @NotNull @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String accountId,
-            @NotNull @Pattern(regexp = "DEBIT|CREDIT", message = "must be DEBIT or CREDIT") String type,
-            @NotNull @Digits(integer = 16, fraction = 0, message = WHOLE) @DecimalMin("1")
-            @DecimalMax(Ledger.MAX_AMOUNT_TEXT) BigDecimal amount) {
+            @NotNull @StrictJson.Text @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String txId,
+            @NotNull @StrictJson.Text @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String accountId,
+            @NotNull @StrictJson.Text @Pattern(regexp = "DEBIT|CREDIT", message = "must be DEBIT or CREDIT") String type,
+            @NotNull @StrictJson.Whole @DecimalMin("1") @DecimalMax(Ledger.MAX_AMOUNT_TEXT) BigDecimal amount) {
     }
 
     /**

@@ -41,6 +41,13 @@ class ProblemResponseProcessor implements ErrorResponseProcessor<Problem> {
     }
 
     private static List<Problem.FieldError> fieldErrors(ErrorContext context) {
+        // A field read with the wrong JSON shape (StrictJson) fails the whole body's conversion; its own answer,
+        // naming the field, travels as the cause.
+        for (Throwable cause = context.getRootCause().orElse(null); cause != null; cause = cause.getCause()) {
+            if (cause instanceof ApiException refused && !refused.problem().errors().isEmpty()) {
+                return refused.problem().errors();
+            }
+        }
         List<Problem.FieldError> fields = new ArrayList<>();
         for (Error error : context.getErrors()) {
             error.getPath().map(ProblemResponseProcessor::fieldName).ifPresent(field ->

@@ -1,11 +1,13 @@
 package io.partita.account;
 
+import com.hazelcast.core.HazelcastInstance;
 import io.micronaut.http.client.HttpClient;
 import io.micronaut.http.client.annotation.Client;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.MediaType;
 import io.micronaut.json.JsonMapper;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import io.partita.cluster.Maps;
 import io.partita.support.Api;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
@@ -33,6 +35,9 @@ class AccountApiTest {
 
     @Inject
     JsonMapper json;
+
+    @Inject
+    HazelcastInstance hazelcast;
 
     Api api;
     String id;
@@ -175,6 +180,21 @@ class AccountApiTest {
         assertEquals(List.of("t-3", "t-2"), two.list().stream().map(e -> e.get("txId")).toList());
     }
 
+    @Test
+    void shouldListAnEntryTheAccountHoldsWhoseJournalWriteWasLost() {
+        post("t-1", "CREDIT", 10);
+        // What a node that died between recording a transaction and writing its journal entry leaves behind.
+        Account account = Maps.accounts(hazelcast).get(id);
+        Ledger.Decision lost = Ledger.decide(account, TxRequest.of("t-lost", TxType.DEBIT, 25, 1L),
+                key -> null, key -> true);
+        Maps.accounts(hazelcast).set(id, lost.account());
+
+        Api.Reply journal = api.get("/accounts/" + id + "/transactions");
+
+        assertEquals(List.of("t-lost", "t-1"), journal.list().stream().map(e -> e.get("txId")).toList());
+        assertEquals(985, ((Number) journal.list().get(0).get("balanceAfter")).longValue());
+    }
+
     @ParameterizedTest(name = "{0} -> 400 naming {1}")
     @CsvSource(delimiter = '|', value = {
             "{\"type\":\"DEBIT\",\"amount\":1}                                        | txId",
@@ -190,6 +210,17 @@ class AccountApiTest {
             "{\"txId\":\"t-9\",\"type\":\"DEBIT\",\"amount\":1.5}                      | amount",
             "{\"txId\":\"t-9\",\"type\":\"DEBIT\",\"amount\":1000000000000001}         | amount",
             "{\"txId\":\"t-9\",\"type\":\"DEBIT\",\"amount\":99999999999999999999999}  | amount",
+            "{\"txId\":\"t-9\",\"type\":\"DEBIT\",\"amount\":\"7\"}                      | amount",
+            "{\"txId\":\"t-9\",\"type\":\"DEBIT\",\"amount\":true}                       | amount",
+            "{\"txId\":\"t-9\",\"type\":\"DEBIT\",\"amount\":[7]}                        | amount",
+            "{\"txId\":\"t-9\",\"type\":\"DEBIT\",\"amount\":{\"value\":7}}              | amount",
+            "{\"txId\":\"t-9\",\"type\":\"DEBIT\",\"amount\":1e2}                        | amount",
+            "{\"txId\":\"t-9\",\"type\":\"DEBIT\",\"amount\":7.0}                        | amount",
+            "{\"txId\":\"t-9\",\"type\":\"DEBIT\",\"amount\":1e400}                      | amount",
+            "{\"txId\":123,\"type\":\"DEBIT\",\"amount\":1}                              | txId",
+            "{\"txId\":true,\"type\":\"DEBIT\",\"amount\":1}                             | txId",
+            "{\"txId\":\"t-9\",\"type\":[\"DEBIT\"],\"amount\":1}                        | type",
+            "{\"txId\":\"t-9\",\"type\":{},\"amount\":1}                                 | type",
     })
     void shouldRefuseAnInvalidTransactionNamingTheFieldAndChangeNothing(String body, String field) {
         Api.Reply reply = api.post("/accounts/" + id + "/transactions", body);
@@ -209,6 +240,12 @@ class AccountApiTest {
             "{\"id\":\"ok-1\",\"balance\":2.5}                 | balance",
             "{\"id\":\"ok-1\",\"overdraftLimit\":-1}           | overdraftLimit",
             "{\"id\":\"ok-1\",\"balance\":1000000000000000001} | balance",
+            "{\"id\":\"ok-1\",\"balance\":\"100\"}              | balance",
+            "{\"id\":\"ok-1\",\"balance\":true}                 | balance",
+            "{\"id\":\"ok-1\",\"overdraftLimit\":\"5\"}         | overdraftLimit",
+            "{\"id\":\"ok-1\",\"balance\":1e3}                  | balance",
+            "{\"id\":5}                                     | id",
+            "{\"id\":[\"ok-1\"]}                              | id",
     })
     void shouldRefuseAnInvalidAccountNamingTheField(String body, String field) {
         Api.Reply reply = api.post("/accounts", body);

@@ -60,7 +60,8 @@ class BatchTest {
             }
         }
         items.add(item("b-x", run + "-nobody", "DEBIT", "1"));
-        items.add(item("b y", run + "-1", "DEBIT", "1.5"));
+        items.add(item("b y", run + "-1", "DEBIT", "1"));
+        items.add(item("b-z", run + "-1", "DEBIT", "0"));
 
         Api.Reply batch = first.post("/transactions/batch", "[" + String.join(",", items) + "]");
 
@@ -130,6 +131,21 @@ class BatchTest {
         AccountApiTest.assertProblem(first.post("/transactions/batch", "{\"txId\":\"t\"}"), 400);
         AccountApiTest.assertProblem(first.post("/transactions/batch", "[{\"txId\":"), 400);
         AccountApiTest.assertProblem(first.post("/transactions/batch?mode=sideways", "[]"), 400);
+        assertEquals(0, first.get("/accounts/" + account).number("version"));
+    }
+
+    @Test
+    void shouldRefuseTheWholeBatchWhenAnItemHasAValueOfTheWrongJsonType() {
+        String account = "shape-" + UUID.randomUUID().toString().substring(0, 6);
+        first.post("/accounts", "{\"id\":\"" + account + "\",\"balance\":0}");
+        for (String amount : List.of("\"5\"", "true", "1.5", "[5]")) {
+            String body = "[" + item("s-1", account, "CREDIT", "5") + "," + item("s-2", account, "CREDIT", amount) + "]";
+
+            Api.Reply reply = first.post("/transactions/batch", body);
+
+            AccountApiTest.assertProblem(reply, 400);
+            assertEquals("amount", ((Map<?, ?>) ((List<?>) reply.map().get("errors")).get(0)).get("field"), amount);
+        }
         assertEquals(0, first.get("/accounts/" + account).number("version"));
     }
 
