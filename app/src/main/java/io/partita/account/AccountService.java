@@ -14,9 +14,9 @@ import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
 import java.time.Duration;
-import java.util.Collection;
 import java.util.Comparator;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -155,20 +155,29 @@ public class AccountService {
         return journal.setAsync(entry.key(), entry).thenApply(ignored -> outcome);
     }
 
-    /** The account's journal, newest first; entries older than the retention are gone. 404 for no account. */
+    /**
+     * The account's journal, newest first; entries older than the retention are gone. 404 for no account.
+     *
+     * <p>The account is read first and its recent entries are merged in: an entry whose journal write was lost with
+     * the node that recorded it is held by the account until it reaches the journal (see {@link Ledger#decide}), and
+     * it is part of the account's history all the same. Reading the account before the journal means an entry that
+     * moves from one to the other in between is seen in at least one of them.
+     */
     public List<JournalEntry> journal(String accountId, int limit) {
-        Collection<JournalEntry> entries;
+        Map<String, JournalEntry> entries = new HashMap<>();
         try {
-            if (!accounts.containsKey(accountId)) {
+            Account account = accounts.get(accountId);
+            if (account == null) {
                 throw ApiException.notFound("Account", accountId);
             }
-            entries = journal.values(
-                    Predicates.partitionPredicate(accountId, Predicates.equal("accountId", accountId)));
+            account.recent().forEach(entry -> entries.put(entry.txId(), entry));
+            journal.values(Predicates.partitionPredicate(accountId, Predicates.equal("accountId", accountId)))
+                    .forEach(entry -> entries.put(entry.txId(), entry));
         } catch (RuntimeException e) {
             // A grid failure (a member cut off from the majority, a migration) is a 503 like on the write paths.
             throw Failures.translate(e);
         }
-        return entries.stream()
+        return entries.values().stream()
                 .sorted(Comparator.comparingLong(JournalEntry::seq).reversed())
                 .limit(limit)
                 .toList();

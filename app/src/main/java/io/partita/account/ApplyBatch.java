@@ -26,8 +26,9 @@ import java.util.concurrent.CompletableFuture;
  * <p>Runs on a thread of the {@code partita-batch} executor of the target member and waits there for its local
  * operations. Transactions on one account run in the order of the batch (each waits for the previous one on that
  * account); different accounts run concurrently. A partition that migrated away since the slice was cut is simply
- * reached over the network. A transaction that failed transiently answers null; the sender may resend it, which is
- * safe because every step is idempotent by txId.
+ * reached over the network. A transaction that failed transiently answers null, and so does every later one on the
+ * same account, which therefore never runs ahead of it: the sender resends them together, in order, which is safe
+ * because every step is idempotent by txId.
  */
 public final class ApplyBatch implements Callable<List<TxOutcome>>, IdentifiedDataSerializable,
         HazelcastInstanceAware {
@@ -54,9 +55,10 @@ public final class ApplyBatch implements Callable<List<TxOutcome>>, IdentifiedDa
             String accountId = accountIds.get(i);
             TxRequest request = requests.get(i);
             CompletableFuture<TxOutcome> previous = previousOnAccount.get(accountId);
+            // A failure of the previous item fails this one too, unrun, so batch order holds on the resend.
             CompletableFuture<TxOutcome> result = (previous == null
                     ? CompletableFuture.<TxOutcome>completedFuture(null)
-                    : previous.exceptionally(failure -> null))
+                    : previous)
                     .thenComposeAsync(ignored -> accounts.submitToKey(accountId, new ApplyTransaction(request)),
                             Continuations.executor())
                     .thenComposeAsync(outcome -> AccountService.journaled(journal, outcome), Continuations.executor())

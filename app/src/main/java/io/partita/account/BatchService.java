@@ -26,8 +26,13 @@ import java.util.concurrent.TimeUnit;
  * each item takes the single-call route. Either way items on one account run in batch order.
  *
  * <p>A slice that fails (its member left mid-way) or items that failed transiently are re-sent, cut again by the new
- * owners, up to {@link #ATTEMPTS} times; re-sending is safe because each item is idempotent by txId. Items still
+ * owners, up to {@link #ATTEMPTS} times; re-sending is safe because each item is idempotent by txId. An item that
+ * failed stops the later items on its account, so they are re-sent after it rather than run ahead of it. Items still
  * without an answer then come back as null, which the API answers as a retryable 503 for that item.
+ *
+ * <p>A batch is bounded in time: {@link #ATTEMPTS} times the request timeout from its arrival. No attempt starts, and
+ * on the locked path no item starts, after that; what is left is answered 503 per item, so a large locked batch on a
+ * contended account cannot hold its request open for minutes.
  */
 @Singleton
 class BatchService {
@@ -54,14 +59,15 @@ class BatchService {
         for (int i = 0; i < requests.size(); i++) {
             all.add(i);
         }
+        long deadline = System.nanoTime() + ATTEMPTS * accounts.requestTimeout().toNanos();
         CompletionStage<Void> done = accounts.effectiveMode(mode) == ProcessingMode.PARTITIONED
-                ? bySlices(accountIds, requests, all, outcomes, 1)
-                : oneByOne(accountIds, requests, mode, outcomes);
+                ? bySlices(accountIds, requests, all, outcomes, 1, deadline)
+                : oneByOne(accountIds, requests, mode, outcomes, deadline);
         return done.thenApply(ignored -> Arrays.asList(outcomes));
     }
 
     private CompletionStage<Void> bySlices(List<String> accountIds, List<TxRequest> requests, List<Integer> pending,
-                                           TxOutcome[] outcomes, int attempt) {
+                                           TxOutcome[] outcomes, int attempt, long deadline) {
         Map<Member, List<Integer>> byOwner = new LinkedHashMap<>();
         for (int index : pending) {
             Member owner = partitions.getPartition(accountIds.get(index)).getOwner();
@@ -99,34 +105,39 @@ class BatchService {
         }
         return CompletableFuture.allOf(slices.toArray(CompletableFuture[]::new)).thenComposeAsync(ignored -> {
             List<Integer> unanswered = pending.stream().filter(index -> outcomes[index] == null).toList();
-            if (unanswered.isEmpty() || attempt >= ATTEMPTS) {
+            long pause = 100L * attempt;
+            if (unanswered.isEmpty() || attempt >= ATTEMPTS
+                    || System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(pause) >= deadline) {
                 return CompletableFuture.completedFuture(null);
             }
             return CompletableFuture.supplyAsync(() -> null,
-                            CompletableFuture.delayedExecutor(100L * attempt, TimeUnit.MILLISECONDS, Continuations.executor()))
-                    .thenCompose(later -> bySlices(accountIds, requests, unanswered, outcomes, attempt + 1));
+                            CompletableFuture.delayedExecutor(pause, TimeUnit.MILLISECONDS, Continuations.executor()))
+                    .thenCompose(later -> bySlices(accountIds, requests, unanswered, outcomes, attempt + 1, deadline));
         }, Continuations.executor());
     }
 
     private CompletionStage<Void> oneByOne(List<String> accountIds, List<TxRequest> requests, ProcessingMode mode,
-                                           TxOutcome[] outcomes) {
-        Map<String, CompletableFuture<Void>> previousOnAccount = new HashMap<>();
+                                           TxOutcome[] outcomes, long deadline) {
+        Map<String, CompletableFuture<TxOutcome>> previousOnAccount = new HashMap<>();
         List<CompletableFuture<Void>> all = new ArrayList<>();
         for (int i = 0; i < requests.size(); i++) {
             int index = i;
             String accountId = accountIds.get(i);
-            CompletableFuture<Void> previous = previousOnAccount.getOrDefault(accountId,
+            CompletableFuture<TxOutcome> previous = previousOnAccount.getOrDefault(accountId,
                     CompletableFuture.completedFuture(null));
-            CompletableFuture<Void> next = previous
-                    .thenComposeAsync(ignored -> accounts.apply(accountId, requests.get(index), mode),
+            // A failed item, or one past the deadline, fails the later items on its account unrun: they answer 503
+            // and the client retries them in order.
+            CompletableFuture<TxOutcome> next = previous
+                    .thenComposeAsync(ignored -> System.nanoTime() < deadline
+                                    ? accounts.apply(accountId, requests.get(index), mode)
+                                    : CompletableFuture.<TxOutcome>failedFuture(new IllegalStateException("late")),
                             Continuations.executor())
-                    .handle((outcome, failure) -> {
-                        outcomes[index] = outcome;
-                        return (Void) null;
-                    })
                     .toCompletableFuture();
             previousOnAccount.put(accountId, next);
-            all.add(next);
+            all.add(next.handle((outcome, failure) -> {
+                outcomes[index] = outcome;
+                return null;
+            }));
         }
         return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new));
     }
