@@ -105,14 +105,25 @@ class MigrationTracker implements MigrationListener {
 
     @Override
     public void replicaMigrationCompleted(ReplicaMigrationEvent event) {
-        current.set(event.getMigrationState());
+        advance(event.getMigrationState());
         record(event, true);
     }
 
     @Override
     public void replicaMigrationFailed(ReplicaMigrationEvent event) {
-        current.set(event.getMigrationState());
+        advance(event.getMigrationState());
         record(event, false);
+    }
+
+    /**
+     * Moves the running process's state forward. Events arrive on several event threads: a replica event handled
+     * after its process finished, or after a later event of the same process, must not bring back an older state
+     * (that left migrationsInFlight above 0 on a safe cluster until the next migration).
+     */
+    private void advance(MigrationState next) {
+        current.accumulateAndGet(next, (running, candidate) -> running != null
+                && running.getStartTime() == candidate.getStartTime()
+                && candidate.getCompletedMigrations() >= running.getCompletedMigrations() ? candidate : running);
     }
 
     private synchronized void record(ReplicaMigrationEvent event, boolean success) {

@@ -80,7 +80,8 @@ class ProblemResponseProcessor implements ErrorResponseProcessor<Problem> {
         return switch (status) {
             case BAD_REQUEST -> "The request could not be read: the body must be well-formed JSON of the documented "
                     + "shape, with whole numbers for amounts.";
-            case NOT_FOUND -> "No resource at " + context.getRequest().getPath() + ".";
+            // The path is not echoed: the client has it, and echoing it makes any text look like the node's own.
+            case NOT_FOUND -> "There is no resource at this path.";
             case METHOD_NOT_ALLOWED -> "This resource does not accept " + context.getRequest().getMethod() + ".";
             case UNSUPPORTED_MEDIA_TYPE -> "The body must be sent as application/json.";
             case NOT_ACCEPTABLE -> "This resource answers in application/json only.";

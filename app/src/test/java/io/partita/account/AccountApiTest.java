@@ -299,6 +299,7 @@ class AccountApiTest {
 
     @Test
     void shouldAnswerAnUnknownRouteAndAWrongMethodAsProblems() {
+        assertProblem(api.get("/java.lang.Exception/io.partita.Secret"), 404);
         assertProblem(api.get("/nothing/here"), 404);
         assertProblem(api.delete("/accounts/" + id), 405);
     }
