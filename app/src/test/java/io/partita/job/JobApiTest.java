@@ -266,6 +266,14 @@ class JobApiTest {
             "{\"cron\":\"61 * * * *\",\"job\":{\"type\":\"AUDIT\"}}             | cron",
             "{\"cron\":\"* * * *\",\"job\":{\"type\":\"AUDIT\"}}                | cron",
             "{\"cron\":\"0 0 30 2 *\",\"job\":{\"type\":\"AUDIT\"}}             | cron",
+            "{\"cron\":\"*/0 * * * *\",\"job\":{\"type\":\"AUDIT\"}}            | cron",
+            "{\"cron\":\"0 */0 * * * *\",\"job\":{\"type\":\"AUDIT\"}}          | cron",
+            "{\"cron\":\"5/00 * * * *\",\"job\":{\"type\":\"AUDIT\"}}           | cron",
+            "{\"cron\":\"0 0 * * L\",\"job\":{\"type\":\"AUDIT\"}}              | cron",
+            "{\"cron\":\"0 0 * * ?#2\",\"job\":{\"type\":\"AUDIT\"}}            | cron",
+            "{\"cron\":\"0 0 * * L/2\",\"job\":{\"type\":\"AUDIT\"}}            | cron",
+            "{\"cron\":\"0 0 * * L#1\",\"job\":{\"type\":\"AUDIT\"}}            | cron",
+            "{\"cron\":\"0 0 * * 0#6\",\"job\":{\"type\":\"AUDIT\"}}            | cron",
             "{\"cron\":\"\",\"job\":{\"type\":\"AUDIT\"}}                       | cron",
             "{\"job\":{\"type\":\"AUDIT\"}}                                     | cron",
             "{\"cron\":\"0 0 * * *\"}                                           | job",
@@ -280,6 +288,21 @@ class JobApiTest {
         assertProblem(api.put("/schedules/" + name, body), 400, field);
 
         assertProblem(api.get("/schedules/" + name), 404, null);
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {"1-0 * * * *", "0 0 * * 0#6", "*/0 * * * *", "0 0 * * L"})
+    void shouldNameTheCronButNotTheParsersInternalsWhenRefusingIt(String cron) {
+        Api.Reply refused = api.put("/schedules/bad-" + suffix, "{\"cron\":\"" + cron
+                + "\",\"job\":{\"type\":\"AUDIT\"}}");
+
+        assertProblem(refused, 400, "cron");
+        @SuppressWarnings("unchecked")
+        String message = (String) ((List<Map<String, Object>>) refused.map().get("errors")).get(0).get("message");
+        assertTrue(message.contains("'" + cron + "'"), message);
+        for (String internal : List.of("Rolling", "limit", "interval", "null", "zero", "part.")) {
+            assertFalse(message.contains(internal), message);
+        }
     }
 
     @Test
