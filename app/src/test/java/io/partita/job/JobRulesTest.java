@@ -137,6 +137,17 @@ class JobRulesTest {
     }
 
     @Test
+    void shouldAnswerTrueToAClaimRetriedAfterItWasAlreadyGranted() {
+        var entry = new AbstractMap.SimpleEntry<>("j-1", Job.start("j-1", FEE_100, null, NOW, "m-0"));
+
+        assertTrue(new ClaimCoordination("m-0", "m-1").process(entry));
+        assertTrue(new ClaimCoordination("m-0", "m-1").process(entry), "the claimant already coordinates it");
+        assertEquals("m-1", entry.getValue().coordinator());
+        assertFalse(new ClaimCoordination("m-0", "m-2").process(entry), "another member's claim still loses");
+        assertEquals("m-1", entry.getValue().coordinator());
+    }
+
+    @Test
     void shouldExplainABalanceFromTheOpeningBalanceAndTheJournal() {
         var entry = account(1_000, 0);
         List<JournalEntry> journal = new ArrayList<>();
