@@ -38,6 +38,14 @@ import java.util.stream.Collectors;
  * member's removal. The adopter resends every partition not done; tasks the old coordinator had in flight may still
  * finish, and the duplicates are harmless (a partition counts once, an account is processed once).
  *
+ * <p>A job can also name this member as its coordinator without this member driving it: its start stored the record
+ * but did not learn so (the write's answer was lost and the retried write found the record, or the backup did not
+ * confirm in time and the start answered 503), or the member that started it gave up before handing it over. The
+ * owner of the record cannot tell (the coordinator is alive), so each tick this member also asks the whole cluster for
+ * the RUNNING jobs that name it (an indexed query on {@code state}) and takes on those it is not driving. Without
+ * that, such a job would stay RUNNING for ever, and hold its type's guard: every later job of the type would be
+ * refused with 409 and every firing of a schedule of the type skipped.
+ *
  * <p>Why a coordinator and not every member pulling its own partitions: the pushing member reads the job once per tick
  * instead of every member reading every job; a partition normally gets exactly one task; and failed attempts are
  * counted in one place, which is what lets a job fail instead of retrying a broken partition forever.
@@ -60,7 +68,9 @@ final class JobRunner implements AutoCloseable {
     private final Map<String, Coordination> coordinated = new ConcurrentHashMap<>();
     private final ScheduledExecutorService loop;
 
-    /** The partitions of one job with a task in flight, and the failed attempts per partition. */
+    /**
+     * The partitions of one job with a task in flight and the failed attempts per partition.
+     */
     private static final class Coordination {
         final Set<Integer> inFlight = ConcurrentHashMap.newKeySet();
         final Map<Integer, Integer> attempts = new ConcurrentHashMap<>();
@@ -89,10 +99,10 @@ final class JobRunner implements AutoCloseable {
         return self;
     }
 
-    /** Takes on a job this member just stored: its tasks go out now, not at the next tick. */
-    void coordinate(String jobId) {
-        coordinated.putIfAbsent(jobId, new Coordination());
-        onLoop(() -> drive(jobId));
+    /** Takes on a job this member just started and stored: its tasks go out now, not at the next tick. */
+    void start(Job job) {
+        coordinated.putIfAbsent(job.id(), new Coordination());
+        onLoop(() -> drive(job.id()));
     }
 
     private void tick() {
@@ -100,6 +110,11 @@ final class JobRunner implements AutoCloseable {
             adoptOrphans();
         } catch (RuntimeException e) {
             logTickFailure("looking for orphaned jobs", e);
+        }
+        try {
+            takeOnUndriven();
+        } catch (RuntimeException e) {
+            logTickFailure("looking for jobs that name it but that it does not drive", e);
         }
         for (String jobId : coordinated.keySet()) {
             try {
@@ -126,6 +141,18 @@ final class JobRunner implements AutoCloseable {
         }
     }
 
+    /** The RUNNING jobs anywhere in the cluster that name this member as coordinator but that it does not drive. */
+    private void takeOnUndriven() {
+        for (Job job : jobs.values(Predicates.and(Predicates.equal("state", JobState.RUNNING.name()),
+                Predicates.equal("coordinator", self)))) {
+            // A start that has just stored its job and is about to hand it over may be seen here first: whichever
+            // comes second finds the job in the map and changes nothing.
+            if (coordinated.putIfAbsent(job.id(), new Coordination()) == null) {
+                LOG.info("Took on job {}: it names this member as coordinator, which was not driving it", job.id());
+            }
+        }
+    }
+
     private void drive(String jobId) {
         Coordination coordination = coordinated.get(jobId);
         if (coordination == null) {
@@ -141,13 +168,14 @@ final class JobRunner implements AutoCloseable {
         }
         for (int partition = 0; partition < HazelcastConfigs.PARTITION_COUNT; partition++) {
             if (!job.isDone(partition) && coordination.inFlight.add(partition)) {
-                submit(jobId, partition, coordination);
+                submit(job, partition, coordination);
             }
         }
     }
 
-    private void submit(String jobId, int partition, Coordination coordination) {
-        PartitionTask task = new PartitionTask(jobId, partition, PartitionKeys.of(hazelcast, partition),
+    private void submit(Job job, int partition, Coordination coordination) {
+        String jobId = job.id();
+        PartitionTask task = new PartitionTask(jobId, job.run(), partition, PartitionKeys.of(hazelcast, partition),
                 settings.sliceSize(), settings.slicePause().toMillis(), settings.retention().toMillis());
         try {
             executor.submitToKeyOwner(task, task.getPartitionKey(), new ExecutionCallback<Long>() {

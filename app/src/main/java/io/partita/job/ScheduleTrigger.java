@@ -109,7 +109,7 @@ final class ScheduleTrigger implements AutoCloseable {
         long ran = 0;
         long missed = 0;
         for (int i = 0; i < (complete ? due.size() - 1 : due.size()); i++) {
-            if (jobs.exists(Schedule.firingJobId(name, due.get(i)))) {
+            if (jobs.find(Schedule.firingJobId(name, due.get(i))).isPresent()) {
                 ran++;
             } else {
                 missed++;
