@@ -3,6 +3,7 @@ package io.partita.job;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.IndeterminateOperationStateException;
 import com.hazelcast.map.IMap;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.partita.account.Account;
 import io.partita.cluster.Maps;
 import io.partita.support.TestCluster;
@@ -85,6 +86,12 @@ class JobServiceTest {
         return Maps.jobs(member).get(id);
     }
 
+    private static double counted(String name, String... tags) {
+        SimpleMeterRegistry meters = jobs.on(member).meters();
+        var counter = meters.find(name).tags(tags).counter();
+        return counter == null ? 0 : counter.count();
+    }
+
     @Test
     void shouldDriveAndReportStartedAJobWhoseStoredRecordsAnswerWasLost() {
         String id = "lost-" + UUID.randomUUID();
@@ -93,6 +100,7 @@ class JobServiceTest {
             real.putIfAbsent(job.id(), job);
             return real.putIfAbsent(job.id(), job);
         }));
+        double finishedBefore = counted("partita.jobs.finished", "type", "AUDIT", "outcome", "completed");
 
         JobService.Attempt attempt = service.tryStart(id, new JobSpec(JobType.AUDIT, 0, 0, false), null);
 
@@ -101,6 +109,8 @@ class JobServiceTest {
         assertEquals(JobState.COMPLETED, done.state());
         assertEquals(271, done.partitionsDone());
         await().atMost(Duration.ofSeconds(10)).until(() -> Maps.jobGuards(member).get("AUDIT") == null);
+        await().atMost(Duration.ofSeconds(10)).until(() ->
+                counted("partita.jobs.finished", "type", "AUDIT", "outcome", "completed") == finishedBefore + 1);
     }
 
     @Test
