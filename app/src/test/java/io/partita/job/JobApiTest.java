@@ -17,6 +17,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -389,6 +391,33 @@ class JobApiTest {
         assertTrue(message.contains("'" + cron + "'"), message);
         for (String internal : List.of("Rolling", "limit", "interval", "null", "zero", "part.")) {
             assertFalse(message.contains(internal), message);
+        }
+    }
+
+    @Test
+    void shouldCountAFiringWhoseIdAClientJobTookAsMissedNotAsRun() {
+        String name = "taken-" + suffix;
+        // One firing, a few seconds from now (and next year); its job id is taken by a client's job first.
+        ZonedDateTime at = ZonedDateTime.now(ZoneOffset.UTC).plusSeconds(4).withNano(0);
+        String cron = at.getSecond() + " " + at.getMinute() + " " + at.getHour() + " " + at.getDayOfMonth() + " "
+                + at.getMonthValue() + " *";
+        String firingId = Schedule.firingJobId(name, at.toInstant().toEpochMilli());
+        assertEquals(202, api.post("/jobs", "{\"id\":\"" + firingId + "\",\"type\":\"AUDIT\",\"concurrent\":true}")
+                .status());
+        assertEquals(200, api.put("/schedules/" + name, "{\"cron\":\"" + cron
+                + "\",\"job\":{\"type\":\"AUDIT\",\"concurrent\":true}}").status());
+        try {
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> api.get("/schedules/" + name).text("lastFiredAt") != null);
+            Api.Reply schedule = api.get("/schedules/" + name);
+
+            assertEquals(0, schedule.number("firings"), schedule.toString());
+            assertEquals(1, schedule.number("missed"), schedule.toString());
+            assertNull(schedule.text("lastJobId"), schedule.toString());
+            assertTrue(schedule.text("lastNote").contains(firingId), schedule.toString());
+            assertNull(api.get("/jobs/" + firingId).text("schedule"), "the client's job is still the client's");
+        } finally {
+            api.delete("/schedules/" + name);
         }
     }
 
