@@ -29,16 +29,23 @@ import java.util.function.Predicate;
  *
  * <p>Runs on the partition thread of the account's owner, sent there in small batches by {@link PartitionTask}; the
  * check and the write cannot interleave with a transaction or with a second run of the same job (a partition redone
- * after a failover). Exactly once rests on two records in the account's own partition: the job id in
- * {@link Account#jobs()} (every outcome, including "no money moved"), and the movement's journal entry under txId
- * {@code job:<jobId>}, which {@link Ledger#decide} finds like any retried transaction once the id has left that short
- * list. The movement itself is decided by the ledger's rules: a fee the overdraft limit does not allow is REJECTED.
- * On the backup it does not run again: the computed account travels as a {@link ReplaceValue}.
+ * after a failover). Exactly once rests on two records in the account's own partition: the job's run key
+ * ({@code <jobId>/<run>}) in {@link Account#jobs()} (every outcome, including "no money moved"), and the movement's
+ * journal entry under txId {@code job/<jobId>/<run>}, which {@link Ledger#decide} finds like any retried transaction
+ * once the key has left that short list. Both name the run, not only the id: a job started under the id of one that
+ * finished and expired is a new job here, and moves money again. The movement itself is decided by the ledger's
+ * rules: a fee the overdraft limit does not allow is REJECTED. On the backup it does not run again: the computed
+ * account travels as a {@link ReplaceValue}.
+ *
+ * <p>An entry found under the run's txId counts as this job's own only when it is one: type FEE or INTEREST with
+ * {@code ref} = the job's id. Clients cannot write such a txId (it holds '/'), so another entry there means the ledger
+ * was written around the API; the account is then counted as skipped (no money moved), never as charged or paid.
  */
 final class ApplyJob implements EntryProcessor<String, Account, JobStep>, IdentifiedDataSerializable,
         HazelcastInstanceAware {
 
     private String jobId;
+    private String run;
     private JobSpec spec;
     private long at;
     private transient HazelcastInstance hazelcast;
@@ -50,8 +57,9 @@ final class ApplyJob implements EntryProcessor<String, Account, JobStep>, Identi
     }
 
     /** @param at epoch milliseconds stamped on the journal entry, read by the caller (never a clock in here) */
-    ApplyJob(String jobId, JobSpec spec, long at) {
+    ApplyJob(String jobId, String run, JobSpec spec, long at) {
         this.jobId = jobId;
+        this.run = run;
         this.spec = spec;
         this.at = at;
     }
@@ -76,28 +84,33 @@ final class ApplyJob implements EntryProcessor<String, Account, JobStep>, Identi
         if (account == null) {
             return JobStep.missing();
         }
-        if (account.hasSeenJob(jobId)) {
+        String runKey = JobRules.runKey(jobId, run);
+        if (account.hasSeenJob(runKey)) {
             JournalEntry previous = previous(account, older);
-            return previous == null ? JobStep.skipped() : JobStep.replayed(previous);
+            return previous != null && JobRules.isMovementOf(previous, spec, jobId)
+                    ? JobStep.replayed(previous) : JobStep.skipped();
         }
-        TxRequest request = JobRules.request(spec, jobId, account, at);
+        TxRequest request = JobRules.request(spec, jobId, run, account, at);
         if (request == null) {
-            store(entry, account.withJob(jobId));
+            store(entry, account.withJob(runKey));
             return JobStep.skipped();
         }
         Ledger.Decision decision = Ledger.decide(account, request, older, journaled);
         if (decision.account() == null) {
-            // The job id has left the account's short list, but the journal still knows the movement (a replay, or a
-            // "conflict" when interest on a since-changed balance would differ): it stays as first recorded.
-            return JobStep.replayed(decision.outcome().entry());
+            JournalEntry previous = decision.outcome().entry();
+            // The run key has left the account's short list, but the journal still knows the movement (a replay, or a
+            // "conflict" when interest on a since-changed balance would differ): it stays as first recorded. Anything
+            // else under this txId is not the job's (see above): nothing moves, and nothing is stored, so a redo
+            // decides the same.
+            return JobRules.isMovementOf(previous, spec, jobId) ? JobStep.replayed(previous) : JobStep.skipped();
         }
-        store(entry, decision.account().withJob(jobId));
+        store(entry, decision.account().withJob(runKey));
         toJournal = decision.toJournal();
         return JobStep.recorded(decision.outcome().entry());
     }
 
     private JournalEntry previous(Account account, Function<JournalKey, JournalEntry> older) {
-        String txId = JobRules.txId(jobId);
+        String txId = JobRules.txId(jobId, run);
         for (JournalEntry recent : account.recent()) {
             if (recent.txId().equals(txId)) {
                 return recent;
@@ -137,6 +150,7 @@ final class ApplyJob implements EntryProcessor<String, Account, JobStep>, Identi
     @Override
     public void writeData(ObjectDataOutput out) throws IOException {
         out.writeString(jobId);
+        out.writeString(run);
         JobSerialization.writeSpec(out, spec);
         out.writeLong(at);
     }
@@ -144,6 +158,7 @@ final class ApplyJob implements EntryProcessor<String, Account, JobStep>, Identi
     @Override
     public void readData(ObjectDataInput in) throws IOException {
         jobId = in.readString();
+        run = in.readString();
         spec = JobSerialization.readSpec(in);
         at = in.readLong();
     }

@@ -13,6 +13,8 @@ import java.util.Objects;
 /**
  * Makes {@code claimant} the coordinator of a running job if {@code expected} (a member that left) still is: a
  * compare-and-set on the job's partition thread, so of the members that notice the loss only one takes the job over.
+ * Idempotent: when the claimant already coordinates the job (a claim whose answer was lost and that Hazelcast sent
+ * again, after the first one had been applied) the answer is true again, and nothing is written.
  */
 final class ClaimCoordination implements EntryProcessor<String, Job, Boolean>, IdentifiedDataSerializable {
 
@@ -32,7 +34,13 @@ final class ClaimCoordination implements EntryProcessor<String, Job, Boolean>, I
     @Override
     public Boolean process(Map.Entry<String, Job> entry) {
         Job job = entry.getValue();
-        if (job == null || !job.running() || !Objects.equals(job.coordinator(), expected)) {
+        if (job == null || !job.running()) {
+            return false;
+        }
+        if (Objects.equals(job.coordinator(), claimant)) {
+            return true;
+        }
+        if (!Objects.equals(job.coordinator(), expected)) {
             return false;
         }
         written = job.withCoordinator(claimant);

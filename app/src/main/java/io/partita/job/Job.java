@@ -14,6 +14,10 @@ import java.util.Objects;
  * <p>A partition's result is added exactly once: {@link RecordPartition} sets the partition's bit and adds its tally
  * in one step, and ignores a second report of the same partition (a task redone after a failover).
  *
+ * @param run         this run of the id: a random token drawn when the job is started. Accounts remember the jobs that
+ *                    processed them as {@code id/run} and the journal records a movement under {@code job/id/run}, so
+ *                    a job started under the id of one that finished and expired is new to them (see
+ *                    {@link JobRules#runKey}); the member that starts a job also knows its own write by it
  * @param schedule    the schedule that fired the job, or null when a client posted it
  * @param startedAt   epoch milliseconds
  * @param finishedAt  epoch milliseconds; 0 while it runs
@@ -22,18 +26,25 @@ import java.util.Objects;
  * @param done        the partitions already processed, by partition id
  * @param error       why it FAILED, or null
  */
-public record Job(String id, JobSpec spec, @Nullable String schedule, JobState state, long startedAt,
+public record Job(String id, String run, JobSpec spec, @Nullable String schedule, JobState state, long startedAt,
                   long finishedAt, String coordinator, BitSet done, JobTally tally, @Nullable String error) {
 
     public Job {
         Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(run, "run");
         Objects.requireNonNull(spec, "spec");
         Objects.requireNonNull(state, "state");
         done = (BitSet) done.clone();
     }
 
-    static Job start(String id, JobSpec spec, @Nullable String schedule, long at, String coordinator) {
-        return new Job(id, spec, schedule, JobState.RUNNING, at, 0, coordinator, new BitSet(), JobTally.EMPTY, null);
+    static Job start(String id, String run, JobSpec spec, @Nullable String schedule, long at, String coordinator) {
+        return new Job(id, run, spec, schedule, JobState.RUNNING, at, 0, coordinator, new BitSet(), JobTally.EMPTY,
+                null);
+    }
+
+    /** What the accounts this run processed remember it by, and what the type's guard holds while it runs. */
+    String runKey() {
+        return JobRules.runKey(id, run);
     }
 
     @Override
@@ -62,15 +73,15 @@ public record Job(String id, JobSpec spec, @Nullable String schedule, JobState s
         BitSet next = done();
         next.set(partition);
         boolean complete = next.cardinality() == HazelcastConfigs.PARTITION_COUNT;
-        return new Job(id, spec, schedule, complete ? JobState.COMPLETED : state, startedAt, complete ? at : finishedAt,
-                coordinator, next, tally.plus(partitionTally), error);
+        return new Job(id, run, spec, schedule, complete ? JobState.COMPLETED : state, startedAt,
+                complete ? at : finishedAt, coordinator, next, tally.plus(partitionTally), error);
     }
 
     Job withCoordinator(String member) {
-        return new Job(id, spec, schedule, state, startedAt, finishedAt, member, done, tally, error);
+        return new Job(id, run, spec, schedule, state, startedAt, finishedAt, member, done, tally, error);
     }
 
     Job failed(String reason, long at) {
-        return new Job(id, spec, schedule, JobState.FAILED, startedAt, at, coordinator, done, tally, reason);
+        return new Job(id, run, spec, schedule, JobState.FAILED, startedAt, at, coordinator, done, tally, reason);
     }
 }

@@ -81,14 +81,17 @@ final class JobApi {
     }
 
     /**
-     * A job and its progress. {@code finishedAt} is null while it runs. The result fields are those of its type:
-     * FEE {@code applied}, {@code rejected} (could not pay), {@code charged}; INTEREST {@code applied},
-     * {@code rejected}, {@code skipped} (earned nothing), {@code paid}; AUDIT {@code mismatches} and
-     * {@code mismatchIds} (the first ten in id order).
+     * A job and its progress. {@code finishedAt} is null while it runs. {@code run} tells this job from an earlier
+     * one of the same id; its movements are journaled under txId {@code job/<id>/<run>}. The result fields are those
+     * of its type: FEE {@code applied}, {@code rejected} (could not pay), {@code skipped}, {@code charged}; INTEREST
+     * {@code applied}, {@code rejected}, {@code skipped} (earned nothing), {@code paid}; AUDIT {@code mismatches} and
+     * {@code mismatchIds} (the first ten in id order). For FEE and INTEREST, {@code accountsProcessed} is
+     * {@code applied + rejected + skipped}; a FEE skips an account only when its record of the job is gone (see
+     * {@link JobTally#skipped()}).
      */
     @Serdeable
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record JobView(String id, String type, String state, int partitionsDone, int partitionsTotal,
+    record JobView(String id, String run, String type, String state, int partitionsDone, int partitionsTotal,
                    long accountsProcessed, String startedAt,
                    @JsonInclude(JsonInclude.Include.ALWAYS) @Nullable String finishedAt,
                    @Nullable Long amount, @Nullable Integer rateBasisPoints, boolean concurrent,
@@ -102,15 +105,14 @@ final class JobApi {
             JobType type = job.type();
             JobTally tally = job.tally();
             boolean moves = type != JobType.AUDIT;
-            return new JobView(job.id(), type.name(), job.state().name(), job.partitionsDone(),
+            return new JobView(job.id(), job.run(), type.name(), job.state().name(), job.partitionsDone(),
                     HazelcastConfigs.PARTITION_COUNT, tally.accounts(),
                     Instant.ofEpochMilli(job.startedAt()).toString(),
                     job.finishedAt() == 0 ? null : Instant.ofEpochMilli(job.finishedAt()).toString(),
                     type == JobType.FEE ? job.spec().amount() : null,
                     type == JobType.INTEREST ? job.spec().rateBasisPoints() : null,
                     job.spec().concurrent(), job.schedule(),
-                    moves ? tally.applied() : null, moves ? tally.rejected() : null,
-                    type == JobType.INTEREST ? tally.skipped() : null,
+                    moves ? tally.applied() : null, moves ? tally.rejected() : null, moves ? tally.skipped() : null,
                     type == JobType.FEE ? tally.moved() : null, type == JobType.INTEREST ? tally.moved() : null,
                     moves ? null : tally.mismatches(), moves ? null : tally.mismatchIds(), job.error());
         }

@@ -2,6 +2,7 @@ package io.partita.job;
 
 import io.partita.account.Account;
 import io.partita.account.JournalEntry;
+import io.partita.account.Ledger;
 import io.partita.account.TxRequest;
 import io.partita.account.TxStatus;
 import io.partita.account.TxType;
@@ -26,9 +27,37 @@ final class JobRules {
     private JobRules() {
     }
 
-    /** The transaction id of a job's movement on an account: one per job and account, like a client's txId. */
-    static String txId(String jobId) {
-        return "job:" + jobId;
+    /**
+     * What an account records in its list of jobs seen ({@link Account#jobs()}): the job's id and its run, so that a
+     * job started under the id of one that finished and expired (partita.jobs.retention) is a new job to the account,
+     * not one it has seen. Ids cannot contain '/' (API.md), so the split is unambiguous.
+     *
+     * <p>Why a run and not keeping a used id taken: an account keeps the last {@link Account#JOBS_KEPT} jobs however
+     * old they are, so an id would have to stay taken for ever, a record per job that never expires (a schedule
+     * firing every second leaves 86,400 a day). With the run, a reused id is simply a new job, as the API says once
+     * the old one is gone.
+     */
+    static String runKey(String jobId, String run) {
+        return jobId + "/" + run;
+    }
+
+    /**
+     * The transaction id of a job's movement on an account: one per run and account, like a client's txId. The
+     * {@code job/} prefix holds a '/', which no client txId may contain, so a client's transaction can never stand in
+     * for a job's (transfers use {@code transfer-out/<id>} the same way); the run tells two jobs of one id apart.
+     */
+    static String txId(String jobId, String run) {
+        return "job/" + runKey(jobId, run);
+    }
+
+    /** Whether {@code entry} is the movement a job of {@code spec} and {@code jobId} recorded, not another one. */
+    static boolean isMovementOf(JournalEntry entry, JobSpec spec, String jobId) {
+        TxType type = switch (spec.type()) {
+            case FEE -> TxType.FEE;
+            case INTEREST -> TxType.INTEREST;
+            case AUDIT -> null;
+        };
+        return entry.type() == type && jobId.equals(entry.ref());
     }
 
     /**
@@ -49,14 +78,16 @@ final class JobRules {
     /**
      * The transaction a FEE or INTEREST job makes on {@code account}, or null when it moves no money (interest on a
      * balance that earns nothing). The ledger then decides it like any transaction: a fee the overdraft limit does
-     * not allow is recorded as REJECTED, and the job's id doubles as the transaction's duplicate check.
+     * not allow is recorded as REJECTED, and the run's txId doubles as the transaction's duplicate check. Interest is
+     * paid up to {@link Ledger#MAX_AMOUNT} per account and job, the most any one transaction moves (a balance above
+     * 10^15 at 100 % would earn more): the journal never holds an amount a client could not have sent.
      */
-    static TxRequest request(JobSpec spec, String jobId, Account account, long at) {
+    static TxRequest request(JobSpec spec, String jobId, String run, Account account, long at) {
         return switch (spec.type()) {
-            case FEE -> new TxRequest(txId(jobId), TxType.FEE, spec.amount(), at, jobId);
+            case FEE -> new TxRequest(txId(jobId, run), TxType.FEE, spec.amount(), at, jobId);
             case INTEREST -> {
-                long interest = interest(account.balance(), spec.rateBasisPoints());
-                yield interest == 0 ? null : new TxRequest(txId(jobId), TxType.INTEREST, interest, at, jobId);
+                long interest = Math.min(interest(account.balance(), spec.rateBasisPoints()), Ledger.MAX_AMOUNT);
+                yield interest == 0 ? null : new TxRequest(txId(jobId, run), TxType.INTEREST, interest, at, jobId);
             }
             case AUDIT -> throw new IllegalArgumentException("An audit moves no money");
         };

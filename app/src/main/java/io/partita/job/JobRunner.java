@@ -10,12 +10,15 @@ import com.hazelcast.query.Predicates;
 import io.micronaut.context.annotation.Context;
 import io.partita.cluster.HazelcastConfigs;
 import io.partita.cluster.Maps;
+import io.partita.metrics.JobMeters;
 import io.partita.web.ApiException;
 import io.partita.web.Failures;
 import jakarta.annotation.PreDestroy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -38,6 +41,18 @@ import java.util.stream.Collectors;
  * member's removal. The adopter resends every partition not done; tasks the old coordinator had in flight may still
  * finish, and the duplicates are harmless (a partition counts once, an account is processed once).
  *
+ * <p>A job can also name this member as its coordinator without this member driving it: its start stored the record
+ * but did not learn so (the write's answer was lost and the retried write found the record, or the backup did not
+ * confirm in time and the start answered 503), or the member that started it gave up before handing it over. The
+ * owner of the record cannot tell (the coordinator is alive), so each tick this member also asks the whole cluster for
+ * the RUNNING jobs that name it (an indexed query on {@code state}) and takes on those it is not driving. Without
+ * that, such a job would stay RUNNING for ever, and hold its type's guard: every later job of the type would be
+ * refused with 409 and every firing of a schedule of the type skipped.
+ *
+ * <p>Meters ({@link JobMeters}): the coordinator counts a job's start, its accounts as its tally grows (read at each
+ * tick, so a partition redone after a failover is not counted twice), and its end with its outcome and duration;
+ * the running gauge is the number of jobs it drives.
+ *
  * <p>Why a coordinator and not every member pulling its own partitions: the pushing member reads the job once per tick
  * instead of every member reading every job; a partition normally gets exactly one task; and failed attempts are
  * counted in one place, which is what lets a job fail instead of retrying a broken partition forever.
@@ -54,21 +69,31 @@ final class JobRunner implements AutoCloseable {
 
     private final HazelcastInstance hazelcast;
     private final JobSettings settings;
+    private final JobMeters meters;
     private final IMap<String, Job> jobs;
     private final IExecutorService executor;
     private final String self;
     private final Map<String, Coordination> coordinated = new ConcurrentHashMap<>();
     private final ScheduledExecutorService loop;
 
-    /** The partitions of one job with a task in flight, and the failed attempts per partition. */
+    /**
+     * The partitions of one job with a task in flight, the failed attempts per partition, and the accounts of the
+     * job's tally already counted in the meters (touched by the loop thread only).
+     */
     private static final class Coordination {
         final Set<Integer> inFlight = ConcurrentHashMap.newKeySet();
         final Map<Integer, Integer> attempts = new ConcurrentHashMap<>();
+        long accountsCounted;
+
+        Coordination(long accountsCounted) {
+            this.accountsCounted = accountsCounted;
+        }
     }
 
-    JobRunner(HazelcastInstance hazelcast, JobSettings settings) {
+    JobRunner(HazelcastInstance hazelcast, JobSettings settings, JobMeters meters) {
         this.hazelcast = hazelcast;
         this.settings = settings;
+        this.meters = meters;
         this.jobs = Maps.jobs(hazelcast);
         this.executor = hazelcast.getExecutorService(Maps.JOB_EXECUTOR);
         this.self = hazelcast.getCluster().getLocalMember().getUuid().toString();
@@ -80,6 +105,7 @@ final class JobRunner implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         });
+        meters.runningFrom(coordinated::size);
         long tick = Math.max(10, settings.tick().toMillis());
         loop.scheduleWithFixedDelay(this::tick, tick, tick, TimeUnit.MILLISECONDS);
     }
@@ -89,10 +115,11 @@ final class JobRunner implements AutoCloseable {
         return self;
     }
 
-    /** Takes on a job this member just stored: its tasks go out now, not at the next tick. */
-    void coordinate(String jobId) {
-        coordinated.putIfAbsent(jobId, new Coordination());
-        onLoop(() -> drive(jobId));
+    /** Takes on a job this member just started and stored: its tasks go out now, not at the next tick. */
+    void start(Job job) {
+        meters.started(job.type().name());
+        coordinated.putIfAbsent(job.id(), new Coordination(0));
+        onLoop(() -> drive(job.id()));
     }
 
     private void tick() {
@@ -100,6 +127,11 @@ final class JobRunner implements AutoCloseable {
             adoptOrphans();
         } catch (RuntimeException e) {
             logTickFailure("looking for orphaned jobs", e);
+        }
+        try {
+            takeOnUndriven();
+        } catch (RuntimeException e) {
+            logTickFailure("looking for jobs that name it but that it does not drive", e);
         }
         for (String jobId : coordinated.keySet()) {
             try {
@@ -121,7 +153,20 @@ final class JobRunner implements AutoCloseable {
             if (job != null && job.running() && !members.contains(job.coordinator())
                     && Boolean.TRUE.equals(jobs.executeOnKey(jobId, new ClaimCoordination(job.coordinator(), self)))) {
                 LOG.info("Adopted job {}: its coordinator {} left the cluster", jobId, job.coordinator());
-                coordinated.putIfAbsent(jobId, new Coordination());
+                // Accounts counted so far were counted by the member that left (its meters left with it).
+                coordinated.putIfAbsent(jobId, new Coordination(job.tally().accounts()));
+            }
+        }
+    }
+
+    /** The RUNNING jobs anywhere in the cluster that name this member as coordinator but that it does not drive. */
+    private void takeOnUndriven() {
+        for (Job job : jobs.values(Predicates.and(Predicates.equal("state", JobState.RUNNING.name()),
+                Predicates.equal("coordinator", self)))) {
+            // A start that has just stored its job and is about to hand it over may be seen here first: whichever
+            // comes second finds the job in the map and changes nothing.
+            if (coordinated.putIfAbsent(job.id(), new Coordination(job.tally().accounts())) == null) {
+                LOG.info("Took on job {}: it names this member as coordinator, which was not driving it", job.id());
             }
         }
     }
@@ -136,18 +181,39 @@ final class JobRunner implements AutoCloseable {
             coordinated.remove(jobId);
             if (job != null && !job.running()) {
                 JobService.releaseGuard(hazelcast, job);
+                if (self.equals(job.coordinator())) {
+                    countFinished(job, coordination);
+                }
             }
             return;
         }
+        countAccounts(job, coordination);
         for (int partition = 0; partition < HazelcastConfigs.PARTITION_COUNT; partition++) {
             if (!job.isDone(partition) && coordination.inFlight.add(partition)) {
-                submit(jobId, partition, coordination);
+                submit(job, partition, coordination);
             }
         }
     }
 
-    private void submit(String jobId, int partition, Coordination coordination) {
-        PartitionTask task = new PartitionTask(jobId, partition, PartitionKeys.of(hazelcast, partition),
+    private void countAccounts(Job job, Coordination coordination) {
+        long accounts = job.tally().accounts();
+        if (accounts > coordination.accountsCounted) {
+            meters.processed(job.type().name(), accounts - coordination.accountsCounted);
+            coordination.accountsCounted = accounts;
+        }
+    }
+
+    private void countFinished(Job job, Coordination coordination) {
+        meters.processed(job.type().name(), Math.max(0, job.tally().accounts() - coordination.accountsCounted));
+        coordination.accountsCounted = job.tally().accounts();
+        // Start and end are stamped by the clocks of the members that started and finished it: never below zero.
+        Duration took = Duration.ofMillis(Math.max(0, job.finishedAt() - job.startedAt()));
+        meters.finished(job.type().name(), job.state().name().toLowerCase(Locale.ROOT), took);
+    }
+
+    private void submit(Job job, int partition, Coordination coordination) {
+        String jobId = job.id();
+        PartitionTask task = new PartitionTask(jobId, job.run(), partition, PartitionKeys.of(hazelcast, partition),
                 settings.sliceSize(), settings.slicePause().toMillis(), settings.retention().toMillis());
         try {
             executor.submitToKeyOwner(task, task.getPartitionKey(), new ExecutionCallback<Long>() {

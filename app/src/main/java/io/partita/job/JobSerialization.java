@@ -2,6 +2,7 @@ package io.partita.job;
 
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
+import com.hazelcast.nio.serialization.FieldKind;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import com.hazelcast.nio.serialization.compact.CompactReader;
 import com.hazelcast.nio.serialization.compact.CompactSerializer;
@@ -90,7 +91,9 @@ public final class JobSerialization {
                     reader.readInt64("rejected"), reader.readInt64("skipped"), reader.readInt64("moved"),
                     reader.readInt64("mismatches"), mismatchIds == null ? List.of() : Arrays.asList(mismatchIds));
             long[] done = reader.readArrayOfInt64("done");
-            return new Job(reader.readString("id"), readSpec(reader), reader.readString("schedule"),
+            // A job stored before runs existed reads as run "0": only a later job of the same id tells them apart.
+            String run = reader.getFieldKind("run") == FieldKind.STRING ? reader.readString("run") : "0";
+            return new Job(reader.readString("id"), run, readSpec(reader), reader.readString("schedule"),
                     JobState.valueOf(reader.readString("state")), reader.readInt64("startedAt"),
                     reader.readInt64("finishedAt"), reader.readString("coordinator"),
                     done == null ? new BitSet() : BitSet.valueOf(done), tally, reader.readString("error"));
@@ -99,6 +102,7 @@ public final class JobSerialization {
         @Override
         public void write(CompactWriter writer, Job job) {
             writer.writeString("id", job.id());
+            writer.writeString("run", job.run());
             writeSpec(writer, job.spec());
             writer.writeString("schedule", job.schedule());
             writer.writeString("state", job.state().name());

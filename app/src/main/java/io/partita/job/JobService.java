@@ -3,17 +3,24 @@ package io.partita.job;
 import com.hazelcast.core.EntryView;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
+import com.hazelcast.projection.Projections;
 import com.hazelcast.query.Predicates;
 import io.micronaut.core.annotation.Nullable;
 import io.partita.cluster.Maps;
 import io.partita.web.ApiException;
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Starts jobs and reads them, for the API and for schedules. Starting is three grid steps on the calling thread: take
@@ -21,9 +28,16 @@ import java.util.UUID;
  * hand it to this member's {@link JobRunner}, which sends out the partition tasks.
  *
  * <p>The guard: "at most one running job of a type" needs one atomic place per type, because jobs of a type live in
- * different partitions. It is an entry of {@code job-guards} holding the running job's id, taken with
- * {@code putIfAbsent} and released (conditionally, by id) by whoever sees the job finish. A guard left behind by a
- * crash is recognised as stale because its job is no longer running, and replaced.
+ * different partitions. It is an entry of {@code job-guards} holding the running job's run key ({@code id/run}, so
+ * that two starts of one id are told apart), taken with {@code putIfAbsent} and released (conditionally, by run key)
+ * by whoever sees the job finish. A guard left behind by a crash is recognised as stale because its job is no longer
+ * running, and replaced.
+ *
+ * <p>A start knows its own write by the job's run, a random token drawn for each attempt. When the store's answer is
+ * lost (the write landed, then its retry on a promoted backup finds the record) or the write fails without saying
+ * whether it landed (the backup did not confirm: Hazelcast's indeterminate operation state), the job is read back:
+ * if it is this attempt's, it is driven and reported started; if the read fails too, the job, should it exist, names
+ * this member as coordinator and its runner takes it on at its next tick ({@link JobRunner}).
  */
 @Singleton
 class JobService {
@@ -34,19 +48,26 @@ class JobService {
 
     enum Outcome { STARTED, EXISTS, BUSY }
 
-    /** @param other for {@link Outcome#BUSY}, the running job of the same type */
+    /**
+     * @param job   for {@link Outcome#STARTED}, the job started; for {@link Outcome#EXISTS}, the job that holds the id
+     * @param other for {@link Outcome#BUSY}, the id of the running job of the same type
+     */
     record Attempt(Outcome outcome, @Nullable Job job, @Nullable String other) {
     }
 
-    private final HazelcastInstance hazelcast;
     private final JobRunner runner;
     private final IMap<String, Job> jobs;
     private final IMap<String, String> guards;
 
+    @Inject
     JobService(HazelcastInstance hazelcast, JobRunner runner) {
-        this.hazelcast = hazelcast;
+        this(hazelcast, runner, Maps.jobs(hazelcast));
+    }
+
+    /** @param jobs the {@code jobs} map, or a view of it that a test makes fail */
+    JobService(HazelcastInstance hazelcast, JobRunner runner, IMap<String, Job> jobs) {
         this.runner = runner;
-        this.jobs = Maps.jobs(hazelcast);
+        this.jobs = jobs;
         this.guards = Maps.jobGuards(hazelcast);
     }
 
@@ -66,52 +87,94 @@ class JobService {
 
     /** Starts a job unless its id is taken or (when not concurrent) a job of its type runs; never throws a 409. */
     Attempt tryStart(String id, JobSpec spec, @Nullable String schedule) {
-        if (jobs.containsKey(id)) {
-            return new Attempt(Outcome.EXISTS, null, null);
+        Job existing = jobs.get(id);
+        if (existing != null) {
+            return new Attempt(Outcome.EXISTS, existing, null);
         }
+        Job job = Job.start(id, newRun(), spec, schedule, System.currentTimeMillis(), runner.memberId());
         String type = spec.type().name();
         if (!spec.concurrent()) {
-            String holder = acquireGuard(type, id);
+            String holder = acquireGuard(type, job.runKey());
             if (holder != null) {
-                return new Attempt(Outcome.BUSY, null, holder);
+                return new Attempt(Outcome.BUSY, null, idOf(holder));
             }
         }
+        Job stored;
         try {
             if (!spec.concurrent()) {
                 Optional<String> other = otherRunning(spec.type(), id);
                 if (other.isPresent()) {
-                    guards.remove(type, id);
+                    releaseGuard(job);
                     return new Attempt(Outcome.BUSY, null, other.get());
                 }
             }
-            Job job = Job.start(id, spec, schedule, System.currentTimeMillis(), runner.memberId());
-            if (jobs.putIfAbsent(id, job) != null) {
-                if (!spec.concurrent()) {
-                    guards.remove(type, id);
-                }
-                return new Attempt(Outcome.EXISTS, null, null);
-            }
-            runner.coordinate(id);
-            return new Attempt(Outcome.STARTED, job, null);
+            stored = jobs.putIfAbsent(id, job);
         } catch (RuntimeException e) {
-            if (!spec.concurrent()) {
-                guards.remove(type, id);
-            }
-            throw e;
+            return afterFailedStore(job, e);
+        }
+        if (stored != null && !stored.run().equals(job.run())) {
+            releaseGuard(job);
+            return new Attempt(Outcome.EXISTS, stored, null);
+        }
+        // Stored now, or by this attempt already (its answer was lost and the retried write found it).
+        runner.start(job);
+        return new Attempt(Outcome.STARTED, job, null);
+    }
+
+    /**
+     * The store failed, perhaps after it landed: reads the job back. This attempt's job is driven and reported
+     * started. Another one means the id was taken. None means it did not land: the guard is released and the failure
+     * stands (503 for the API, a retry at the next tick for a schedule). When the read fails too, the guard stays: it
+     * is recognised as stale within {@link #GUARD_GRACE} if the job was not stored, and a stored one is taken on by
+     * this member's runner, as it names this member as coordinator.
+     */
+    private Attempt afterFailedStore(Job job, RuntimeException failure) {
+        Job found;
+        try {
+            found = jobs.get(job.id());
+        } catch (RuntimeException again) {
+            failure.addSuppressed(again);
+            throw failure;
+        }
+        if (found != null && found.run().equals(job.run())) {
+            runner.start(found);
+            return new Attempt(Outcome.STARTED, found, null);
+        }
+        releaseGuard(job);
+        if (found != null) {
+            return new Attempt(Outcome.EXISTS, found, null);
+        }
+        throw failure;
+    }
+
+    private void releaseGuard(Job job) {
+        if (!job.spec().concurrent()) {
+            guards.remove(job.type().name(), job.runKey());
         }
     }
 
-    /** @return null when this job now holds the type's guard, else the id of the running job that holds it */
-    private String acquireGuard(String type, String id) {
+    /** A run token: random, so that no two starts of one id share it; base 36 keeps the journal's txIds short. */
+    private static String newRun() {
+        return Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, Character.MAX_RADIX);
+    }
+
+    /** The job id in a guard's value ({@code id/run}); ids hold no '/'. */
+    private static String idOf(String runKey) {
+        int slash = runKey.indexOf('/');
+        return slash < 0 ? runKey : runKey.substring(0, slash);
+    }
+
+    /** @return null when this run now holds the type's guard, else the run key of the running job that holds it */
+    private String acquireGuard(String type, String runKey) {
         for (int attempt = 0; attempt < GUARD_ATTEMPTS; attempt++) {
-            String holder = guards.putIfAbsent(type, id);
-            if (holder == null || holder.equals(id)) {
+            String holder = guards.putIfAbsent(type, runKey);
+            if (holder == null || holder.equals(runKey)) {
                 return null;
             }
             if (holds(type, holder)) {
                 return holder;
             }
-            if (guards.replace(type, holder, id)) {
+            if (guards.replace(type, holder, runKey)) {
                 return null;
             }
         }
@@ -120,9 +183,10 @@ class JobService {
     }
 
     private boolean holds(String type, String holder) {
-        Job job = jobs.get(holder);
+        Job job = jobs.get(idOf(holder));
         if (job != null) {
-            return job.running();
+            // The id may now name another run: the holder's run then never stored its job, or finished long ago.
+            return job.running() && job.runKey().equals(holder);
         }
         EntryView<String, String> guard = guards.getEntryView(type);
         long setAt = guard == null ? 0 : Math.max(guard.getCreationTime(), guard.getLastUpdateTime());
@@ -140,22 +204,28 @@ class JobService {
         return Optional.ofNullable(jobs.get(id));
     }
 
-    boolean exists(String id) {
-        return jobs.containsKey(id);
-    }
-
-    /** The latest {@code limit} jobs, newest first; finished jobs stay for {@code partita.jobs.retention}. */
+    /**
+     * The latest {@code limit} jobs, newest first; finished jobs stay for {@code partita.jobs.retention}. Only the
+     * ids and start times of all jobs are read (a projection: a per-second schedule keeps 86,400 jobs a day), then
+     * the {@code limit} newest jobs in full.
+     */
     List<Job> recent(int limit) {
-        return jobs.values().stream()
-                .sorted(Comparator.comparingLong(Job::startedAt).reversed().thenComparing(Job::id))
+        Collection<Object[]> starts = jobs.project(Projections.multiAttribute("id", "startedAt"));
+        List<String> newest = starts.stream()
+                .sorted(Comparator.comparingLong((Object[] row) -> (Long) row[1]).reversed()
+                        .thenComparing(row -> (String) row[0]))
                 .limit(limit)
+                .map(row -> (String) row[0])
                 .toList();
+        Map<String, Job> found = jobs.getAll(new HashSet<>(newest));
+        // A job that expired between the two reads is left out.
+        return newest.stream().map(found::get).filter(Objects::nonNull).toList();
     }
 
     /** Frees the type's guard of a job that no longer runs; a no-op when another job holds it or none does. */
     static void releaseGuard(HazelcastInstance hazelcast, Job job) {
         if (!job.spec().concurrent()) {
-            Maps.jobGuards(hazelcast).remove(job.type().name(), job.id());
+            Maps.jobGuards(hazelcast).remove(job.type().name(), job.runKey());
         }
     }
 }

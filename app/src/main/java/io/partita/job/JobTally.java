@@ -9,7 +9,10 @@ import java.util.TreeSet;
  * @param accounts    accounts processed
  * @param applied     FEE and INTEREST: money moved
  * @param rejected    FEE: could not pay within the overdraft limit; INTEREST: the balance would pass the maximum
- * @param skipped     INTEREST: the balance earned nothing (not positive, or the interest rounds to 0)
+ * @param skipped     INTEREST: the balance earned nothing (not positive, or the interest rounds to 0). FEE and
+ *                    INTEREST: no money moved because the account's record of this job is gone (it holds the run,
+ *                    but the journal entry expired under partita.journal.retention while the job ran) or the journal
+ *                    holds an entry under the job's txId that is not the job's (written around the API)
  * @param moved       FEE and INTEREST: the sum of the amounts applied
  * @param mismatches  AUDIT: accounts whose balance differs from what their journal explains
  * @param mismatchIds AUDIT: the first {@link #MISMATCH_IDS_KEPT} of them in id order, so the answer does not depend on

@@ -36,6 +36,11 @@ import java.util.concurrent.Callable;
  * After each slice the task writes the slice's journal entries (the partition's journal lives in the same partition)
  * and only then, after the last slice, records the partition done in the job.
  *
+ * <p>Every {@link #RECHECK_SLICES} slices the task reads the job again and stops when it is no longer this run and
+ * RUNNING (it FAILED, or its id now names another run): a failed job stops charging within that many slices of each
+ * partition in flight. What those slices did stays done, exactly once, and is not added to the job's tally (a job
+ * that is not running takes no more partitions), like the partitions a FAILED job had under way.
+ *
  * <p>Failure: if this member dies mid-way the partition is not marked done, the coordinator sends the task again and
  * it lands on the partition's new owner, which redoes the partition. Accounts done before the crash answer "already
  * processed" (the job id in the account), so nothing is applied twice; their journal entries are written again (the
@@ -49,7 +54,11 @@ import java.util.concurrent.Callable;
 final class PartitionTask implements Callable<Long>, IdentifiedDataSerializable, HazelcastInstanceAware,
         PartitionAware<String> {
 
+    /** Slices between two reads of the job: at 64 accounts a slice, a job read per 1,024 accounts. */
+    static final int RECHECK_SLICES = 16;
+
     private String jobId;
+    private String run;
     private int partition;
     private String partitionKey;
     private int sliceSize;
@@ -60,9 +69,10 @@ final class PartitionTask implements Callable<Long>, IdentifiedDataSerializable,
     PartitionTask() {
     }
 
-    PartitionTask(String jobId, int partition, String partitionKey, int sliceSize, long slicePauseMillis,
+    PartitionTask(String jobId, String run, int partition, String partitionKey, int sliceSize, long slicePauseMillis,
                   long retentionMillis) {
         this.jobId = jobId;
+        this.run = run;
         this.partition = partition;
         this.partitionKey = partitionKey;
         this.sliceSize = sliceSize;
@@ -70,13 +80,16 @@ final class PartitionTask implements Callable<Long>, IdentifiedDataSerializable,
         this.retentionMillis = retentionMillis;
     }
 
-    /** @return the accounts processed, or -1 when there was nothing to do (the job ended or had this partition) */
+    /**
+     * @return the accounts processed, or -1 when there was nothing to do or the task stopped (the run ended, or had
+     *         this partition)
+     */
     @Override
     public Long call() throws InterruptedException {
         IMap<String, Job> jobs = Maps.jobs(hazelcast);
         Maps.journal(hazelcast);   // the proxy exists before ApplyJob needs it on a partition thread
         Job job = jobs.get(jobId);
-        if (job == null || !job.running() || job.isDone(partition)) {
+        if (!toDo(job)) {
             return -1L;
         }
         List<String> keys = new ArrayList<>(Maps.accounts(hazelcast).keySet(
@@ -87,10 +100,13 @@ final class PartitionTask implements Callable<Long>, IdentifiedDataSerializable,
             if (from > 0 && slicePauseMillis > 0) {
                 Thread.sleep(slicePauseMillis);
             }
+            if (from > 0 && (from / sliceSize) % RECHECK_SLICES == 0 && !toDo(jobs.get(jobId))) {
+                return -1L;
+            }
             List<String> slice = keys.subList(from, Math.min(keys.size(), from + sliceSize));
             tally = tally.plus(job.type() == JobType.AUDIT ? audit(slice) : apply(job, slice));
         }
-        Job after = jobs.executeOnKey(jobId, new RecordPartition(partition, tally, System.currentTimeMillis(),
+        Job after = jobs.executeOnKey(jobId, new RecordPartition(run, partition, tally, System.currentTimeMillis(),
                 retentionMillis));
         if (after != null && !after.running()) {
             JobService.releaseGuard(hazelcast, after);
@@ -98,9 +114,13 @@ final class PartitionTask implements Callable<Long>, IdentifiedDataSerializable,
         return tally.accounts();
     }
 
+    private boolean toDo(Job job) {
+        return job != null && job.running() && job.run().equals(run) && !job.isDone(partition);
+    }
+
     private JobTally apply(Job job, List<String> slice) {
         Map<String, JobStep> steps = Maps.accounts(hazelcast).executeOnKeys(new LinkedHashSet<>(slice),
-                new ApplyJob(jobId, job.spec(), System.currentTimeMillis()));
+                new ApplyJob(jobId, run, job.spec(), System.currentTimeMillis()));
         Map<JournalKey, JournalEntry> entries = new HashMap<>();
         JobTally tally = JobTally.EMPTY;
         for (JobStep step : steps.values()) {
@@ -167,6 +187,7 @@ final class PartitionTask implements Callable<Long>, IdentifiedDataSerializable,
     @Override
     public void writeData(ObjectDataOutput out) throws IOException {
         out.writeString(jobId);
+        out.writeString(run);
         out.writeInt(partition);
         out.writeString(partitionKey);
         out.writeInt(sliceSize);
@@ -177,6 +198,7 @@ final class PartitionTask implements Callable<Long>, IdentifiedDataSerializable,
     @Override
     public void readData(ObjectDataInput in) throws IOException {
         jobId = in.readString();
+        run = in.readString();
         partition = in.readInt();
         partitionKey = in.readString();
         sliceSize = in.readInt();

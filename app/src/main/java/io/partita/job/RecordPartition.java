@@ -12,10 +12,12 @@ import java.util.Map;
 /**
  * Marks one partition of a job done and adds its tally, unless it is already done; completes the job when it was the
  * last one. Runs on the partition thread of the job's entry, so two reports of one partition (a redone task) cannot
- * both count. A finished job gets the retention as its time-to-live in the same step, backup included.
+ * both count. A report from another run of the id (a task that outlived its job's expiry) is ignored. A finished job
+ * gets the retention as its time-to-live in the same step, backup included.
  */
 final class RecordPartition implements EntryProcessor<String, Job, Job>, IdentifiedDataSerializable {
 
+    private String run;
     private int partition;
     private JobTally tally;
     private long at;
@@ -26,7 +28,8 @@ final class RecordPartition implements EntryProcessor<String, Job, Job>, Identif
     RecordPartition() {
     }
 
-    RecordPartition(int partition, JobTally tally, long at, long retentionMillis) {
+    RecordPartition(String run, int partition, JobTally tally, long at, long retentionMillis) {
+        this.run = run;
         this.partition = partition;
         this.tally = tally;
         this.at = at;
@@ -36,7 +39,7 @@ final class RecordPartition implements EntryProcessor<String, Job, Job>, Identif
     @Override
     public Job process(Map.Entry<String, Job> entry) {
         Job job = entry.getValue();
-        if (job == null || !job.running() || job.isDone(partition)) {
+        if (job == null || !job.running() || !job.run().equals(run) || job.isDone(partition)) {
             return job;
         }
         written = job.withPartition(partition, tally, at);
@@ -66,6 +69,7 @@ final class RecordPartition implements EntryProcessor<String, Job, Job>, Identif
 
     @Override
     public void writeData(ObjectDataOutput out) throws IOException {
+        out.writeString(run);
         out.writeInt(partition);
         JobSerialization.writeTally(out, tally);
         out.writeLong(at);
@@ -74,6 +78,7 @@ final class RecordPartition implements EntryProcessor<String, Job, Job>, Identif
 
     @Override
     public void readData(ObjectDataInput in) throws IOException {
+        run = in.readString();
         partition = in.readInt();
         tally = JobSerialization.readTally(in);
         at = in.readLong();

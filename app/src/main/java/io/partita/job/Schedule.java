@@ -14,7 +14,8 @@ import java.util.zip.CRC32;
  * @param createdAt   epoch milliseconds of the last PUT; the first firing is the first cron time after it
  * @param lastFiredAt the cron time (epoch milliseconds) of the last firing accounted for, or {@code createdAt}
  * @param firings     firings that ran their job
- * @param missed      firings that passed while no member could run them (they are not caught up later)
+ * @param missed      firings that passed while no member could run them (they are not caught up later), or whose
+ *                    job id a job this schedule did not start had already taken
  * @param skipped     firings whose job was refused because a job of the same type was still running
  * @param lastJobId   the job of the last firing that ran one
  * @param lastNote    why the last firing did not run a job, or null

@@ -28,18 +28,19 @@ class ScheduleService {
         try {
             Cron.parse(cron);
         } catch (IllegalArgumentException e) {
-            throw ApiException.invalidField("cron", "must be a cron expression of 5 fields (minute hour day-of-month "
-                    + "month day-of-week) or 6 (seconds first) that fires at least once: " + reason(e));
+            // The parser's own words name its internals (classes, intervals, search limits): only the expression is
+            // echoed, cut to a sane length.
+            throw ApiException.invalidField("cron", "'" + shorten(cron.trim()) + "' is not a cron expression of 5 "
+                    + "fields (minute hour day-of-month month day-of-week) or 6 (seconds first), in UTC, that fires "
+                    + "at least once");
         }
         Schedule schedule = Schedule.create(name, cron.trim(), job, System.currentTimeMillis());
         schedules.set(name, schedule);
         return schedule;
     }
 
-    /** Micronaut's messages quote the expression and say what is wrong with it; cut to a sane length. */
-    private static String reason(IllegalArgumentException e) {
-        String message = e.getMessage() == null ? "not valid" : e.getMessage();
-        return message.length() > 200 ? message.substring(0, 200) + "..." : message;
+    private static String shorten(String cron) {
+        return cron.length() > 100 ? cron.substring(0, 100) + "..." : cron;
     }
 
     List<Schedule> list() {

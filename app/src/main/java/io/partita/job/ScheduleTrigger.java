@@ -33,6 +33,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * Firings that passed while nobody could run them (the whole cluster down, or a gap longer than the failover) are
  * counted as missed, not caught up: only the latest due firing runs.
  *
+ * <p>A firing's job id ({@code <name>:<epoch second>}) is one a client may also choose. A job found under it counts
+ * as the firing's only when this schedule started it ({@link Job#schedule()} is its name); a job a client posted
+ * under that id did whatever the client asked, so the firing is counted as missed, with a note naming the id. The id
+ * form stays within the API's id characters on purpose: a firing's job must be readable at {@code GET /jobs/{id}},
+ * and a character clients could not send there is either refused by the path's id check or, as '/', splits the path.
+ *
  * <p>Why not the alternatives. Hazelcast's durable {@code IScheduledExecutorService} has no cron (each firing would
  * schedule the next as a new named task, and finished one-shot tasks must be disposed of or they fill its capacity),
  * and after a failover it re-runs a task that may already have run, so the idempotent job id would be needed anyway.
@@ -109,7 +115,7 @@ final class ScheduleTrigger implements AutoCloseable {
         long ran = 0;
         long missed = 0;
         for (int i = 0; i < (complete ? due.size() - 1 : due.size()); i++) {
-            if (jobs.exists(Schedule.firingJobId(name, due.get(i)))) {
+            if (jobs.find(Schedule.firingJobId(name, due.get(i))).filter(job -> firedBy(job, name)).isPresent()) {
                 ran++;
             } else {
                 missed++;
@@ -129,8 +135,14 @@ final class ScheduleTrigger implements AutoCloseable {
                     jobId = id;
                 }
                 case EXISTS -> {
-                    ran++;
-                    jobId = id;
+                    if (firedBy(attempt.job(), name)) {
+                        ran++;
+                        jobId = id;
+                    } else {
+                        missed++;
+                        note = "Missed the firing: its job id '" + id + "' is taken by a job this schedule did not "
+                                + "start.";
+                    }
                 }
                 case BUSY -> {
                     skipped++;
@@ -141,6 +153,11 @@ final class ScheduleTrigger implements AutoCloseable {
         }
         schedules.executeOnKey(name, new RecordFiring(schedule.lastFiredAt(), fireAt, ran, missed, skipped, jobId,
                 note));
+    }
+
+    /** Whether {@code job} was started by the schedule {@code name} (not by a client who chose a firing's id). */
+    private static boolean firedBy(Job job, String name) {
+        return job != null && name.equals(job.schedule());
     }
 
     @PreDestroy

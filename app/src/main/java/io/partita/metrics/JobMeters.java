@@ -7,40 +7,44 @@ import io.micrometer.core.instrument.Timer;
 import io.micronaut.context.annotation.Context;
 
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntSupplier;
 
 /**
  * The hooks a job feature calls to be seen in {@code /prometheus}, kept generic (a job is a type and an outcome):
  * {@code partita_jobs_started_total{type}}, {@code partita_jobs_finished_total{type,outcome}},
  * {@code partita_job_duration_seconds{type,outcome}}, {@code partita_job_accounts_total{type}} and the gauge
- * {@code partita_jobs_running} of jobs this node coordinates now.
+ * {@code partita_jobs_running} of jobs this node coordinates now. Each is counted by the node that coordinates the
+ * job, once: a job adopted after its coordinator left is finished (and its later accounts counted) by the adopter.
  *
- * <p>Concurrency: every method may be called from any thread; Micrometer meters and the gauge's counter are
- * thread-safe, and meters are registered idempotently by name and tags.
+ * <p>Concurrency: every method may be called from any thread; Micrometer meters are thread-safe and registered
+ * idempotently by name and tags; the gauge reads whatever {@link #runningFrom} was given, on the scraping thread.
  */
 @Context
 public class JobMeters {
 
     private final MeterRegistry registry;
-    private final AtomicInteger running = new AtomicInteger();
+    private volatile IntSupplier running = () -> 0;
 
-    JobMeters(MeterRegistry registry) {
+    public JobMeters(MeterRegistry registry) {
         this.registry = registry;
-        Gauge.builder("partita.jobs.running", running, AtomicInteger::get)
+        Gauge.builder("partita.jobs.running", this, meters -> meters.running.getAsInt())
                 .description("Jobs this node coordinates that have not finished")
                 .register(registry);
     }
 
-    /** A job this node coordinates has started. */
+    /** The gauge of running jobs reads {@code jobs}: the count of jobs the node coordinates now. */
+    public void runningFrom(IntSupplier jobs) {
+        this.running = jobs;
+    }
+
+    /** A job was started on this node (which coordinates it). */
     public void started(String type) {
-        running.incrementAndGet();
         Counter.builder("partita.jobs.started").description("Jobs started on this node")
                 .tag("type", type).register(registry).increment();
     }
 
-    /** A job this node coordinates has finished with {@code outcome} (such as completed or failed). */
+    /** A job this node coordinates has finished with {@code outcome} (completed or failed). */
     public void finished(String type, String outcome, Duration took) {
-        running.updateAndGet(value -> Math.max(0, value - 1));
         Counter.builder("partita.jobs.finished").description("Jobs finished on this node, by outcome")
                 .tag("type", type).tag("outcome", outcome).register(registry).increment();
         Timer.builder("partita.job.duration").description("Time from a job's start to its end")
@@ -50,9 +54,9 @@ public class JobMeters {
                 .register(registry).record(took);
     }
 
-    /** {@code accounts} more accounts were processed by a job on this member. */
+    /** {@code accounts} more accounts were processed by a job this node coordinates (0 registers the counter). */
     public void processed(String type, long accounts) {
-        Counter.builder("partita.job.accounts").description("Accounts processed by jobs on this member")
+        Counter.builder("partita.job.accounts").description("Accounts processed by jobs this node coordinates")
                 .tag("type", type).register(registry).increment(accounts);
     }
 }

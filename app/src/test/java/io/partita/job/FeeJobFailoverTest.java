@@ -97,7 +97,7 @@ class FeeJobFailoverTest {
             Map<String, Account> now = Maps.accounts(observer).getAll(
                     opening.stream().map(Account::id).collect(Collectors.toSet()));
             Collection<JournalEntry> jobEntries = Maps.journal(observer).values(
-                    Predicates.equal("txId", JobRules.txId("fee-1")));
+                    Predicates.equal("txId", JobRules.txId("fee-1", started.run())));
             Map<String, JournalEntry> byAccount = jobEntries.stream()
                     .collect(Collectors.toMap(JournalEntry::accountId, Function.identity()));
             assertEquals(ACCOUNTS, jobEntries.size(), "one job entry per account");
@@ -108,7 +108,7 @@ class FeeJobFailoverTest {
                 long expected = expectedBalance(open);
                 assertEquals(expected, account.balance(), "balance of " + open.id());
                 assertEquals(1, account.version(), "one movement recorded on " + open.id());
-                assertEquals(List.of("fee-1"), account.jobs());
+                assertEquals(List.of(started.runKey()), account.jobs());
                 JournalEntry entry = byAccount.get(open.id());
                 assertEquals(TxType.FEE, entry.type());
                 assertEquals(expected == open.balance() ? TxStatus.REJECTED : TxStatus.APPLIED, entry.status());

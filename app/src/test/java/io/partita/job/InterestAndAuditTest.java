@@ -65,10 +65,11 @@ class InterestAndAuditTest {
             Map<String, Account> after = Maps.accounts(member).getAll(interest.keySet());
             interest.forEach((id, earned) -> assertEquals(before.get(id).balance() + earned, after.get(id).balance(),
                     id));
-            JournalEntry rejected = Maps.journal(member).get(new JournalKey("i-max", "job:interest-1"));
+            String txId = JobRules.txId("interest-1", paid.run());
+            JournalEntry rejected = Maps.journal(member).get(new JournalKey("i-max", txId));
             assertEquals(TxStatus.REJECTED, rejected.status());
             assertEquals(TxType.INTEREST, rejected.type());
-            assertEquals(null, Maps.journal(member).get(new JournalKey("i-200", "job:interest-1")));
+            assertEquals(null, Maps.journal(member).get(new JournalKey("i-200", txId)));
 
             Job clean = run(jobs, member, "audit-1", new JobSpec(JobType.AUDIT, 0, 0, false));
             assertEquals(JobTally.audited(11, List.of()), clean.tally());

@@ -1,6 +1,7 @@
 package io.partita.job;
 
 import com.hazelcast.core.HazelcastInstance;
+import io.micronaut.context.annotation.Property;
 import io.micronaut.http.client.HttpClient;
 import io.micronaut.http.client.annotation.Client;
 import io.micronaut.json.JsonMapper;
@@ -16,6 +17,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -27,9 +31,18 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The job and schedule API of API.md on a one-node cluster: every endpoint, and every class of bad input. */
+/**
+ * The job and schedule API of API.md on a one-node cluster: every endpoint, and every class of bad input. Jobs go one
+ * account per slice with a pause between slices, so that a partition holding many accounts keeps a real job RUNNING
+ * for a few seconds (accounts spread one per partition are not slowed).
+ */
 @MicronautTest
+@Property(name = "partita.jobs.slice-size", value = "1")
+@Property(name = "partita.jobs.slice-pause", value = "150ms")
 class JobApiTest {
+
+    /** Accounts in one partition that hold a job RUNNING for about this many slice pauses. */
+    private static final int SLOW_ACCOUNTS = 25;
 
     @Inject
     @Client("/")
@@ -96,7 +109,8 @@ class JobApiTest {
         assertEquals("COMPLETED", done.text("state"), done.toString());
         assertEquals(271, done.number("partitionsDone"));
         assertTrue(done.number("accountsProcessed") >= 2);
-        assertEquals(done.number("accountsProcessed"), done.number("applied") + done.number("rejected"));
+        assertEquals(done.number("accountsProcessed"),
+                done.number("applied") + done.number("rejected") + done.number("skipped"), done.toString());
         assertEquals(done.number("applied") * 10, done.number("charged"));
         assertTrue(Instant.parse(done.text("finishedAt")).compareTo(Instant.parse(done.text("startedAt"))) >= 0);
         assertFalse(done.map().containsKey("mismatches"));
@@ -104,7 +118,7 @@ class JobApiTest {
         assertEquals(990, api.get("/accounts/" + rich).number("balance"));
         assertEquals(5, api.get("/accounts/" + poor).number("balance"));
         Api.Reply journal = api.get("/accounts/" + poor + "/transactions");
-        assertEquals("job:" + id, journal.list().get(0).get("txId"));
+        assertTrue(((String) journal.list().get(0).get("txId")).startsWith("job/" + id + "/"), journal.toString());
         assertEquals("FEE", journal.list().get(0).get("type"));
         assertEquals("REJECTED", journal.list().get(0).get("status"));
     }
@@ -155,29 +169,104 @@ class JobApiTest {
         awaitFinished(id);
     }
 
+    /** Opens {@code count} accounts that share one partition, so that a job spends count slices on it. */
+    private List<String> openAccountsInOnePartition(int count) {
+        List<String> ids = new ArrayList<>();
+        int partition = hazelcast.getPartitionService().getPartition("slow-" + suffix + "-0").getPartitionId();
+        for (int n = 0; ids.size() < count; n++) {
+            String id = "slow-" + suffix + "-" + n;
+            if (hazelcast.getPartitionService().getPartition(id).getPartitionId() == partition) {
+                assertEquals(201, api.post("/accounts", "{\"id\":\"" + id + "\",\"balance\":100}").status());
+                ids.add(id);
+            }
+        }
+        return ids;
+    }
+
     @Test
     void shouldRefuseASecondJobOfARunningTypeUnlessAskedToRunConcurrently() {
-        // A FEE job that stays RUNNING: its coordinator (this member) never drives it, and is alive to keep it.
+        // A real FEE job held RUNNING for a few seconds by a partition of SLOW_ACCOUNTS accounts.
+        List<String> slow = openAccountsInOnePartition(SLOW_ACCOUNTS);
         String blocker = "blocker-" + suffix;
-        Maps.jobs(hazelcast).set(blocker, Job.start(blocker, new JobSpec(JobType.FEE, 1, 0, false), null,
-                System.currentTimeMillis(), hazelcast.getCluster().getLocalMember().getUuid().toString()));
         try {
+            assertEquals(202, api.post("/jobs", "{\"id\":\"" + blocker + "\",\"type\":\"FEE\",\"amount\":1}")
+                    .status());
             Api.Reply refused = api.post("/jobs", "{\"type\":\"FEE\",\"amount\":5}");
+            assertEquals("RUNNING", api.get("/jobs/" + blocker).text("state"), "the blocker ended too soon");
             assertProblem(refused, 409, null);
             assertTrue(refused.text("type").endsWith("/job-running"), refused.toString());
             assertTrue(refused.text("detail").contains(blocker), refused.toString());
-            assertNull(Maps.jobGuards(hazelcast).get("FEE"), "the refused job left no guard behind");
+            assertTrue(Maps.jobGuards(hazelcast).get("FEE").startsWith(blocker + "/"),
+                    "the refused job left the blocker's guard in place");
 
             Api.Reply concurrent = api.post("/jobs", "{\"type\":\"FEE\",\"amount\":5,\"concurrent\":true}");
             assertEquals(202, concurrent.status(), concurrent.toString());
             assertEquals("COMPLETED", awaitFinished(concurrent.text("id")).text("state"));
+            assertEquals("COMPLETED", awaitFinished(blocker).text("state"));
         } finally {
-            Maps.jobs(hazelcast).delete(blocker);
+            // Later tests' jobs need not wait on this partition.
+            slow.forEach(Maps.accounts(hazelcast)::delete);
         }
         Api.Reply afterwards = api.post("/jobs", "{\"type\":\"FEE\",\"amount\":5}");
         assertEquals(202, afterwards.status(), afterwards.toString());
         assertEquals("COMPLETED", awaitFinished(afterwards.text("id")).text("state"));
-        assertNull(Maps.jobGuards(hazelcast).get("FEE"), "the finished job released its guard");
+        await().atMost(Duration.ofSeconds(10)).until(() -> Maps.jobGuards(hazelcast).get("FEE") == null);
+    }
+
+    @Test
+    void shouldChargeAFeeOnAnAccountWhoseClientUsedATxIdShapedLikeTheJobs() {
+        String account = openAccount(1_000);
+        String id = "fee-" + suffix;
+        // Before job txIds had their own namespace, this was the job's txId on the account.
+        Api.Reply credit = api.post("/accounts/" + account + "/transactions",
+                "{\"txId\":\"job:" + id + "\",\"type\":\"CREDIT\",\"amount\":5}");
+        assertEquals(200, credit.status(), credit.toString());
+
+        Api.Reply done = awaitFinished(api.post("/jobs",
+                "{\"id\":\"" + id + "\",\"type\":\"FEE\",\"amount\":10,\"concurrent\":true}").text("id"));
+
+        assertEquals("COMPLETED", done.text("state"), done.toString());
+        assertEquals(995, api.get("/accounts/" + account).number("balance"));
+        Map<String, Object> fee = api.get("/accounts/" + account + "/transactions").list().get(0);
+        assertEquals("FEE", fee.get("type"));
+        assertEquals("APPLIED", fee.get("status"));
+        assertEquals(done.number("applied") * 10, done.number("charged"));
+    }
+
+    @Test
+    void shouldChargeAgainWhenAJobIdIsReusedAfterTheFinishedJobExpired() {
+        String account = openAccount(1_000);
+        String id = "reused-" + suffix;
+        String body = "{\"id\":\"" + id + "\",\"type\":\"FEE\",\"amount\":10,\"concurrent\":true}";
+        assertEquals("COMPLETED", awaitFinished(api.post("/jobs", body).text("id")).text("state"));
+        assertEquals(990, api.get("/accounts/" + account).number("balance"));
+        Maps.jobs(hazelcast).delete(id);   // as partita.jobs.retention would, once it passed
+
+        Api.Reply again = api.post("/jobs", body);
+        assertEquals(202, again.status(), again.toString());
+        Api.Reply done = awaitFinished(id);
+
+        assertEquals("COMPLETED", done.text("state"), done.toString());
+        assertEquals(980, api.get("/accounts/" + account).number("balance"), "the second job charged too");
+        assertEquals(done.number("accountsProcessed"), done.number("applied") + done.number("rejected"),
+                done.toString());
+        List<Map<String, Object>> journal = api.get("/accounts/" + account + "/transactions").list();
+        assertEquals(2, journal.stream().filter(entry -> "FEE".equals(entry.get("type"))).count(), journal.toString());
+    }
+
+    @Test
+    void shouldDriveARunningJobThatThisNodeCoordinatesButNeverTookOn() {
+        // What a start leaves behind when the job's record was written but its answer was lost: RUNNING, coordinated
+        // by this (live) member, which never began sending its tasks.
+        String id = "orphan-" + suffix;
+        String self = hazelcast.getCluster().getLocalMember().getUuid().toString();
+        Maps.jobs(hazelcast).set(id, Job.start(id, "r1", new JobSpec(JobType.AUDIT, 0, 0, true), null,
+                System.currentTimeMillis(), self));
+
+        Api.Reply done = awaitFinished(id);
+
+        assertEquals("COMPLETED", done.text("state"), done.toString());
+        assertEquals(271, done.number("partitionsDone"));
     }
 
     @Test
@@ -266,6 +355,14 @@ class JobApiTest {
             "{\"cron\":\"61 * * * *\",\"job\":{\"type\":\"AUDIT\"}}             | cron",
             "{\"cron\":\"* * * *\",\"job\":{\"type\":\"AUDIT\"}}                | cron",
             "{\"cron\":\"0 0 30 2 *\",\"job\":{\"type\":\"AUDIT\"}}             | cron",
+            "{\"cron\":\"*/0 * * * *\",\"job\":{\"type\":\"AUDIT\"}}            | cron",
+            "{\"cron\":\"0 */0 * * * *\",\"job\":{\"type\":\"AUDIT\"}}          | cron",
+            "{\"cron\":\"5/00 * * * *\",\"job\":{\"type\":\"AUDIT\"}}           | cron",
+            "{\"cron\":\"0 0 * * L\",\"job\":{\"type\":\"AUDIT\"}}              | cron",
+            "{\"cron\":\"0 0 * * ?#2\",\"job\":{\"type\":\"AUDIT\"}}            | cron",
+            "{\"cron\":\"0 0 * * L/2\",\"job\":{\"type\":\"AUDIT\"}}            | cron",
+            "{\"cron\":\"0 0 * * L#1\",\"job\":{\"type\":\"AUDIT\"}}            | cron",
+            "{\"cron\":\"0 0 * * 0#6\",\"job\":{\"type\":\"AUDIT\"}}            | cron",
             "{\"cron\":\"\",\"job\":{\"type\":\"AUDIT\"}}                       | cron",
             "{\"job\":{\"type\":\"AUDIT\"}}                                     | cron",
             "{\"cron\":\"0 0 * * *\"}                                           | job",
@@ -280,6 +377,48 @@ class JobApiTest {
         assertProblem(api.put("/schedules/" + name, body), 400, field);
 
         assertProblem(api.get("/schedules/" + name), 404, null);
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {"1-0 * * * *", "0 0 * * 0#6", "*/0 * * * *", "0 0 * * L"})
+    void shouldNameTheCronButNotTheParsersInternalsWhenRefusingIt(String cron) {
+        Api.Reply refused = api.put("/schedules/bad-" + suffix, "{\"cron\":\"" + cron
+                + "\",\"job\":{\"type\":\"AUDIT\"}}");
+
+        assertProblem(refused, 400, "cron");
+        @SuppressWarnings("unchecked")
+        String message = (String) ((List<Map<String, Object>>) refused.map().get("errors")).get(0).get("message");
+        assertTrue(message.contains("'" + cron + "'"), message);
+        for (String internal : List.of("Rolling", "limit", "interval", "null", "zero", "part.")) {
+            assertFalse(message.contains(internal), message);
+        }
+    }
+
+    @Test
+    void shouldCountAFiringWhoseIdAClientJobTookAsMissedNotAsRun() {
+        String name = "taken-" + suffix;
+        // One firing, a few seconds from now (and next year); its job id is taken by a client's job first.
+        ZonedDateTime at = ZonedDateTime.now(ZoneOffset.UTC).plusSeconds(4).withNano(0);
+        String cron = at.getSecond() + " " + at.getMinute() + " " + at.getHour() + " " + at.getDayOfMonth() + " "
+                + at.getMonthValue() + " *";
+        String firingId = Schedule.firingJobId(name, at.toInstant().toEpochMilli());
+        assertEquals(202, api.post("/jobs", "{\"id\":\"" + firingId + "\",\"type\":\"AUDIT\",\"concurrent\":true}")
+                .status());
+        assertEquals(200, api.put("/schedules/" + name, "{\"cron\":\"" + cron
+                + "\",\"job\":{\"type\":\"AUDIT\",\"concurrent\":true}}").status());
+        try {
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> api.get("/schedules/" + name).text("lastFiredAt") != null);
+            Api.Reply schedule = api.get("/schedules/" + name);
+
+            assertEquals(0, schedule.number("firings"), schedule.toString());
+            assertEquals(1, schedule.number("missed"), schedule.toString());
+            assertNull(schedule.text("lastJobId"), schedule.toString());
+            assertTrue(schedule.text("lastNote").contains(firingId), schedule.toString());
+            assertNull(api.get("/jobs/" + firingId).text("schedule"), "the client's job is still the client's");
+        } finally {
+            api.delete("/schedules/" + name);
+        }
     }
 
     @Test

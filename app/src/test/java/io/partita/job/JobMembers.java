@@ -2,8 +2,10 @@ package io.partita.job;
 
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.partita.account.Account;
 import io.partita.cluster.Maps;
+import io.partita.metrics.JobMeters;
 
 import java.time.Duration;
 import java.util.HashMap;
@@ -17,7 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class JobMembers implements AutoCloseable {
 
-    record Parts(JobRunner runner, JobService jobs, ScheduleTrigger trigger) {
+    record Parts(JobRunner runner, JobService jobs, ScheduleTrigger trigger, SimpleMeterRegistry meters) {
     }
 
     private final Map<HazelcastInstance, Parts> parts = new ConcurrentHashMap<>();
@@ -37,9 +39,10 @@ final class JobMembers implements AutoCloseable {
 
     Parts on(HazelcastInstance member) {
         return parts.computeIfAbsent(member, m -> {
-            JobRunner runner = new JobRunner(m, settings);
+            SimpleMeterRegistry meters = new SimpleMeterRegistry();
+            JobRunner runner = new JobRunner(m, settings, new JobMeters(meters));
             JobService jobs = new JobService(m, runner);
-            return new Parts(runner, jobs, triggers ? new ScheduleTrigger(m, jobs, settings) : null);
+            return new Parts(runner, jobs, triggers ? new ScheduleTrigger(m, jobs, settings) : null, meters);
         });
     }
 

@@ -56,7 +56,7 @@ class JobRulesTest {
     }
 
     private static JobStep run(Map.Entry<String, Account> entry, String jobId, JobSpec spec) {
-        return new ApplyJob(jobId, spec, NOW).process(entry);
+        return new ApplyJob(jobId, "r1", spec, NOW).process(entry);
     }
 
     @Test
@@ -65,13 +65,13 @@ class JobRulesTest {
         JobStep first = run(entry, "j-1", FEE_100);
 
         assertEquals(JobStep.Kind.RECORDED, first.kind());
-        assertEquals("job:j-1", first.entry().txId());
+        assertEquals("job/j-1/r1", first.entry().txId());
         assertEquals("j-1", first.entry().ref());
         assertEquals(TxType.FEE, first.entry().type());
         assertEquals(TxStatus.APPLIED, first.entry().status());
         assertEquals(900, entry.getValue().balance());
         assertEquals(1, entry.getValue().version());
-        assertEquals(List.of("j-1"), entry.getValue().jobs());
+        assertEquals(List.of("j-1/r1"), entry.getValue().jobs());
 
         JobStep again = run(entry, "j-1", FEE_100);
         assertEquals(JobStep.Kind.REPLAYED, again.kind());
@@ -87,7 +87,7 @@ class JobRulesTest {
 
         assertEquals(TxStatus.REJECTED, step.entry().status());
         assertEquals(50, entry.getValue().balance());
-        assertTrue(entry.getValue().hasSeenJob("j-1"));
+        assertTrue(entry.getValue().hasSeenJob("j-1/r1"));
         assertEquals(new JobTally(1, 0, 1, 0, 0, 0, List.of()), step.tally());
 
         var withinLimit = account(50, 50);
@@ -120,20 +120,94 @@ class JobRulesTest {
         var entry = account(10_000, 0);
         Map<JournalKey, JournalEntry> journal = new HashMap<>();
         for (int i = 0; i <= Account.JOBS_KEPT + Ledger.RECENT; i++) {
-            JournalEntry recorded = new ApplyJob("j-" + i, FEE_100, NOW).apply(entry, journal::get, journal::containsKey)
-                    .entry();
+            JournalEntry recorded = new ApplyJob("j-" + i, "r1", FEE_100, NOW)
+                    .apply(entry, journal::get, journal::containsKey).entry();
             journal.put(new JournalKey(recorded.accountId(), recorded.txId()), recorded);
         }
-        assertFalse(entry.getValue().hasSeenJob("j-0"));
+        assertFalse(entry.getValue().hasSeenJob("j-0/r1"));
         assertEquals(Account.JOBS_KEPT, entry.getValue().jobs().size());
-        assertTrue(entry.getValue().recent().stream().noneMatch(e -> e.txId().equals("job:j-0")));
+        assertTrue(entry.getValue().recent().stream().noneMatch(e -> e.txId().equals("job/j-0/r1")));
         long balance = entry.getValue().balance();
 
-        JobStep redo = new ApplyJob("j-0", FEE_100, NOW + 1).apply(entry, journal::get, journal::containsKey);
+        JobStep redo = new ApplyJob("j-0", "r1", FEE_100, NOW + 1).apply(entry, journal::get, journal::containsKey);
 
         assertEquals(JobStep.Kind.REPLAYED, redo.kind());
-        assertEquals(journal.get(new JournalKey("a-1", "job:j-0")), redo.entry());
+        assertEquals(journal.get(new JournalKey("a-1", "job/j-0/r1")), redo.entry());
         assertEquals(balance, entry.getValue().balance());
+    }
+
+    @Test
+    void shouldChargeAgainWhenAnotherRunOfTheSameJobIdComesAlong() {
+        var entry = account(1_000, 0);
+        Map<JournalKey, JournalEntry> journal = new HashMap<>();
+        JournalEntry first = new ApplyJob("j-1", "r1", FEE_100, NOW).apply(entry, journal::get, journal::containsKey)
+                .entry();
+        journal.put(first.key(), first);
+
+        // The first job finished and expired; a client starts a job under the same id.
+        JobStep second = new ApplyJob("j-1", "r2", FEE_100, NOW + 1).apply(entry, journal::get, journal::containsKey);
+
+        assertEquals(JobStep.Kind.RECORDED, second.kind());
+        assertEquals("job/j-1/r2", second.entry().txId());
+        assertEquals(800, entry.getValue().balance());
+        assertEquals(List.of("j-1/r1", "j-1/r2"), entry.getValue().jobs());
+    }
+
+    @Test
+    void shouldNotTakeAnEntryThatIsNotTheJobsOwnForTheJobsMovement() {
+        var entry = account(1_000, 0);
+        // Written around the API: a client-type entry under the run's txId.
+        JournalEntry foreign = new JournalEntry("a-1", JobRules.txId("j-1", "r1"), TxType.CREDIT, 5, TxStatus.APPLIED,
+                1_005, NOW, 1, null);
+        Map<JournalKey, JournalEntry> journal = new HashMap<>(Map.of(foreign.key(), foreign));
+
+        JobStep step = new ApplyJob("j-1", "r1", FEE_100, NOW).apply(entry, journal::get, journal::containsKey);
+
+        assertEquals(JobStep.Kind.SKIPPED, step.kind());
+        assertEquals(new JobTally(1, 0, 0, 1, 0, 0, List.of()), step.tally());
+        assertEquals(1_000, entry.getValue().balance());
+    }
+
+    @Test
+    void shouldKeepJobTxIdsOutOfTheClientsNamespace() {
+        String txId = JobRules.txId("j:1", "r1");
+
+        assertEquals("job/j:1/r1", txId);
+        assertFalse(io.partita.web.Ids.valid(txId), "a client cannot send " + txId);
+    }
+
+    @Test
+    void shouldPayInterestOfAtMostTheLargestAmountOneTransactionMoves() {
+        Account rich = Account.open("a-1", 3 * Ledger.MAX_AMOUNT, 0);
+
+        TxRequest request = JobRules.request(new JobSpec(JobType.INTEREST, 0, 10_000, false), "j-1", "r1", rich, NOW);
+
+        assertEquals(Ledger.MAX_AMOUNT, request.amount());
+        assertEquals(3 * Ledger.MAX_AMOUNT, JobRules.interest(rich.balance(), 10_000));
+    }
+
+    @Test
+    void shouldAnswerTrueToAClaimRetriedAfterItWasAlreadyGranted() {
+        var entry = new AbstractMap.SimpleEntry<>("j-1", Job.start("j-1", "r1", FEE_100, null, NOW, "m-0"));
+
+        assertTrue(new ClaimCoordination("m-0", "m-1").process(entry));
+        assertTrue(new ClaimCoordination("m-0", "m-1").process(entry), "the claimant already coordinates it");
+        assertEquals("m-1", entry.getValue().coordinator());
+        assertFalse(new ClaimCoordination("m-0", "m-2").process(entry), "another member's claim still loses");
+        assertEquals("m-1", entry.getValue().coordinator());
+    }
+
+    @Test
+    void shouldIgnoreAPartitionReportedByAnotherRunOfTheSameJobId() {
+        var entry = new AbstractMap.SimpleEntry<>("j-1", Job.start("j-1", "r2", FEE_100, null, NOW, "m-0"));
+        JobTally tally = new JobTally(3, 3, 0, 0, 300, 0, List.of());
+
+        new RecordPartition("r1", 17, tally, NOW, 1_000).process(entry);
+        assertEquals(0, entry.getValue().partitionsDone(), "a task of the expired run r1 counts nothing");
+
+        new RecordPartition("r2", 17, tally, NOW, 1_000).process(entry);
+        assertEquals(1, entry.getValue().partitionsDone());
+        assertEquals(tally, entry.getValue().tally());
     }
 
     @Test

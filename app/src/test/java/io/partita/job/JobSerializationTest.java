@@ -45,7 +45,7 @@ class JobSerializationTest {
     }
 
     private final JobSpec fee = new JobSpec(JobType.FEE, 100, 0, true);
-    private final JournalEntry entry = new JournalEntry("a-1", "job:j-1", TxType.FEE, 100, TxStatus.APPLIED, 900,
+    private final JournalEntry entry = new JournalEntry("a-1", "job/j-1/r1", TxType.FEE, 100, TxStatus.APPLIED, 900,
             1_700_000_000_000L, 3, "j-1");
 
     @Test
@@ -54,7 +54,7 @@ class JobSerializationTest {
         done.set(0);
         done.set(170);
         done.set(270);
-        Job job = new Job("j-1", fee, "nightly", JobState.RUNNING, 1_700_000_000_000L, 0, "member-1", done,
+        Job job = new Job("j-1", "r1", fee, "nightly", JobState.RUNNING, 1_700_000_000_000L, 0, "member-1", done,
                 new JobTally(40, 30, 5, 5, 3000, 2, List.of("a-1", "a-2")), null);
         Job failed = job.failed("broken", 1_700_000_001_000L);
         Schedule schedule = Schedule.create("nightly", "0 0 * * *", new JobSpec(JobType.INTEREST, 0, 25, false), 7)
@@ -67,17 +67,17 @@ class JobSerializationTest {
         assertEquals(SerializationConstants.TYPE_COMPACT, serialization.toData(job).getType());
         assertEquals(SerializationConstants.TYPE_COMPACT, serialization.toData(schedule).getType());
 
-        Account account = Account.open("a-1", 1_000, 50).withJob("j-1").withJob("j-2");
+        Account account = Account.open("a-1", 1_000, 50).withJob("j-1/r1").withJob("j-2/r1");
         assertEquals(account, roundTrip(account));
     }
 
     @Test
     void shouldSerializeEveryTaskAndEntryProcessorWithoutJava() {
         List<IdentifiedDataSerializable> all = List.of(
-                new PartitionTask("j-1", 17, "p3", 64, 0, 86_400_000),
-                new ApplyJob("j-1", fee, 42),
+                new PartitionTask("j-1", "r1", 17, "p3", 64, 0, 86_400_000),
+                new ApplyJob("j-1", "r1", fee, 42),
                 JobStep.recorded(entry), JobStep.replayed(entry), JobStep.skipped(), JobStep.missing(),
-                new RecordPartition(17, new JobTally(1, 1, 0, 0, 100, 0, List.of()), 42, 1000),
+                new RecordPartition("r1", 17, new JobTally(1, 1, 0, 0, 100, 0, List.of()), 42, 1000),
                 new ClaimCoordination("member-1", "member-2"),
                 new FailJob("broken", 42, 1000),
                 new ReplaceValue<>(Map.of("a-1", Account.open("a-1", 1, 0), "a-2", Account.open("a-2", 2, 0)), 0),

@@ -48,9 +48,9 @@ class JobTrafficTest {
             }
             JobMembers.open(member, opening);
 
-            jobs.jobs(member).start("fee-traffic", new JobSpec(JobType.FEE, 1, 0, false));
+            String runKey = jobs.jobs(member).start("fee-traffic", new JobSpec(JobType.FEE, 1, 0, false)).runKey();
             await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(5))
-                    .until(() -> processed(member, hot, "fee-traffic") > 0);
+                    .until(() -> processed(member, hot, runKey) > 0);
 
             // The partitioned path itself: the transaction's entry processor, sent to the account's owner.
             var accounts = Maps.accounts(cluster.member(1));
@@ -63,7 +63,7 @@ class JobTrafficTest {
                 assertEquals(TxStatus.APPLIED, outcome.entry().status());
                 credited.add(id);
             }
-            int processedAfterTraffic = processed(member, hot, "fee-traffic");
+            int processedAfterTraffic = processed(member, hot, runKey);
             assertTrue(processedAfterTraffic < HOT_ACCOUNTS,
                     "the transactions completed while the job was still inside the partition: "
                             + processedAfterTraffic + " of " + HOT_ACCOUNTS + " done");
@@ -94,8 +94,9 @@ class JobTrafficTest {
         return keys;
     }
 
-    private static int processed(HazelcastInstance member, List<String> ids, String jobId) {
+    /** @param runKey what an account the job processed remembers it by ({@link Job#runKey()}) */
+    private static int processed(HazelcastInstance member, List<String> ids, String runKey) {
         return (int) Maps.accounts(member).getAll(new HashSet<>(ids)).values().stream()
-                .filter(account -> account.hasSeenJob(jobId)).count();
+                .filter(account -> account.hasSeenJob(runKey)).count();
     }
 }

@@ -3,17 +3,21 @@ package io.partita.metrics;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.client.HttpClient;
 import io.micronaut.http.client.annotation.Client;
+import io.micronaut.json.JsonMapper;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import io.partita.account.AccountService;
 import io.partita.account.TxRequest;
 import io.partita.account.TxType;
 import io.partita.cluster.PartitaProperties.ProcessingMode;
+import io.partita.support.Api;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code GET /prometheus} on a one-member node carries Partita's own metrics, named {@code partita_...}. */
@@ -25,10 +29,14 @@ class PrometheusEndpointTest {
     HttpClient http;
 
     @Inject
-    AccountService accounts;
+    JsonMapper json;
 
     @Inject
-    JobMeters jobs;
+    AccountService accounts;
+
+    private String scrape() {
+        return http.toBlocking().retrieve(HttpRequest.GET("/prometheus"));
+    }
 
     @Test
     void shouldExposeTransactionsByModeAndOutcomeWithLatencyHistogramsAndTheMembersShare() {
@@ -38,11 +46,8 @@ class PrometheusEndpointTest {
         accounts.apply("m-1", TxRequest.of("t-2", TxType.DEBIT, 500, 1L), ProcessingMode.PARTITIONED)
                 .toCompletableFuture().join();
         accounts.apply("nobody", TxRequest.of("t-3", TxType.CREDIT, 5, 1L), null).toCompletableFuture().join();
-        jobs.started("AUDIT");
-        jobs.processed("AUDIT", 42);
-        jobs.finished("AUDIT", "completed", Duration.ofMillis(300));
 
-        String scrape = http.toBlocking().retrieve(HttpRequest.GET("/prometheus"));
+        String scrape = scrape();
 
         for (String line : List.of(
                 "partita_transactions_total{mode=\"partitioned\",outcome=\"applied\"} 1.0",
@@ -53,18 +58,39 @@ class PrometheusEndpointTest {
                 "partita_partitions_owned 271.0",
                 "partita_cluster_members 1.0",
                 "partita_cluster_safe 1.0",
-                "partita_map_entries{map=\"accounts\",replica=\"primary\"} 1.0",
-                "partita_jobs_started_total{type=\"AUDIT\"} 1.0",
-                "partita_jobs_finished_total{outcome=\"completed\",type=\"AUDIT\"} 1.0",
-                "partita_job_accounts_total{type=\"AUDIT\"} 42.0",
-                "partita_jobs_running 0.0")) {
+                "partita_map_entries{map=\"accounts\",replica=\"primary\"} 1.0")) {
             assertTrue(scrape.lines().anyMatch(line::equals), "missing: " + line);
         }
         for (String name : List.of(
                 "partita_transaction_latency_seconds_bucket{mode=\"partitioned\",outcome=\"applied\",le=",
                 "partita_migrations_completed_total ", "partita_migrations_failed_total ",
-                "partita_partitions_moved_total ", "partita_migrations_in_flight ", "partita_job_duration_seconds_")) {
+                "partita_partitions_moved_total ", "partita_migrations_in_flight ")) {
             assertTrue(scrape.contains(name), "missing: " + name);
         }
+    }
+
+    @Test
+    void shouldCountAJobRunThroughTheApiFromItsStartToItsEnd() {
+        Api api = new Api(http, json);
+        Api.Reply started = api.post("/jobs", "{\"type\":\"AUDIT\",\"concurrent\":true}");
+        assertEquals(202, started.status(), started.toString());
+        String id = started.text("id");
+        await().atMost(Duration.ofSeconds(60)).until(() -> "COMPLETED".equals(api.get("/jobs/" + id).text("state")));
+        long accountsProcessed = api.get("/jobs/" + id).number("accountsProcessed");
+
+        // The coordinator sees the job finish at its next tick; the meters follow then.
+        List<String> expected = List.of(
+                "partita_jobs_started_total{type=\"AUDIT\"} 1.0",
+                "partita_jobs_finished_total{outcome=\"completed\",type=\"AUDIT\"} 1.0",
+                "partita_job_duration_seconds_count{outcome=\"completed\",type=\"AUDIT\"} 1",
+                "partita_job_accounts_total{type=\"AUDIT\"} " + (double) accountsProcessed,
+                "partita_jobs_running 0.0");
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            String scrape = scrape();
+            for (String line : expected) {
+                assertTrue(scrape.lines().anyMatch(line::equals), "missing: " + line);
+            }
+        });
+        assertTrue(scrape().contains("partita_job_duration_seconds_bucket{outcome=\"completed\",type=\"AUDIT\",le="));
     }
 }

@@ -1,0 +1,79 @@
+package io.partita.job;
+
+import com.hazelcast.core.HazelcastInstance;
+import io.partita.account.Account;
+import io.partita.cluster.Maps;
+import io.partita.support.TestCluster;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * One partition's task on a real member, run by the test instead of a coordinator, so that what it does after its
+ * job FAILED can be counted: it notices within {@link PartitionTask#RECHECK_SLICES} slices and stops charging.
+ */
+class JobPartitionTaskTest {
+
+    private static final int ACCOUNTS = 200;
+    private static final long FEE = 10;
+
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void shouldStopChargingSoonAfterItsJobFailed() throws Exception {
+        try (TestCluster cluster = TestCluster.start(1)) {
+            HazelcastInstance member = cluster.member(0);
+            int partition = member.getPartitionService().getPartition("stop-0").getPartitionId();
+            List<Account> opening = new ArrayList<>();
+            for (int n = 0; opening.size() < ACCOUNTS; n++) {
+                if (member.getPartitionService().getPartition("stop-" + n).getPartitionId() == partition) {
+                    opening.add(Account.open("stop-" + n, 1_000, 0));
+                }
+            }
+            JobMembers.open(member, opening);
+            HashSet<String> ids = new HashSet<>(opening.stream().map(Account::id).toList());
+            Job job = Job.start("stop-1", "r1", new JobSpec(JobType.FEE, FEE, 0, true), null,
+                    System.currentTimeMillis(), "no-coordinator");
+            Maps.jobs(member).set(job.id(), job);
+            // One account a slice and a pause between slices: a few seconds for the partition.
+            PartitionTask task = new PartitionTask(job.id(), job.run(), partition,
+                    PartitionKeys.of(member, partition), 1, 10, 60_000);
+            task.setHazelcastInstance(member);
+
+            CompletableFuture<Long> running = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return task.call();
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            await().atMost(Duration.ofSeconds(60)).until(() -> charged(member, ids) >= 5);
+            Maps.jobs(member).executeOnKey(job.id(), new FailJob("failed by the test", System.currentTimeMillis(),
+                    60_000));
+            long chargedWhenFailed = charged(member, ids);
+
+            assertEquals(-1L, running.get(60, TimeUnit.SECONDS), "the task stopped instead of finishing");
+            long chargedInTheEnd = charged(member, ids);
+            assertTrue(chargedInTheEnd - chargedWhenFailed <= PartitionTask.RECHECK_SLICES,
+                    chargedWhenFailed + " charged when the job failed, " + chargedInTheEnd + " in the end");
+            assertTrue(chargedInTheEnd < ACCOUNTS);
+            Job failed = Maps.jobs(member).get(job.id());
+            assertEquals(JobState.FAILED, failed.state());
+            assertEquals(0, failed.partitionsDone(), "a failed job takes no more partitions");
+        }
+    }
+
+    private static long charged(HazelcastInstance member, HashSet<String> ids) {
+        return Maps.accounts(member).getAll(ids).values().stream()
+                .filter(account -> account.balance() == 1_000 - FEE).count();
+    }
+}

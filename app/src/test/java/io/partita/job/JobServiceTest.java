@@ -1,0 +1,150 @@
+package io.partita.job;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.IndeterminateOperationStateException;
+import com.hazelcast.map.IMap;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.partita.account.Account;
+import io.partita.cluster.Maps;
+import io.partita.support.TestCluster;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.BiFunction;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/**
+ * Starting a job when storing it goes wrong half-way: the record is written but the answer is lost, or the backup
+ * does not confirm. The job must still be driven to its end (not stay RUNNING for ever, holding its type's guard),
+ * and be reported started; a store that did not land leaves nothing behind. One real member; the {@code jobs} map is
+ * seen through a view whose {@code putIfAbsent} misbehaves after (or instead of) the real write.
+ */
+class JobServiceTest {
+
+    private static final int ACCOUNTS = 20;
+
+    private static TestCluster cluster;
+    private static JobMembers jobs;
+    private static HazelcastInstance member;
+    private static final List<String> accountIds = new ArrayList<>();
+
+    @BeforeAll
+    static void start() {
+        cluster = TestCluster.start(1);
+        jobs = new JobMembers(JobMembers.settings(64, Duration.ZERO), false);
+        member = cluster.member(0);
+        jobs.on(member);
+        List<Account> opening = new ArrayList<>();
+        for (int i = 0; i < ACCOUNTS; i++) {
+            opening.add(Account.open("svc-" + i, 1_000, 0));
+            accountIds.add("svc-" + i);
+        }
+        JobMembers.open(member, opening);
+    }
+
+    @AfterAll
+    static void stop() {
+        jobs.close();
+        cluster.close();
+    }
+
+    /** The jobs map, except that {@code putIfAbsent} runs {@code instead} (given the real map, the key and value). */
+    @SuppressWarnings("unchecked")
+    private static IMap<String, Job> jobsWhosePutIfAbsent(BiFunction<IMap<String, Job>, Job, Job> instead) {
+        IMap<String, Job> real = Maps.jobs(member);
+        return (IMap<String, Job>) Proxy.newProxyInstance(IMap.class.getClassLoader(), new Class<?>[] {IMap.class},
+                (proxy, method, args) -> {
+                    if (method.getName().equals("putIfAbsent") && args.length == 2) {
+                        return instead.apply(real, (Job) args[1]);
+                    }
+                    try {
+                        return method.invoke(real, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+
+    private static JobService serviceOver(IMap<String, Job> view) {
+        return new JobService(member, jobs.on(member).runner(), view);
+    }
+
+    private static Job awaitFinished(String id) {
+        await().atMost(Duration.ofSeconds(60)).until(() -> !Maps.jobs(member).get(id).running());
+        return Maps.jobs(member).get(id);
+    }
+
+    private static double counted(String name, String... tags) {
+        SimpleMeterRegistry meters = jobs.on(member).meters();
+        var counter = meters.find(name).tags(tags).counter();
+        return counter == null ? 0 : counter.count();
+    }
+
+    @Test
+    void shouldDriveAndReportStartedAJobWhoseStoredRecordsAnswerWasLost() {
+        String id = "lost-" + UUID.randomUUID();
+        // The write lands; its answer is lost, and the retried write finds the record the first one left.
+        JobService service = serviceOver(jobsWhosePutIfAbsent((real, job) -> {
+            real.putIfAbsent(job.id(), job);
+            return real.putIfAbsent(job.id(), job);
+        }));
+        double finishedBefore = counted("partita.jobs.finished", "type", "AUDIT", "outcome", "completed");
+
+        JobService.Attempt attempt = service.tryStart(id, new JobSpec(JobType.AUDIT, 0, 0, false), null);
+
+        assertEquals(JobService.Outcome.STARTED, attempt.outcome());
+        Job done = awaitFinished(id);
+        assertEquals(JobState.COMPLETED, done.state());
+        assertEquals(271, done.partitionsDone());
+        await().atMost(Duration.ofSeconds(10)).until(() -> Maps.jobGuards(member).get("AUDIT") == null);
+        await().atMost(Duration.ofSeconds(10)).until(() ->
+                counted("partita.jobs.finished", "type", "AUDIT", "outcome", "completed") == finishedBefore + 1);
+    }
+
+    @Test
+    void shouldDriveAndReportStartedAJobWhoseBackupDidNotConfirmInTime() {
+        String id = "unconfirmed-" + UUID.randomUUID();
+        JobService service = serviceOver(jobsWhosePutIfAbsent((real, job) -> {
+            real.putIfAbsent(job.id(), job);
+            throw new IndeterminateOperationStateException("the backup did not confirm in time");
+        }));
+
+        JobService.Attempt attempt = service.tryStart(id, new JobSpec(JobType.FEE, 10, 0, false), null);
+
+        assertEquals(JobService.Outcome.STARTED, attempt.outcome());
+        Job done = awaitFinished(id);
+        assertEquals(JobState.COMPLETED, done.state());
+        assertEquals(ACCOUNTS, done.tally().applied(), "charged once each: " + done.tally());
+        await().atMost(Duration.ofSeconds(10)).until(() -> Maps.jobGuards(member).get("FEE") == null);
+        Job next = jobs.jobs(member).start(null, new JobSpec(JobType.FEE, 10, 0, false));
+        assertEquals(JobState.COMPLETED, awaitFinished(next.id()).state(), "a later job of the type runs");
+    }
+
+    @Test
+    void shouldLeaveNoJobAndNoGuardWhenTheStoreFailedBeforeItLanded() {
+        String id = "failed-" + UUID.randomUUID();
+        IndeterminateOperationStateException failure = new IndeterminateOperationStateException("no member answered");
+        JobService service = serviceOver(jobsWhosePutIfAbsent((real, job) -> {
+            throw failure;
+        }));
+
+        RuntimeException thrown = assertThrows(RuntimeException.class,
+                () -> service.tryStart(id, new JobSpec(JobType.INTEREST, 0, 5, false), null));
+
+        assertSame(failure, thrown);
+        assertNull(Maps.jobs(member).get(id));
+        assertNull(Maps.jobGuards(member).get("INTEREST"));
+    }
+}
