@@ -7,9 +7,9 @@ package io.partita.account;
 public enum TxType {
     DEBIT(-1, true),
     CREDIT(1, true),
-    /** A FEE job's charge (txId {@code job:<jobId>}); it respects the overdraft limit like a debit. */
+    /** A FEE job's charge (txId {@code job/<jobId>/<run>}); it respects the overdraft limit like a debit. */
     FEE(-1, true),
-    /** An INTEREST job's payment (txId {@code job:<jobId>}). */
+    /** An INTEREST job's payment (txId {@code job/<jobId>/<run>}). */
     INTEREST(1, true),
     /** A transfer's debit of its source account. */
     TRANSFER_OUT(-1, true),

@@ -7,10 +7,10 @@ import io.partita.account.Ledger;
 import io.partita.cluster.HazelcastConfigs;
 import io.partita.web.ApiException;
 import io.partita.web.Ids;
+import io.partita.web.StrictJson;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
-import jakarta.validation.constraints.Digits;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
@@ -22,24 +22,23 @@ import java.util.List;
 /** The bodies of the job and schedule API (API.md, "Jobs"). */
 final class JobApi {
 
-    static final String WHOLE = "must be a whole number";
     static final String MAX_RATE = "10000";
 
     private JobApi() {
     }
 
     /**
-     * {@code POST /jobs}, and the {@code job} of a schedule. Numbers arrive as BigDecimal so that 2.5 is refused with
-     * a field error instead of being truncated; which of them a type needs is checked in {@link #spec(String)}.
+     * {@code POST /jobs}, and the {@code job} of a schedule. Numbers arrive as BigDecimal read from JSON integers only
+     * (StrictJson), so 2.5 or "25" is refused with a field error; which of them a type needs is checked in
+     * {@link #spec(String)}.
      */
     @Serdeable
     record JobRequest(
-            @Nullable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String id,
-            @NotNull @Pattern(regexp = "FEE|INTEREST|AUDIT", message = "must be FEE, INTEREST or AUDIT") String type,
-            @Nullable @Digits(integer = 16, fraction = 0, message = WHOLE) @DecimalMin("1")
-            @DecimalMax(Ledger.MAX_AMOUNT_TEXT) BigDecimal amount,
-            @Nullable @Digits(integer = 5, fraction = 0, message = WHOLE) @DecimalMin("1")
-            @DecimalMax(MAX_RATE) BigDecimal rateBasisPoints,
+            @Nullable @StrictJson.Text @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String id,
+            @NotNull @StrictJson.Text
+            @Pattern(regexp = "FEE|INTEREST|AUDIT", message = "must be FEE, INTEREST or AUDIT") String type,
+            @Nullable @StrictJson.Whole @DecimalMin("1") @DecimalMax(Ledger.MAX_AMOUNT_TEXT) BigDecimal amount,
+            @Nullable @StrictJson.Whole @DecimalMin("1") @DecimalMax(MAX_RATE) BigDecimal rateBasisPoints,
             @Nullable Boolean concurrent) {
 
         /**
@@ -66,7 +65,7 @@ final class JobApi {
     }
 
     @Serdeable
-    record ScheduleRequest(@NotBlank String cron, @NotNull @Valid JobRequest job) {
+    record ScheduleRequest(@NotBlank @StrictJson.Text String cron, @NotNull @Valid @StrictJson.Nested JobRequest job) {
     }
 
     /** A job's spec as the API shows it: the fields its type uses. */

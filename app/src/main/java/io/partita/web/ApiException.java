@@ -61,6 +61,13 @@ public final class ApiException extends RuntimeException {
                 List.of(), retryAfter);
     }
 
+    /** This answer with each field error's field named from an enclosing object: {@code amount} as {@code job.amount}. */
+    public ApiException withFieldPrefix(String prefix) {
+        return new ApiException(status, slug, title, getMessage(),
+                errors.stream().map(error -> new Problem.FieldError(prefix + error.field(), error.message())).toList(),
+                retryAfter);
+    }
+
     public HttpStatus status() {
         return status;
     }

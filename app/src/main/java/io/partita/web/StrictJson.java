@@ -23,7 +23,7 @@ import java.math.BigInteger;
  */
 public final class StrictJson {
 
-    public static final String WHOLE = "must be a whole number of minor units";
+    public static final String WHOLE = "must be a whole number, written as a JSON integer";
 
     private StrictJson() {
     }
@@ -33,6 +33,16 @@ public final class StrictJson {
     @Retention(RetentionPolicy.RUNTIME)
     @Serdeable.Deserializable(using = WholeNumber.class)
     public @interface Whole {
+    }
+
+    /**
+     * The field is an object whose own fields' errors are named from here ({@code job.amount} rather than
+     * {@code amount}): read with {@link NestedObject}.
+     */
+    @Documented
+    @Retention(RetentionPolicy.RUNTIME)
+    @Serdeable.Deserializable(using = NestedObject.class)
+    public @interface Nested {
     }
 
     /** The field is a JSON string: read with {@link TextValue}. */
@@ -65,6 +75,34 @@ public final class StrictJson {
                 return BigDecimal.valueOf(number.longValue());
             }
             throw ApiException.invalidField(type.getName(), WHOLE);
+        }
+    }
+
+    /**
+     * An object read as its type normally is; a field error from inside it is named with this field's name before
+     * it ({@code job.amount}), as the client wrote it. Serde reports only the innermost property, so without this the
+     * client would read {@code amount} for a field of a nested object.
+     */
+    @Singleton
+    public static final class NestedObject implements Deserializer<Object> {
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public Object deserialize(Decoder decoder, DecoderContext context, Argument<? super Object> type)
+                throws IOException {
+            // The field's type without its annotations: the ordinary deserializer, not this one again.
+            Argument<Object> plain = Argument.of((Class<Object>) type.getType());
+            Deserializer<?> inner = context.findDeserializer(plain).createSpecific(context, plain);
+            try {
+                return inner.deserialize(decoder, context, plain);
+            } catch (IOException | RuntimeException e) {
+                for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+                    if (cause instanceof ApiException refused) {
+                        throw refused.withFieldPrefix(type.getName() + ".");
+                    }
+                }
+                throw e;
+            }
         }
     }
 

@@ -304,6 +304,11 @@ class JobApiTest {
             "{\"type\":\"AUDIT\",\"amount\":5}                   | amount",
             "{\"type\":\"AUDIT\",\"id\":\"bad id!\"}             | id",
             "{\"type\":\"AUDIT\",\"id\":\"\"}                    | id",
+            "{\"type\":\"FEE\",\"amount\":\"10\"}                  | amount",
+            "{\"type\":\"FEE\",\"amount\":true}                  | amount",
+            "{\"type\":\"INTEREST\",\"rateBasisPoints\":\"25\"}    | rateBasisPoints",
+            "{\"type\":[\"AUDIT\"]}                              | type",
+            "{\"type\":\"AUDIT\",\"id\":42}                      | id",
     })
     void shouldRefuseABadJobWithAFieldErrorAndStartNothing(String body, String field) {
         int before = api.get("/jobs?limit=1000").list().size();
@@ -370,6 +375,8 @@ class JobApiTest {
             "{\"cron\":\"0 0 * * *\",\"job\":{\"type\":\"FEE\"}}                | job.amount",
             "{\"cron\":\"0 0 * * *\",\"job\":{\"type\":\"FEE\",\"amount\":0.5}} | job.amount",
             "{\"cron\":\"0 0 * * *\",\"job\":{\"type\":\"AUDIT\",\"id\":\"x\"}} | job.id",
+            "{\"cron\":\"0 0 * * *\",\"job\":{\"type\":\"FEE\",\"amount\":\"3\"}} | job.amount",
+            "{\"cron\":5,\"job\":{\"type\":\"AUDIT\"}}                     | cron",
     })
     void shouldRefuseABadScheduleWithAFieldErrorAndStoreNothing(String body, String field) {
         String name = "bad-" + suffix;
