@@ -23,6 +23,7 @@ public final class Main {
         switch (tool) {
             case "throughput" -> Throughput.main(rest);
             case "footprint" -> Footprint.main(rest);
+            case "profile" -> Profile.main(rest);
             case "chart" -> Chart.main(rest);
             default -> org.openjdk.jmh.Main.main(args);
         }
