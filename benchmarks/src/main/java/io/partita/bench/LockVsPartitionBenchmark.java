@@ -61,8 +61,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * java -jar benchmarks/target/benchmarks.jar LockVsPartition -p members=3 -rf json -rff $run.json
  * java -jar benchmarks/target/benchmarks.jar chart $run.json $run.png "Debits and credits per second, 3 members"
  * </pre>
- * The nodes run as shipped: no JVM flag beyond the module access their jar's manifest grants (the fork's
- * {@code jvmArgsAppend} below). Each node hands the continuations of its grid calls to its own pool
+ * The nodes run as shipped: no JVM flag but a heap size and the module access a node's jar manifest grants (the
+ * fork's {@code jvmArgsAppend} below). Each node hands the continuations of its grid calls to its own pool
  * ({@code cluster/Continuations}), not to the JDK's common pool.
  *
  * <p>Results, 3 members, ops/s, mean of 3 x 5 s iterations (slowest-fastest) after 2 x 5 s of warm-up, one fork, on
