@@ -33,7 +33,7 @@ import java.util.Set;
  * afford, JMH's 99.9% interval (Student's t with n-1 degrees of freedom) is many times the score and flattens every
  * bar; the range shows what was actually measured. The JSON keeps {@code scoreError} for anyone who wants it.
  *
- * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar io.partita.bench.Chart results.json chart.png [title]}
+ * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar chart results.json chart.png [title]}
  */
 public final class Chart {
 

@@ -3,87 +3,248 @@ package io.partita.bench;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import io.partita.account.Account;
-import io.partita.account.ApplyTransaction;
+import io.partita.account.AccountService;
 import io.partita.account.JournalEntry;
 import io.partita.account.JournalKey;
+import io.partita.account.Ledger;
 import io.partita.account.TxOutcome;
 import io.partita.account.TxRequest;
+import io.partita.account.TxStatus;
 import io.partita.account.TxType;
 import io.partita.cluster.Maps;
 
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.IntFunction;
 
 /**
- * What does one account, and one retained journal entry, cost on the heap of the member that owns it? A single member
- * (no backups to double-count) is filled in two steps and the live heap is read after full collections each time:
- * accounts just opened, then after {@code T} transactions per account (each adds a journal entry, and the account's
- * recent list fills up to its bound). Hazelcast's own entry cost estimate ({@code getOwnedEntryMemoryCost}) is shown
- * beside the heap figure.
+ * What does one account, and one retained journal entry, cost on the heap of the member that owns it? Each figure
+ * is a difference of live heap (read after full collections) between two states of one member, so that neither
+ * depends on the other or on Hazelcast's own estimate ({@code getOwnedEntryMemoryCost}), which is shown beside it:
+ * <ol>
+ *   <li>base: the member started and every partition of {@code accounts} holding a warm-up account, so that the
+ *       per-partition structures exist before anything is counted;</li>
+ *   <li>opened: {@code N} accounts opened; the difference over N is an account just opened;</li>
+ *   <li>half: {@code T/2} transactions on each account through {@code AccountService.apply} (the entry processor, then
+ *       the journal write), so each account holds its {@link Ledger#RECENT} recent entries;</li>
+ *   <li>filled: the other {@code T/2} transactions; the difference from "half" over its entries is a journal entry
+ *       (the accounts do not grow between the two: their recent lists are full at both);</li>
+ *   <li>no journal: the journal map destroyed and created again empty, as it was at base; "filled" minus this over
+ *       all its entries is a journal entry again (with the journal's per-partition storage, a few bytes per entry),
+ *       and this minus base over N is an account with its recent entries.</li>
+ * </ol>
+ * One member: no backups to double-count. The grid is checked before any figure is printed: every account holds the
+ * expected balance, version and recent list, and the journal one entry per transaction; a failed check exits 1.
  *
- * <p>Run: {@code java -Xmx4g -cp benchmarks/target/benchmarks.jar io.partita.bench.Footprint [accounts] [txPerAccount]}
+ * <p>What runs where: one member and its Micronaut context in this JVM; the transactions are issued from this thread
+ * in windows of {@link #IN_FLIGHT} and completed on the member's partition and continuation threads.
+ *
+ * <p>Run: {@code java -Xmx4g -jar benchmarks/target/benchmarks.jar footprint [accounts] [transactionsPerAccount]},
+ * 20,000 and 10 by default (about a minute on 2 cores).
  */
 public final class Footprint {
 
-    public static void main(String[] args) throws Exception {
-        int accounts = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
-        int perAccount = args.length > 1 ? Integer.parseInt(args[1]) : 10;
-        LocalCluster cluster = LocalCluster.start(1, 0, Map.of());
-        HazelcastInstance member = cluster.member(0);
-        IMap<String, Account> map = Maps.accounts(member);
-        IMap<JournalKey, JournalEntry> journal = Maps.journal(member);
+    private static final long OPENING_BALANCE = 1_000_000;
+    private static final int IN_FLIGHT = 5_000;
 
-        long empty = liveHeap();
-        for (int i = 0; i < accounts; i++) {
-            map.set(id(i), Account.open(id(i), 1_000_000, 0));
-        }
-        long opened = liveHeap();
-        for (int t = 0; t < perAccount; t++) {
-            List<CompletableFuture<TxOutcome>> round = new ArrayList<>(accounts);
-            for (int i = 0; i < accounts; i++) {
-                TxRequest request = TxRequest.of("tx-" + t + "-" + i, t % 2 == 0 ? TxType.DEBIT : TxType.CREDIT,
-                        100 + t, 1_700_000_000_000L + t);
-                round.add(map.submitToKey(id(i), new ApplyTransaction(request))
-                        .thenCompose(outcome -> journal.setAsync(outcome.entry().key(), outcome.entry())
-                                .thenApply(ignored -> outcome))
-                        .toCompletableFuture());
+    private final int accounts;
+    private final int perAccount;
+    private final LocalCluster cluster;
+    private final AccountService service;
+    private final IMap<String, Account> accountMap;
+    private long expectedDelta;
+
+    private Footprint(int accounts, int perAccount, LocalCluster cluster) {
+        this.accounts = accounts;
+        this.perAccount = perAccount;
+        this.cluster = cluster;
+        this.service = cluster.bean(0, AccountService.class);
+        this.accountMap = Maps.accounts(cluster.member(0));
+    }
+
+    public static void main(String[] args) {
+        int exitCode = 1;
+        LocalCluster cluster = null;
+        try {
+            int accounts = args.length > 0 ? Integer.parseInt(args[0]) : 20_000;
+            int perAccount = args.length > 1 ? Integer.parseInt(args[1]) : 10;
+            if (accounts < 1_000 || perAccount < 2 * Ledger.RECENT) {
+                System.err.println("usage: footprint [accounts >= 1000] [transactionsPerAccount >= "
+                        + 2 * Ledger.RECENT + "]");
+                System.exit(2);
             }
-            round.forEach(CompletableFuture::join);
+            cluster = LocalCluster.start(1, 0, Map.of());
+            new Footprint(accounts, perAccount, cluster).measure();
+            exitCode = 0;
+        } catch (Throwable e) {
+            System.err.println("FAILED: " + e);
+            e.printStackTrace();
+        } finally {
+            if (cluster != null) {
+                cluster.close();
+            }
         }
-        long filled = liveHeap();
-        long entries = (long) accounts * perAccount;
-        if (journal.size() != entries) {
-            throw new IllegalStateException("journal holds " + journal.size() + ", expected " + entries);
-        }
+        // Micronaut and Hazelcast leave non-daemon threads behind; without this a failed run would never end.
+        System.exit(exitCode);
+    }
 
-        double perOpenAccount = (opened - empty) / (double) accounts;
-        long accountCost = map.getLocalMapStats().getOwnedEntryMemoryCost();
-        long journalCost = journal.getLocalMapStats().getOwnedEntryMemoryCost();
-        System.out.printf("%,d accounts, %,d transactions each (recent list bound %d)%n", accounts, perAccount,
-                io.partita.account.Ledger.RECENT);
-        System.out.printf("heap per account just opened:           %,.0f bytes%n", perOpenAccount);
-        System.out.printf("heap per account + its %d entries:        %,.0f bytes%n", perAccount,
-                (filled - empty) / (double) accounts);
-        System.out.printf("Hazelcast cost per account (recent full): %,.0f bytes%n", accountCost / (double) accounts);
-        System.out.printf("Hazelcast cost per journal entry:        %,.0f bytes%n", journalCost / (double) entries);
-        System.out.printf("heap per journal entry, if accounts cost what Hazelcast says: %,.0f bytes%n",
-                (filled - empty - accountCost) / (double) entries);
-        cluster.close();
-        System.exit(0);
+    private void measure() throws InterruptedException {
+        HazelcastInstance member = cluster.member(0);
+        IMap<JournalKey, JournalEntry> journal = Maps.journal(member);
+        int warm = warmPartitions(member);
+        long baseHeap = liveHeap();
+        long baseEstimate = estimate(accountMap);
+
+        inWindows(accounts, i -> service.open(id(i), OPENING_BALANCE, 0).toCompletableFuture());
+        long openedHeap = liveHeap();
+        long openedEstimate = estimate(accountMap);
+
+        int firstHalf = perAccount / 2;
+        transact(0, firstHalf);
+        long halfHeap = liveHeap();
+        long halfEntries = (long) accounts * firstHalf;
+        transact(firstHalf, perAccount);
+        long filledHeap = liveHeap();
+        long entries = (long) accounts * perAccount;
+        long filledEstimate = estimate(accountMap);
+        long journalEstimate = estimate(journal);
+        String checked = check(journal, warm, entries);
+
+        journal.destroy();
+        // As at base: an empty journal with its proxy and index (every member creates them when it starts).
+        Maps.journal(member).size();
+        long noJournalHeap = liveHeap();
+
+        System.out.printf(Locale.ROOT, "1 member, %,d accounts, %,d transactions each (Ledger.RECENT %d), %,d journal "
+                        + "entries; heap %d MiB max%n", accounts, perAccount, Ledger.RECENT, entries,
+                Runtime.getRuntime().maxMemory() >> 20);
+        System.out.println(checked);
+        System.out.println("| what | heap (bytes) | Hazelcast's estimate (bytes) |");
+        System.out.println("|---|---:|---:|");
+        row("an account just opened", (openedHeap - baseHeap) / (double) accounts,
+                (openedEstimate - baseEstimate) / (double) accounts);
+        row("an account with its " + Ledger.RECENT + " recent entries", (noJournalHeap - baseHeap) / (double) accounts,
+                (filledEstimate - baseEstimate) / (double) accounts);
+        row("a retained journal entry (transactions " + (firstHalf + 1) + "-" + perAccount + " minus 1-" + firstHalf
+                + ")", (filledHeap - halfHeap) / (double) (entries - halfEntries), journalEstimate / (double) entries);
+        row("a retained journal entry (journal destroyed)", (filledHeap - noJournalHeap) / (double) entries,
+                journalEstimate / (double) entries);
+        System.out.printf(Locale.ROOT,
+                "live heap MiB: base %.1f, opened %.1f, half %.1f, filled %.1f, no journal %.1f%n",
+                mib(baseHeap), mib(openedHeap), mib(halfHeap), mib(filledHeap), mib(noJournalHeap));
+    }
+
+    private static void row(String what, double heap, double estimate) {
+        System.out.printf(Locale.ROOT, "| %s | %,.0f | %,.0f |%n", what, heap, estimate);
+    }
+
+    private static double mib(long bytes) {
+        return bytes / (1024.0 * 1024.0);
+    }
+
+    /**
+     * Opens one account in every partition ("w-" ids, not counted), so that the accounts map's per-partition record
+     * stores exist in the base state and are not charged to the measured accounts.
+     *
+     * @return how many warm-up accounts were opened
+     */
+    private int warmPartitions(HazelcastInstance member) {
+        int partitions = member.getPartitionService().getPartitions().size();
+        Set<Integer> covered = new HashSet<>();
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; covered.size() < partitions; i++) {
+            String id = "w-" + i;
+            if (covered.add(member.getPartitionService().getPartition(id).getPartitionId())) {
+                ids.add(id);
+            }
+        }
+        inWindows(ids.size(), i -> service.open(ids.get(i), OPENING_BALANCE, 0).toCompletableFuture());
+        return ids.size();
+    }
+
+    /** Transactions {@code from} (inclusive) to {@code to} on every account, one round of all accounts at a time. */
+    private void transact(int from, int to) {
+        for (int t = from; t < to; t++) {
+            TxType type = t % 2 == 0 ? TxType.DEBIT : TxType.CREDIT;
+            long amount = 100 + t;
+            long at = 1_700_000_000_000L + t;
+            String prefix = "tx-" + t + "-";
+            inWindows(accounts, i -> service.apply(id(i), TxRequest.of(prefix + i, type, amount, at), null)
+                    .toCompletableFuture()
+                    .thenApply(Footprint::applied));
+            expectedDelta += type.delta(amount) * (long) accounts;
+        }
+    }
+
+    private static TxOutcome applied(TxOutcome outcome) {
+        if (outcome.kind() != TxOutcome.Kind.RECORDED || outcome.entry().status() != TxStatus.APPLIED) {
+            throw new IllegalStateException("Unexpected " + outcome);
+        }
+        return outcome;
+    }
+
+    /** Runs {@code count} calls, at most {@link #IN_FLIGHT} at a time; throws the first failure. */
+    private static void inWindows(int count, IntFunction<CompletableFuture<?>> call) {
+        for (int start = 0; start < count; start += IN_FLIGHT) {
+            List<CompletableFuture<?>> window = new ArrayList<>(IN_FLIGHT);
+            for (int i = start; i < Math.min(count, start + IN_FLIGHT); i++) {
+                window.add(call.apply(i));
+            }
+            window.forEach(CompletableFuture::join);
+        }
+    }
+
+    /** The state measured is the state meant: throws unless every account and the journal hold what was posted. */
+    private String check(IMap<JournalKey, JournalEntry> journal, int warm, long entries) {
+        Collection<Account> values = accountMap.values();
+        List<Account> measured = values.stream().filter(account -> account.id().startsWith("acc-")).toList();
+        long sum = measured.stream().mapToLong(Account::balance).sum();
+        long expectedSum = OPENING_BALANCE * accounts + expectedDelta;
+        long wrongVersion = measured.stream().filter(account -> account.version() != perAccount).count();
+        long wrongRecent = measured.stream().filter(account -> account.recent().size() != Ledger.RECENT).count();
+        String figures = String.format(Locale.ROOT, "accounts %,d (+%,d warm-up), balances %,d, expected %,d; "
+                        + "%,d with a version other than %d, %,d with other than %d recent entries; journal %,d, "
+                        + "expected %,d", measured.size(), values.size() - measured.size(), sum, expectedSum,
+                wrongVersion, perAccount, wrongRecent, Ledger.RECENT, journal.size(), entries);
+        if (measured.size() != accounts || values.size() - measured.size() != warm || sum != expectedSum
+                || wrongVersion != 0 || wrongRecent != 0 || journal.size() != entries) {
+            throw new IllegalStateException("The member does not hold what was posted: " + figures);
+        }
+        return "checked: " + figures;
+    }
+
+    private static long estimate(IMap<?, ?> map) {
+        return map.getLocalMapStats().getOwnedEntryMemoryCost();
     }
 
     private static String id(int i) {
         return "acc-" + i;
     }
 
+    /**
+     * Used heap after full collections: the least of several readings, taken until two in a row agree within 16 KiB
+     * (the member's own threads allocate a little between them).
+     */
     private static long liveHeap() throws InterruptedException {
-        for (int i = 0; i < 4; i++) {
+        long previous = Long.MAX_VALUE;
+        long least = Long.MAX_VALUE;
+        for (int i = 0; i < 12; i++) {
             System.gc();
             Thread.sleep(200);
+            long used = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+            least = Math.min(least, used);
+            if (i >= 2 && Math.abs(previous - used) < 16 * 1024) {
+                break;
+            }
+            previous = used;
         }
-        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+        return least;
     }
 }

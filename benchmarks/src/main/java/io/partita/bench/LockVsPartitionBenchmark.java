@@ -52,43 +52,35 @@ import java.util.concurrent.atomic.AtomicInteger;
  * failure instead of a number.
  *
  * <p>How to run. A trial (one combination) starts its own cluster and takes 40 to 50 s with the defaults below on 2
- * cores, so all 20 take about 15 minutes; {@code -p} narrows the set, {@code -f}, {@code -wi}, {@code -i}, {@code -r}
- * lengthen it:
+ * cores, so the 10 combinations of 3 members take about 8 minutes and all 20 about 15; {@code -p} narrows the set,
+ * {@code -f}, {@code -wi}, {@code -i}, {@code -r} lengthen it. Write to a new file: the JSON files in
+ * {@code benchmarks/results/} are the record of earlier runs, quoted below and in the README.
  * <pre>
  * mvn -B -DskipTests package
- * java -jar benchmarks/target/benchmarks.jar LockVsPartition -p members=3 \
- *      -rf json -rff benchmarks/results/lock-vs-partition.json
- * java -cp benchmarks/target/benchmarks.jar io.partita.bench.Chart benchmarks/results/lock-vs-partition.json \
- *      benchmarks/results/lock-vs-partition.png
+ * run=benchmarks/results/lock-vs-partition-$(date +%Y%m%d-%H%M)
+ * java -jar benchmarks/target/benchmarks.jar LockVsPartition -p members=3 -rf json -rff $run.json
+ * java -jar benchmarks/target/benchmarks.jar chart $run.json $run.png "Debits and credits per second, 3 members"
  * </pre>
- * On a machine with 2 cores, add {@code -jvmArgsPrepend -Djava.util.concurrent.ForkJoinPool.common.parallelism=2} to
- * see the paths without the thread-per-callback cost explained below.
+ * The nodes run as shipped: no JVM flag but a heap size and the module access a node's jar manifest grants (the
+ * fork's {@code jvmArgsAppend} below). Each node hands the continuations of its grid calls to its own pool
+ * ({@code cluster/Continuations}), not to the JDK's common pool.
  *
- * <p>Results, 3 members, ops/s, mean of 3 x 5 s iterations after 2 x 5 s of warm-up, one fork, on a 2-core Xeon VM
- * shared with other builds (1-minute load average 7 to 28 during the run, median 16, the benchmark's own threads
- * included). "As shipped" is the JVM as the app runs it; "parallelism 2" adds one flag,
- * {@code -jvmArgsPrepend -Djava.util.concurrent.ForkJoinPool.common.parallelism=2}. The two were run alternately,
- * combination by combination; the JSON, charts and each iteration's range are in {@code benchmarks/results/}.
+ * <p>Results, 3 members, ops/s, mean of 3 x 5 s iterations (slowest-fastest) after 2 x 5 s of warm-up, one fork, on
+ * a 2-core Xeon VM shared with other builds, as shipped ({@code benchmarks/results/lock-vs-partition-pool.json}; to be
+ * refreshed by the next run):
  * <pre>
- * accounts  JVM             LOCKED  PARTITIONED  PARTITIONED_ASYNC  IMAP_LOCK  RAW_SET
- * 16        as shipped       1,204          963              1,502      4,343   35,060
- * 16        parallelism 2    1,648        4,781              5,260      5,229   27,481
- * 100000    as shipped         707        1,225              1,137      2,830   19,467
- * 100000    parallelism 2    1,133        4,041              7,905      2,285   18,228
+ * mode                16 accounts (hot)        100000 accounts (spread)
+ * LOCKED               1,907 (1,717-2,187)      1,055 (1,043-1,068)
+ * PARTITIONED          5,989 (4,834-7,799)      4,873 (4,438-5,371)
+ * PARTITIONED_ASYNC    4,856 (4,207-5,498)      7,409 (6,386-8,158)
+ * IMAP_LOCK            2,583 (2,014-2,992)      3,752 (2,786-4,277)
+ * RAW_SET             17,661 (6,145-24,222)    23,514 (20,406-25,855)
  * </pre>
- * PARTITIONED / LOCKED: 0.80 hot and 1.73 spread as shipped; 2.9 hot and 3.6 spread with parallelism 2.
- * PARTITIONED / RAW_SET: 0.03 and 0.06 as shipped; 0.17 and 0.22 with parallelism 2. A cross-check of LOCKED and
- * PARTITIONED at a quieter moment (load 3 to 10) gave 1.35 hot and 2.44 spread as shipped, 3.1 and 3.0 with
- * parallelism 2 ({@code benchmarks/results/NOTES.md}).
- *
- * <p>Why the flag matters: on a machine with 2 cores the JDK's common pool has a parallelism of 1, and Hazelcast then
- * runs every callback chained on one of its futures ({@code thenApply}, {@code handle} and the like, when the future
- * completes on a response thread) on a new thread started for it. The app's paths chain such callbacks (the journal
- * write after the entry processor, the translation of failures): counted with {@code ThreadMXBean}, the partitioned
- * path starts two threads per transaction, the locked path one, the references none. So as shipped, on 2 cores,
- * each transaction also pays for starting threads, and the partitioned path pays more. {@code IMAP_LOCK} and
- * {@code RAW_SET} chain nothing and are unchanged within the noise. From 3 cores up the common pool has 2 or more
- * threads, Hazelcast runs callbacks there, and no thread is started per callback, flag or not.
+ * PARTITIONED / LOCKED: 3.14 hot, 4.62 spread. PARTITIONED / RAW_SET: 0.34 hot, 0.21 spread. The locked path pays two
+ * Raft commits and several more grid calls per transaction, all CPU on one host; {@code RAW_SET} is one replicated
+ * write where the partitioned path rewrites the account and writes a journal entry as well. Runs made before the
+ * continuation pool existed, when every Hazelcast callback started a thread on 2 cores, are kept with their
+ * explanation in {@code benchmarks/results/NOTES.md}; their figures include that cost and are not comparable.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
