@@ -5,7 +5,9 @@ import io.partita.query.SqlToken.Kind;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Decides, before anything reaches the SQL engine, whether a statement is one the read-only endpoint runs: a single
@@ -20,9 +22,14 @@ import java.util.Set;
  *       functions ({@code csv_file}, {@code generate_series}, {@code jdbc...}) and quoted function names are not;</li>
  *   <li>every table after {@code FROM}, {@code JOIN} or a comma of a FROM list is a published mapping, named exactly
  *       (Hazelcast's names are case-sensitive), unqualified, or a parenthesised {@code SELECT} that obeys the same
- *       rules.</li>
+ *       rules;</li>
+ *   <li>no name is {@code this} or {@code __key} ({@link #HIDDEN}), in any case or quoting: they are the whole stored
+ *       key and value, with fields that the mappings do not publish.</li>
  * </ol>
- * Everything that passes still goes to the engine as a query that must return rows, bounded in rows and time.
+ * The engine is then sent the statement rebuilt from the tokens judged here (joined by single spaces, strings and
+ * quoted names re-quoted), never the text as received, so a lexical rule of the parser that the tokenizer does not
+ * share cannot make the engine run something other than what was checked. It still runs as a query that must return
+ * rows, bounded in rows and time.
  */
 final class SqlGuard {
 
@@ -42,6 +49,9 @@ final class SqlGuard {
             "LOWER", "UPPER", "INITCAP", "LENGTH", "CHAR_LENGTH", "CHARACTER_LENGTH", "TRIM", "LTRIM", "RTRIM",
             "BTRIM", "SUBSTRING", "CONCAT", "CONCAT_WS", "REPLACE", "POSITION", "ASCII",
             "COALESCE", "NULLIF", "CAST", "EXTRACT", "TO_TIMESTAMP_TZ", "TO_EPOCH_MILLIS");
+
+    /** The key and value of every IMap mapping, in lower case: they hold fields no mapping publishes. */
+    static final Set<String> HIDDEN = Set.of("this", "__key");
 
     /** Functions whose arguments use FROM as a word ({@code EXTRACT(YEAR FROM x)}); it names no table there. */
     private static final Set<String> FROM_IN_ARGUMENTS = Set.of("EXTRACT", "TRIM", "SUBSTRING");
@@ -76,7 +86,7 @@ final class SqlGuard {
         this.maxLength = maxLength;
     }
 
-    /** The statement to run (a trailing semicolon dropped); throws {@link SqlRefusal} saying why it may not run. */
+    /** The statement to send to the engine, rebuilt from its tokens; throws {@link SqlRefusal} saying why not. */
     String check(String sql) {
         if (sql == null || sql.isBlank()) {
             throw new SqlRefusal("the statement is empty");
@@ -85,9 +95,7 @@ final class SqlGuard {
             throw new SqlRefusal("the statement is longer than " + maxLength + " characters");
         }
         List<SqlToken> tokens = SqlTokenizer.tokenize(sql);
-        String statement = sql;
         if (!tokens.isEmpty() && tokens.get(tokens.size() - 1).isSymbol(";")) {
-            statement = sql.substring(0, tokens.get(tokens.size() - 1).position());
             tokens = tokens.subList(0, tokens.size() - 1);
         }
         if (tokens.size() > MAX_TOKENS) {
@@ -97,7 +105,7 @@ final class SqlGuard {
             throw new SqlRefusal("only a SELECT is accepted");
         }
         new Walk(tokens).run();
-        return statement;
+        return tokens.stream().map(SqlToken::sql).collect(Collectors.joining(" "));
     }
 
     /** One pass over the tokens with a stack of open parentheses, each knowing what it opened. */
@@ -121,6 +129,9 @@ final class SqlGuard {
                 if (token.kind() == Kind.WORD && FORBIDDEN.contains(token.upper())) {
                     throw new SqlRefusal(token.upper() + " is not accepted: only a SELECT over "
                             + String.join(" and ", tables.stream().sorted().toList()) + " is");
+                }
+                if (token.isIdentifier() && HIDDEN.contains(token.text().toLowerCase(Locale.ROOT))) {
+                    throw new SqlRefusal(token.text() + " is not published: name the columns of the tables, or *");
                 }
                 if (token.isSymbol("(")) {
                     open(i);

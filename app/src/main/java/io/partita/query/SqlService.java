@@ -22,12 +22,14 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CancellationException;
+import java.util.regex.Pattern;
 
 /**
  * Runs the read-only queries of {@code POST /sql}: {@link SqlGuard} first (a refused statement never reaches the
- * engine), then the engine with the caps: a query that must return rows ({@link SqlExpectedResultType#ROWS}, so the
- * engine itself would also refuse anything else), a timeout after which the engine cancels it, and at most
- * {@code maxRows} rows read before the result is closed, which cancels the rest.
+ * engine, and an accepted one reaches it as the guard rebuilt it), then the engine with the caps: a query that must
+ * return rows ({@link SqlExpectedResultType#ROWS}, so the engine itself would also refuse anything else), a timeout
+ * after which the engine cancels it, and at most {@code maxRows} rows read before the result is closed, which
+ * cancels the rest.
  *
  * <p>What runs where: on the HTTP blocking pool; the engine runs the query on the members' Jet threads and streams
  * rows back to this node. {@code partita_sql_queries_total{outcome}} counts refused, answered and failed queries.
@@ -36,6 +38,10 @@ import java.util.concurrent.CancellationException;
 class SqlService {
 
     private static final Logger LOG = LoggerFactory.getLogger(SqlService.class);
+    /** "From line 1, column 8 to line 1, column 13: ", "At line 1, column 8: " and " at line 1, column 71". */
+    private static final Pattern POSITION = Pattern.compile(
+            "^(From line \\d+, column \\d+ to line \\d+, column \\d+|At line \\d+, column \\d+): "
+                    + "| at line \\d+, column \\d+");
 
     private final HazelcastInstance hazelcast;
     private final SqlMappings mappings;
@@ -191,12 +197,15 @@ class SqlService {
         return false;
     }
 
-    /** The engine's message, first line only, without anything that names code. */
+    /**
+     * The engine's message, first line only, without anything that names code, and without line and column: they
+     * count in the statement as the guard rebuilt it, not as the client wrote it.
+     */
     static String clientMessage(String message) {
         if (message == null || message.isBlank()) {
             return "no reason given.";
         }
-        String line = message.lines().findFirst().orElse("").trim();
+        String line = POSITION.matcher(message.lines().findFirst().orElse("").trim()).replaceAll("");
         if (line.contains("java.") || line.contains("com.hazelcast") || line.contains("org.apache")
                 || line.contains("Exception") || line.length() > 500) {
             return "the statement is not valid SQL for these tables.";

@@ -76,7 +76,49 @@ final class HostileStatements {
             "SELECT * FROM accounts WHERE id = $1",
             "SELECT * FROM accounts\u0000",
             "SELECT 1e FROM accounts",
-            "SELECT * FROM accounts WHERE id = U&'\\0041'");
+            "SELECT * FROM accounts WHERE id = U&'\\0041'",
+            // string literals the parser reads by rules of their own: in E'...' a backslash escapes the quote, so the
+            // engine and a tokenizer that knows only '' disagree on where the string ends
+            "SELECT E'\\'' AS q, m.* FROM information_schema.mappings AS m WHERE E''x' IS NOT NULL",
+            "SELECT E'\\'' AS q, f.* FROM TABLE(json_flat_file(path => '/opt', glob => '*.json')) AS f "
+                    + "WHERE E''x' IS NOT NULL",
+            "SELECT E'\\'' AS q, m.table_name FROM information_schema.mappings AS m --'",
+            "SELECT E'\\'' AS q, m.* FROM information_schema.mappings AS m --'\nWHERE 1 = 1",
+            "SELECT e'\\'' AS q, f.* FROM TABLE(json_flat_file(path => e'/opt', glob => e'*.json')) AS f --'",
+            "SELECT e'\\\\' AS q FROM accounts",
+            "SELECT id FROM accounts WHERE id = E'a\\'b'",
+            "SELECT id FROM accounts WHERE id=e'x'",
+            "SELECT X'00' FROM accounts",
+            "SELECT x'4142' FROM accounts",
+            "SELECT N'x' FROM accounts",
+            "SELECT _utf8'x' FROM accounts",
+            "SELECT id FROM accounts WHERE id = _UTF8'a-01'",
+            "SELECT B'0101' FROM accounts",
+            "SELECT U&\"accounts\" FROM accounts",
+            // the hidden key and value, whose fields no mapping publishes
+            "SELECT this FROM accounts",
+            "SELECT __key FROM journal",
+            "SELECT \"this\" FROM accounts",
+            "SELECT THIS FROM accounts",
+            "SELECT a.\"__KEY\" FROM accounts a",
+            "SELECT id FROM accounts ORDER BY this",
+            "SELECT CAST(this AS VARCHAR) FROM accounts",
+            // functions, qualified names, other objects, odd whitespace and characters
+            "SELECT JSON_QUERY(id, '$') FROM accounts",
+            "SELECT TO_CHAR(balance, '999') FROM accounts",
+            "SELECT * FROM partitioned.accounts",
+            "SELECT * FROM \"information_schema\".\"mappings\"",
+            "SELECT * FROM \"information_schema.mappings\"",
+            "SELECT * FROM accounts UNION SELECT table_name, 1, 2, 3, 4 FROM information_schema.mappings",
+            "SELECT id FROM accounts WHERE EXISTS (SELECT 1 FROM information_schema.columns)",
+            "SELECT * FROM accounts a JOIN LATERAL (SELECT 1) x ON TRUE",
+            "SELECT * FROM UNNEST(ARRAY[1, 2])",
+            "SELECT * FROM accounts /* a /* nested */ comment */",
+            "SELECT id FROM accounts\fWHERE 1 = 1",
+            "SELECT id\u00A0FROM accounts",
+            "SELECT id FROM acc\u200Bounts",
+            "SELECT id FROM \"acc\u200Bounts\"",
+            "SELECT id FROM accounts WHERE id = '' --'");
 
     private HostileStatements() {
     }
