@@ -65,8 +65,10 @@ class SqlService {
         String statement;
         List<Object> parameters;
         try {
-            statement = guard.check(sql);
-            parameters = parameters(params);
+            SqlGuard.Accepted accepted = guard.check(sql);
+            parameters = parameters(params, properties.maxLength());
+            accepted.checkParameters(parameters);
+            statement = accepted.sql();
         } catch (SqlRefusal refusal) {
             refused.increment();
             throw ApiException.badRequest("sql-refused", "SQL refused",
@@ -128,8 +130,11 @@ class SqlService {
         return String.valueOf(value);
     }
 
-    /** Parameters as the engine takes them; only JSON scalars, so a client cannot pass an object of its making. */
-    static List<Object> parameters(List<Object> params) {
+    /**
+     * Parameters as the engine takes them; only JSON scalars, so a client cannot pass an object of its making. A string
+     * is bounded like the statement.
+     */
+    static List<Object> parameters(List<Object> params, int maxLength) {
         if (params == null) {
             return List.of();
         }
@@ -139,7 +144,9 @@ class SqlService {
         List<Object> values = new ArrayList<>(params.size());
         for (int i = 0; i < params.size(); i++) {
             Object param = params.get(i);
-            if (param == null || param instanceof String || param instanceof Boolean || param instanceof Long
+            if (param instanceof String text && text.length() > maxLength) {
+                throw new SqlRefusal("parameter " + (i + 1) + " is longer than " + maxLength + " characters");
+            } else if (param == null || param instanceof String || param instanceof Boolean || param instanceof Long
                     || param instanceof BigDecimal) {
                 values.add(param);
             } else if (param instanceof Integer || param instanceof Short || param instanceof Byte) {

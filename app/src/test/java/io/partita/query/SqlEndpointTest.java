@@ -255,7 +255,7 @@ class SqlEndpointTest {
         String written = sql.endsWith(";") ? sql.substring(0, sql.length() - 1) : sql;
         List<Object> answer = new ArrayList<>();
         try (SqlResult result = hazelcast.getSql().execute(
-                new SqlStatement(written).setParameters(SqlService.parameters(params)))) {
+                new SqlStatement(written).setParameters(SqlService.parameters(params, 4000)))) {
             answer.add(result.getRowMetadata().getColumns().stream().map(column -> column.getName()).toList());
             for (SqlRow row : result) {
                 List<Object> values = new ArrayList<>();

@@ -5,6 +5,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.FieldSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 
@@ -48,12 +49,12 @@ class SqlGuardTest {
     void shouldHandTheEngineTheStatementRebuiltFromTheTokensItChecked() {
         assertEquals("SELECT a . id , \"we\"\"ird\" , 'it''s' , 'back\\slash' FROM accounts a WHERE a . balance >= ?",
                 guard.check("SELECT a.id,\t\"we\"\"ird\",'it''s', 'back\\slash'\r\nFROM accounts a "
-                        + "WHERE a.balance>=?"));
+                        + "WHERE a.balance>=?").sql());
     }
 
     @Test
     void shouldDropOneTrailingSemicolonOnly() {
-        assertEquals("SELECT id FROM accounts", guard.check("SELECT id FROM accounts;"));
+        assertEquals("SELECT id FROM accounts", guard.check("SELECT id FROM accounts;").sql());
         assertThrows(SqlRefusal.class, () -> guard.check("SELECT id FROM accounts;;"));
     }
 
@@ -77,6 +78,48 @@ class SqlGuardTest {
     }
 
     @Test
+    void shouldAcceptALikePatternWithOneWildcardBeforeItsEndAndAnyAtIt() {
+        for (String pattern : List.of("a-%", "%-01", "%-0%", "a%1", "a%1%%", "a_b%", "%", "")) {
+            guard.check("SELECT id FROM accounts WHERE id LIKE '" + pattern + "'");
+        }
+    }
+
+    @Test
+    void shouldRefuseALikePatternThatWouldBacktrackWithoutBound() {
+        for (String pattern : List.of("%a%b", "a%b%c", "%%a", "%a%a%a%a%a%a%a%a%a%a%b")) {
+            SqlRefusal refusal = assertThrows(SqlRefusal.class,
+                    () -> guard.check("SELECT id FROM accounts WHERE id LIKE '" + pattern + "'"), pattern);
+            assertTrue(refusal.getMessage().contains("more than one %"), refusal.getMessage());
+        }
+        SqlGuard.Accepted accepted = guard.check("SELECT id FROM accounts WHERE id = ? AND id LIKE ? ESCAPE ?");
+        assertEquals(Set.of(1), accepted.patternParameters());
+        accepted.checkParameters(Arrays.asList("%a%b", "a-%", "\\"));
+        accepted.checkParameters(Arrays.asList("x", null, "\\"));
+        SqlRefusal refusal = assertThrows(SqlRefusal.class,
+                () -> accepted.checkParameters(List.of("x", "%a%b", "\\")));
+        assertTrue(refusal.getMessage().contains("parameter 2"), refusal.getMessage());
+    }
+
+    @Test
+    void shouldRefuseAScaleThatIsNotASmallLiteral() {
+        guard.check("SELECT ROUND(balance, 2), ROUND(balance, -38), TRUNCATE(balance, +38), ROUND(balance) "
+                + "FROM accounts");
+        for (String scale : List.of("39", "-39", "20000000", "?", "balance", "2 + 1", "(2)")) {
+            SqlRefusal refusal = assertThrows(SqlRefusal.class,
+                    () -> guard.check("SELECT ROUND(balance, " + scale + ") FROM accounts"), scale);
+            assertTrue(refusal.getMessage().contains("scale"), refusal.getMessage());
+        }
+    }
+
+    @Test
+    void shouldRefuseMoreOperatorsThanTheValidatorCanNest() {
+        guard.check("SELECT " + "1 + ".repeat(SqlGuard.MAX_OPERATORS) + "1 FROM accounts");
+        SqlRefusal refusal = assertThrows(SqlRefusal.class,
+                () -> guard.check("SELECT " + "NOT ".repeat(SqlGuard.MAX_OPERATORS + 1) + "TRUE FROM accounts"));
+        assertTrue(refusal.getMessage().contains("operators"), refusal.getMessage());
+    }
+
+    @Test
     void shouldRefuseAStatementLongerThanTheCap() {
         String tooLong = "SELECT id FROM accounts WHERE id = '" + "x".repeat(4000) + "'";
         SqlRefusal refusal = assertThrows(SqlRefusal.class, () -> guard.check(tooLong));
@@ -91,11 +134,7 @@ class SqlGuardTest {
                 .getMessage().contains("csv_file"));
         assertTrue(assertThrows(SqlRefusal.class, () -> guard.check("SELECT shell('ls') FROM accounts"))
                 .getMessage().contains("shell"));
-    }
-
-    @Test
-    void shouldRefuseParametersThatAreNotScalars() {
-        assertThrows(SqlRefusal.class, () -> SqlService.parameters(List.of(List.of(1))));
-        assertEquals(List.of(5L, "x", true), SqlService.parameters(List.of(5, "x", true)));
+        assertTrue(assertThrows(SqlRefusal.class, () -> guard.check("SELECT REPLACE(id, 'a', 'b') FROM accounts"))
+                .getMessage().contains("REPLACE"));
     }
 }
