@@ -132,7 +132,7 @@ class SqlService {
 
     /**
      * Parameters as the engine takes them; only JSON scalars, so a client cannot pass an object of its making. A string
-     * is bounded like the statement.
+     * is bounded like the statement; a number must be finite (JSON's 1e400 arrives as an infinite double).
      */
     static List<Object> parameters(List<Object> params, int maxLength) {
         if (params == null) {
@@ -154,6 +154,9 @@ class SqlService {
             } else if (param instanceof BigInteger big) {
                 values.add(new BigDecimal(big));
             } else if (param instanceof Double || param instanceof Float) {
+                if (!Double.isFinite(((Number) param).doubleValue())) {
+                    throw new SqlRefusal("parameter " + (i + 1) + " is not a finite number");
+                }
                 values.add(new BigDecimal(param.toString()));
             } else {
                 throw new SqlRefusal("parameter " + (i + 1) + " is not a string, number, boolean or null");

@@ -10,6 +10,7 @@ import io.micronaut.core.type.Argument;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
+import io.micronaut.http.MediaType;
 import io.micronaut.http.client.HttpClient;
 import io.micronaut.http.client.annotation.Client;
 import io.micronaut.http.client.exceptions.HttpClientResponseException;
@@ -206,6 +207,27 @@ class SqlEndpointTest {
                 query("SELECT * FROM accounts WHERE id = ?", List.of("a-01")).get("columns"));
         assertEquals(List.of("accountId", "txId", "type", "amount", "status", "balanceAfter", "recordedAt", "seq",
                 "ref"), query("SELECT * FROM journal WHERE accountId = ?", List.of("a-01")).get("columns"));
+    }
+
+    @Test
+    void shouldRefuseANumberParameterTooLargeForADoubleAsAProblemNotAFailure() {
+        for (String params : List.of("[1e400]", "[-1e400]", "[NaN]", "[Infinity]")) {
+            HttpClientResponseException refused = assertStatus(() -> http.toBlocking().exchange(
+                    HttpRequest.POST("/sql", "{\"sql\":\"SELECT id FROM accounts WHERE balance < ?\",\"params\":"
+                            + params + "}").contentType(MediaType.APPLICATION_JSON_TYPE),
+                    Argument.mapOf(String.class, Object.class)));
+            assertEquals(HttpStatus.BAD_REQUEST, refused.getStatus(), params);
+            assertEquals("application/problem+json", refused.getResponse().getContentType().orElseThrow().toString(),
+                    params);
+            Map<String, Object> problem = problem(refused);
+            assertEquals(400, problem.get("status"), params);
+            if (params.contains("e400")) {
+                // JSON allows the number; it arrives as an infinite double, which no SQL number can hold.
+                assertTrue(problem.get("type").toString().endsWith("/sql-refused"), problem.toString());
+                assertTrue(problem.get("detail").toString().contains("parameter 1 is not a finite number"),
+                        problem.toString());
+            }
+        }
     }
 
     @Test
