@@ -37,6 +37,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -46,7 +51,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * {@code POST /sql} on a one-member node: the example queries answer the right rows, every accepted read answers
  * what the engine answers to it as written although the engine is sent the guard's rebuilt statement, answers are
- * capped at the configured rows and time and say so, and every hostile statement is refused with a 400
+ * capped at the configured rows, time and concurrency and say so, and every hostile statement is refused with a 400
  * problem before reaching the engine, leaving data, mappings, jobs and the file system as they were.
  */
 @MicronautTest
@@ -68,6 +73,9 @@ class SqlEndpointTest {
 
     @Inject
     MeterRegistry meters;
+
+    @Inject
+    SqlPermits permits;
 
     @BeforeAll
     void openAccounts() {
@@ -231,6 +239,45 @@ class SqlEndpointTest {
     }
 
     @Test
+    void shouldAnswer503WithRetryAfterWhileTheMostQueriesAreRunning() throws Exception {
+        int max = 4;
+        CountDownLatch running = new CountDownLatch(max);
+        CountDownLatch finish = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(max);
+        try {
+            List<Future<String>> holders = new ArrayList<>();
+            for (int i = 0; i < max; i++) {
+                holders.add(pool.submit(() -> permits.run(() -> {
+                    running.countDown();
+                    awaitQuietly(finish);
+                    return "done";
+                })));
+            }
+            assertTrue(running.await(10, TimeUnit.SECONDS), "the queries holding the permits did not start");
+            double reachedEngineBefore = queries("answered") + queries("failed");
+
+            HttpClientResponseException refused = refuse("SELECT id FROM accounts", List.of());
+            assertEquals(HttpStatus.SERVICE_UNAVAILABLE, refused.getStatus());
+            assertEquals("1", refused.getResponse().getHeaders().get("Retry-After"));
+            assertEquals("application/problem+json", refused.getResponse().getContentType().orElseThrow().toString());
+            Map<String, Object> problem = problem(refused);
+            assertEquals(503, problem.get("status"));
+            assertTrue(problem.get("detail").toString().contains("maximum of " + max), problem.toString());
+            assertEquals(reachedEngineBefore, queries("answered") + queries("failed"));
+
+            finish.countDown();
+            for (Future<String> holder : holders) {
+                assertEquals("done", holder.get(10, TimeUnit.SECONDS));
+            }
+            assertEquals(List.of(List.of("a-01")), query("SELECT id FROM accounts WHERE id = 'a-01'", List.of())
+                    .get("rows"));
+        } finally {
+            finish.countDown();
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void shouldRefuseAParameterThatIsNotAScalar() {
         HttpClientResponseException refused = refuse("SELECT id FROM accounts WHERE id = ?",
                 List.of(Map.of("id", "a-01")));
@@ -306,6 +353,14 @@ class SqlEndpointTest {
         }
         text.sort(Comparator.comparing(Object::toString));
         return text;
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private Set<String> mappings() {
