@@ -4,8 +4,11 @@ import io.partita.query.SqlToken.Kind;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Decides, before anything reaches the SQL engine, whether a statement is one the read-only endpoint runs: a single
@@ -20,9 +23,18 @@ import java.util.Set;
  *       functions ({@code csv_file}, {@code generate_series}, {@code jdbc...}) and quoted function names are not;</li>
  *   <li>every table after {@code FROM}, {@code JOIN} or a comma of a FROM list is a published mapping, named exactly
  *       (Hazelcast's names are case-sensitive), unqualified, or a parenthesised {@code SELECT} that obeys the same
- *       rules.</li>
+ *       rules;</li>
+ *   <li>no name is {@code this} or {@code __key} ({@link #HIDDEN}), in any case or quoting: they are the whole stored
+ *       key and value, with fields that the mappings do not publish;</li>
+ *   <li>nothing makes one row cost without bound, since the engine's timeout is checked between rows, not inside
+ *       one: a {@code LIKE} pattern holds at most one {@code %} before its end (the engine matches it with a
+ *       backtracking regular expression), {@code ROUND} and {@code TRUNCATE} take a small literal scale, and the
+ *       statement has at most {@link #MAX_OPERATORS} operators (the parser and validator recurse once per level).</li>
  * </ol>
- * Everything that passes still goes to the engine as a query that must return rows, bounded in rows and time.
+ * The engine is then sent the statement rebuilt from the tokens judged here (joined by single spaces, strings and
+ * quoted names re-quoted), never the text as received, so a lexical rule of the parser that the tokenizer does not
+ * share cannot make the engine run something other than what was checked. It still runs as a query that must return
+ * rows, bounded in rows and time.
  */
 final class SqlGuard {
 
@@ -32,16 +44,35 @@ final class SqlGuard {
             "SHOW", "DESCRIBE", "SUBMIT", "JOB", "JOBS", "MAPPING", "MAPPINGS", "VIEW", "VIEWS", "INDEX", "SNAPSHOT",
             "EXECUTE", "CALL", "GRANT", "REVOKE", "SET", "RESET", "TABLE", "LATERAL", "UNNEST", "VALUES", "WITH",
             "STREAM", "TABLESAMPLE", "MATCH_RECOGNIZE", "EXPORT", "IMPORT", "COPY", "LOAD", "OPTIONS", "CURSOR",
-            "MULTISET", "NEW", "SYSTEM_TIME", "SPECIFIC", "RESUME", "SUSPEND", "RESTART", "CANCEL", "APPLY");
+            "MULTISET", "NEW", "SYSTEM_TIME", "SPECIFIC", "RESUME", "SUSPEND", "RESTART", "CANCEL", "APPLY",
+            "SIMILAR", "RLIKE", "REGEXP");
 
-    /** Scalar and aggregate functions a read may call, in upper case. */
+    /**
+     * Scalar and aggregate functions a read may call, in upper case. Not REPLACE: nested, it multiplies a string's
+     * length at each level, so a short statement builds gigabytes inside one row.
+     */
     static final Set<String> FUNCTIONS = Set.of(
             "COUNT", "SUM", "AVG", "MIN", "MAX",
             "ABS", "CEIL", "CEILING", "FLOOR", "ROUND", "TRUNCATE", "SIGN", "MOD", "POWER", "SQRT", "EXP", "LN",
             "LOG10", "DEGREES", "RADIANS",
             "LOWER", "UPPER", "INITCAP", "LENGTH", "CHAR_LENGTH", "CHARACTER_LENGTH", "TRIM", "LTRIM", "RTRIM",
-            "BTRIM", "SUBSTRING", "CONCAT", "CONCAT_WS", "REPLACE", "POSITION", "ASCII",
+            "BTRIM", "SUBSTRING", "CONCAT", "CONCAT_WS", "POSITION", "ASCII",
             "COALESCE", "NULLIF", "CAST", "EXTRACT", "TO_TIMESTAMP_TZ", "TO_EPOCH_MILLIS");
+
+    /** The key and value of every IMap mapping, in lower case: they hold fields no mapping publishes. */
+    static final Set<String> HIDDEN = Set.of("this", "__key");
+
+    /** Functions whose second argument is a scale: the engine computes that many digits for every row. */
+    private static final Set<String> SCALED = Set.of("ROUND", "TRUNCATE");
+    static final int MAX_SCALE = 38;
+
+    /** Operators that the engine matches against a pattern with a regular expression. */
+    private static final Set<String> PATTERN_OPERATORS = Set.of("LIKE", "ILIKE");
+
+    /** Tokens that each add a level to an expression tree, counted against {@link #MAX_OPERATORS}. */
+    private static final Set<String> OPERATOR_SYMBOLS = Set.of(
+            "+", "-", "*", "/", "%", "||", "=", "<", ">", "<=", ">=", "<>", "!=");
+    private static final Set<String> OPERATOR_WORDS = Set.of("AND", "OR", "NOT", "CASE", "LIKE", "ILIKE", "BETWEEN");
 
     /** Functions whose arguments use FROM as a word ({@code EXTRACT(YEAR FROM x)}); it names no table there. */
     private static final Set<String> FROM_IN_ARGUMENTS = Set.of("EXTRACT", "TRIM", "SUBSTRING");
@@ -63,6 +94,8 @@ final class SqlGuard {
 
     static final int MAX_TOKENS = 2_000;
     static final int MAX_DEPTH = 32;
+    /** About half of what the validator survived on a 512 KiB stack in a chain of NOT or + (Hazelcast 5.4.0). */
+    static final int MAX_OPERATORS = 100;
 
     private final Set<String> tables;
     private final int maxLength;
@@ -76,8 +109,31 @@ final class SqlGuard {
         this.maxLength = maxLength;
     }
 
-    /** The statement to run (a trailing semicolon dropped); throws {@link SqlRefusal} saying why it may not run. */
-    String check(String sql) {
+    /**
+     * A statement the guard let through.
+     *
+     * @param sql               the statement to send to the engine, rebuilt from the tokens that were checked
+     * @param patternParameters the positions (from 0) of the parameters that are LIKE patterns, which
+     *                          {@link #checkParameters} must see before the query runs
+     */
+    record Accepted(String sql, Set<Integer> patternParameters) {
+
+        Accepted {
+            patternParameters = Set.copyOf(patternParameters);
+        }
+
+        /** Applies the pattern rule to the values of pattern parameters; throws {@link SqlRefusal}. */
+        void checkParameters(List<Object> parameters) {
+            for (int index : patternParameters) {
+                if (index < parameters.size() && parameters.get(index) instanceof String pattern) {
+                    checkPattern(pattern, "in parameter " + (index + 1));
+                }
+            }
+        }
+    }
+
+    /** The statement to run; throws {@link SqlRefusal} saying why it may not run. */
+    Accepted check(String sql) {
         if (sql == null || sql.isBlank()) {
             throw new SqlRefusal("the statement is empty");
         }
@@ -85,9 +141,7 @@ final class SqlGuard {
             throw new SqlRefusal("the statement is longer than " + maxLength + " characters");
         }
         List<SqlToken> tokens = SqlTokenizer.tokenize(sql);
-        String statement = sql;
         if (!tokens.isEmpty() && tokens.get(tokens.size() - 1).isSymbol(";")) {
-            statement = sql.substring(0, tokens.get(tokens.size() - 1).position());
             tokens = tokens.subList(0, tokens.size() - 1);
         }
         if (tokens.size() > MAX_TOKENS) {
@@ -96,8 +150,27 @@ final class SqlGuard {
         if (tokens.isEmpty() || !tokens.get(0).isWord("SELECT")) {
             throw new SqlRefusal("only a SELECT is accepted");
         }
-        new Walk(tokens).run();
-        return statement;
+        Walk walk = new Walk(tokens);
+        walk.run();
+        return new Accepted(tokens.stream().map(SqlToken::sql).collect(Collectors.joining(" ")),
+                walk.patternParameters);
+    }
+
+    /**
+     * Refuses a LIKE pattern with more than one {@code %} before its trailing ones. The engine turns the pattern into
+     * a regular expression and matches each row with it; every {@code %} is a {@code .*} that backtracks, so k of them
+     * cost about n^k steps on a row of n characters, inside one row where no timeout reaches (a 60-character value
+     * and {@code '%a%a%a%a%a%a%a%a%a%a%a%a%a%a%b'} held a thread for minutes). One costs n; trailing ones match the
+     * rest of the row at once.
+     */
+    static void checkPattern(String pattern, String where) {
+        int end = pattern.length();
+        while (end > 0 && pattern.charAt(end - 1) == '%') {
+            end--;
+        }
+        if (pattern.substring(0, end).chars().filter(c -> c == '%').count() > 1) {
+            throw new SqlRefusal("the LIKE pattern " + where + " has more than one % before its end");
+        }
     }
 
     /** One pass over the tokens with a stack of open parentheses, each knowing what it opened. */
@@ -105,6 +178,9 @@ final class SqlGuard {
 
         private final List<SqlToken> tokens;
         private final Deque<Frame> frames = new ArrayDeque<>();
+        private final Set<Integer> patternParameters = new LinkedHashSet<>();
+        private int parameters;
+        private int operators;
 
         Walk(List<SqlToken> tokens) {
             this.tokens = tokens;
@@ -122,7 +198,18 @@ final class SqlGuard {
                     throw new SqlRefusal(token.upper() + " is not accepted: only a SELECT over "
                             + String.join(" and ", tables.stream().sorted().toList()) + " is");
                 }
-                if (token.isSymbol("(")) {
+                if (token.isIdentifier() && HIDDEN.contains(token.text().toLowerCase(Locale.ROOT))) {
+                    throw new SqlRefusal(token.text() + " is not published: name the columns of the tables, or *");
+                }
+                countOperator(token);
+                if (token.kind() == Kind.PARAMETER) {
+                    parameters++;
+                } else if (token.kind() == Kind.WORD && PATTERN_OPERATORS.contains(token.upper())) {
+                    patternAt(i + 1);
+                } else if (token.isSymbol(",") && frame.function != null && SCALED.contains(frame.function)
+                        && !frame.query) {
+                    scaleAt(i + 1);
+                } else if (token.isSymbol("(")) {
                     open(i);
                 } else if (token.isSymbol(")")) {
                     if (frames.size() == 1) {
@@ -147,6 +234,52 @@ final class SqlGuard {
             }
         }
 
+        private void countOperator(SqlToken token) {
+            boolean operator = token.kind() == Kind.SYMBOL && OPERATOR_SYMBOLS.contains(token.text())
+                    || token.kind() == Kind.WORD && OPERATOR_WORDS.contains(token.upper());
+            if (operator && ++operators > MAX_OPERATORS) {
+                throw new SqlRefusal("the statement has more than " + MAX_OPERATORS + " operators");
+            }
+        }
+
+        /** The pattern of a LIKE at {@code i}: a literal that obeys {@link #checkPattern}, or a parameter. */
+        private void patternAt(int i) {
+            SqlToken pattern = i < tokens.size() ? tokens.get(i) : null;
+            if (pattern != null && pattern.kind() == Kind.STRING) {
+                checkPattern(pattern.text(), "at position " + pattern.position());
+            } else if (pattern != null && pattern.kind() == Kind.PARAMETER) {
+                patternParameters.add(parameters);
+            } else {
+                throw new SqlRefusal("a LIKE pattern must be a string literal or ? (after position "
+                        + tokens.get(i - 1).position() + ")");
+            }
+            int next = i + 1;
+            if (next + 1 < tokens.size() && tokens.get(next).isWord("ESCAPE")
+                    && (tokens.get(next + 1).kind() == Kind.STRING || tokens.get(next + 1).kind() == Kind.PARAMETER)) {
+                next += 2;
+            }
+            // What follows must end the pattern: 'a%' || '%b%c' would make the pattern an expression again.
+            if (next < tokens.size() && !tokens.get(next).isSymbol(")") && !tokens.get(next).isSymbol(",")
+                    && tokens.get(next).kind() != Kind.WORD) {
+                throw new SqlRefusal("a LIKE pattern must stand alone, a literal or ? (position "
+                        + tokens.get(next).position() + ")");
+            }
+        }
+
+        /** The scale of ROUND or TRUNCATE, after the comma at {@code i - 1}: a whole number within the bound. */
+        private void scaleAt(int i) {
+            int at = i < tokens.size() && (tokens.get(i).isSymbol("-") || tokens.get(i).isSymbol("+")) ? i + 1 : i;
+            boolean small = at + 1 < tokens.size() && tokens.get(at).kind() == Kind.NUMBER
+                    && tokens.get(at).text().matches("[0-9]{1,3}")
+                    && Integer.parseInt(tokens.get(at).text()) <= MAX_SCALE
+                    && tokens.get(at + 1).isSymbol(")");
+            if (!small) {
+                throw new SqlRefusal("the scale of ROUND or TRUNCATE must be a whole number from -" + MAX_SCALE
+                        + " to " + MAX_SCALE + " written in the statement (after position "
+                        + tokens.get(i - 1).position() + ")");
+            }
+        }
+
         /** FROM inside {@code EXTRACT(YEAR FROM x)} and the like, where it names no table. */
         private boolean fromInArguments(Frame frame) {
             return frame.function != null && FROM_IN_ARGUMENTS.contains(frame.function) && !frame.query;
@@ -167,6 +300,10 @@ final class SqlGuard {
             String function = null;
             if (before != null && before.kind() == Kind.QUOTED) {
                 throw new SqlRefusal("a quoted name cannot be called as a function (position "
+                        + before.position() + ")");
+            }
+            if (before != null && before.kind() == Kind.WORD && i >= 2 && tokens.get(i - 2).isSymbol(".")) {
+                throw new SqlRefusal("a qualified name cannot be called as a function (position "
                         + before.position() + ")");
             }
             if (before != null && before.kind() == Kind.WORD) {

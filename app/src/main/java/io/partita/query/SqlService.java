@@ -1,6 +1,8 @@
 package io.partita.query;
 
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.HazelcastInstanceNotActiveException;
+import com.hazelcast.spi.exception.RetryableException;
 import com.hazelcast.sql.HazelcastSqlException;
 import com.hazelcast.sql.SqlExpectedResultType;
 import com.hazelcast.sql.SqlResult;
@@ -22,12 +24,14 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CancellationException;
+import java.util.regex.Pattern;
 
 /**
  * Runs the read-only queries of {@code POST /sql}: {@link SqlGuard} first (a refused statement never reaches the
- * engine), then the engine with the caps: a query that must return rows ({@link SqlExpectedResultType#ROWS}, so the
- * engine itself would also refuse anything else), a timeout after which the engine cancels it, and at most
- * {@code maxRows} rows read before the result is closed, which cancels the rest.
+ * engine, and an accepted one reaches it as the guard rebuilt it), then the engine with the caps: at most
+ * {@code maxConcurrent} queries at once on this node ({@link SqlPermits}), a query that must return rows
+ * ({@link SqlExpectedResultType#ROWS}, so the engine itself would also refuse anything else), a timeout after which
+ * the engine cancels it, and at most {@code maxRows} rows read before the result is closed, which cancels the rest.
  *
  * <p>What runs where: on the HTTP blocking pool; the engine runs the query on the members' Jet threads and streams
  * rows back to this node. {@code partita_sql_queries_total{outcome}} counts refused, answered and failed queries.
@@ -36,19 +40,26 @@ import java.util.concurrent.CancellationException;
 class SqlService {
 
     private static final Logger LOG = LoggerFactory.getLogger(SqlService.class);
+    /** "From line 1, column 8 to line 1, column 13: ", "At line 1, column 8: " and " at line 1, column 71". */
+    private static final Pattern POSITION = Pattern.compile(
+            "^(From line \\d+, column \\d+ to line \\d+, column \\d+|At line \\d+, column \\d+): "
+                    + "| at line \\d+, column \\d+");
 
     private final HazelcastInstance hazelcast;
     private final SqlMappings mappings;
     private final SqlGuard guard;
     private final SqlProperties properties;
+    private final SqlPermits permits;
     private final Counter refused;
     private final Counter answered;
     private final Counter failed;
 
-    SqlService(HazelcastInstance hazelcast, SqlMappings mappings, SqlProperties properties, MeterRegistry registry) {
+    SqlService(HazelcastInstance hazelcast, SqlMappings mappings, SqlProperties properties, SqlPermits permits,
+               MeterRegistry registry) {
         this.hazelcast = hazelcast;
         this.mappings = mappings;
         this.properties = properties;
+        this.permits = permits;
         this.guard = new SqlGuard(mappings.tables(), properties.maxLength());
         this.refused = counter(registry, "refused");
         this.answered = counter(registry, "answered");
@@ -56,17 +67,22 @@ class SqlService {
     }
 
     SqlApi.Answer query(String sql, List<Object> params) {
-        String statement;
+        SqlGuard.Accepted accepted;
         List<Object> parameters;
         try {
-            statement = guard.check(sql);
-            parameters = parameters(params);
+            accepted = guard.check(sql);
+            parameters = parameters(params, properties.maxLength());
+            accepted.checkParameters(parameters);
         } catch (SqlRefusal refusal) {
             refused.increment();
             throw ApiException.badRequest("sql-refused", "SQL refused",
                     "Only a single SELECT over the published tables is accepted: " + refusal.getMessage() + ".");
         }
-        mappings.ensure();
+        return permits.run(() -> run(accepted.sql(), parameters));
+    }
+
+    private SqlApi.Answer run(String statement, List<Object> parameters) {
+        ensureMappings();
         SqlStatement query = new SqlStatement(statement)
                 .setParameters(parameters)
                 .setExpectedResultType(SqlExpectedResultType.ROWS)
@@ -92,6 +108,21 @@ class SqlService {
         } catch (HazelcastSqlException e) {
             failed.increment();
             throw translate(e, properties.timeout(), Duration.ofNanos(System.nanoTime() - started));
+        }
+    }
+
+    /**
+     * The mappings are created at start, but the engine cannot create them while the cluster is still forming; until
+     * it can, a query is answered 503 with {@code Retry-After} (the next one tries again), not a 500.
+     */
+    private void ensureMappings() {
+        try {
+            mappings.ensure();
+        } catch (RuntimeException e) {
+            failed.increment();
+            LOG.warn("SQL mappings not created yet: {}", e.getMessage());
+            throw ApiException.unavailable("The SQL engine is not ready yet: the cluster is still forming. Retry "
+                    + "shortly.", SqlPermits.RETRY_AFTER);
         }
     }
 
@@ -122,8 +153,11 @@ class SqlService {
         return String.valueOf(value);
     }
 
-    /** Parameters as the engine takes them; only JSON scalars, so a client cannot pass an object of its making. */
-    static List<Object> parameters(List<Object> params) {
+    /**
+     * Parameters as the engine takes them; only JSON scalars, so a client cannot pass an object of its making. A
+     * string is bounded like the statement; a number must be finite (JSON's 1e400 arrives as an infinite double).
+     */
+    static List<Object> parameters(List<Object> params, int maxLength) {
         if (params == null) {
             return List.of();
         }
@@ -133,7 +167,9 @@ class SqlService {
         List<Object> values = new ArrayList<>(params.size());
         for (int i = 0; i < params.size(); i++) {
             Object param = params.get(i);
-            if (param == null || param instanceof String || param instanceof Boolean || param instanceof Long
+            if (param instanceof String text && text.length() > maxLength) {
+                throw new SqlRefusal("parameter " + (i + 1) + " is longer than " + maxLength + " characters");
+            } else if (param == null || param instanceof String || param instanceof Boolean || param instanceof Long
                     || param instanceof BigDecimal) {
                 values.add(param);
             } else if (param instanceof Integer || param instanceof Short || param instanceof Byte) {
@@ -141,6 +177,9 @@ class SqlService {
             } else if (param instanceof BigInteger big) {
                 values.add(new BigDecimal(big));
             } else if (param instanceof Double || param instanceof Float) {
+                if (!Double.isFinite(((Number) param).doubleValue())) {
+                    throw new SqlRefusal("parameter " + (i + 1) + " is not a finite number");
+                }
                 values.add(new BigDecimal(param.toString()));
             } else {
                 throw new SqlRefusal("parameter " + (i + 1) + " is not a string, number, boolean or null");
@@ -150,12 +189,21 @@ class SqlService {
     }
 
     /**
-     * The engine's verdict as an answer. Errors in the query (parse, validation, data) are the client's: a 400 with
-     * the engine's first line, unless it names code. A timeout is a 400 too, saying the cap; a query that runs as a
-     * Jet job reports its timeout as a forceful cancellation with a generic code, so a cancellation at or past the
-     * cap counts as one. Topology changes are a retryable 503. Anything else is logged and answered opaquely.
+     * The engine's verdict as an answer.
+     * <ul>
+     *   <li>A query stopped at the time cap is a 400 that states the cap. Not a 503: retrying the same query would be
+     *       stopped again, the client has to narrow it; not a 408, which says the client was slow to send its
+     *       request. A query that runs as a Jet job reports its timeout as a forceful cancellation with the generic
+     *       code, so a cancellation at or past the cap counts as one.</li>
+     *   <li>The cluster changing under the query (by code, or a retryable cause) is a 503 with
+     *       {@code Retry-After}.</li>
+     *   <li>Errors in the query (parse, validation, data, an unknown object) are the client's: a 400 with the
+     *       engine's first line, unless it names code.</li>
+     *   <li>Anything else failed inside the engine: a 500, which the error renderer logs with its cause and answers
+     *       without internals.</li>
+     * </ul>
      */
-    static ApiException translate(HazelcastSqlException e, Duration timeout, Duration elapsed) {
+    static RuntimeException translate(HazelcastSqlException e, Duration timeout, Duration elapsed) {
         int code = e.getCode();
         if (code == SqlErrorCode.TIMEOUT || code == SqlErrorCode.CANCELLED_BY_USER
                 || elapsed.compareTo(timeout) >= 0 && cancelled(e)) {
@@ -164,18 +212,29 @@ class SqlService {
         }
         if (code == SqlErrorCode.CONNECTION_PROBLEM || code == SqlErrorCode.PARTITION_DISTRIBUTION
                 || code == SqlErrorCode.TOPOLOGY_CHANGE || code == SqlErrorCode.RESTARTABLE_ERROR
-                || code == SqlErrorCode.MAP_LOADING_IN_PROGRESS) {
+                || code == SqlErrorCode.MAP_LOADING_IN_PROGRESS || retryable(e)) {
             return ApiException.unavailable("The cluster changed while the query ran. Retry it.",
-                    Duration.ofSeconds(1));
+                    SqlPermits.RETRY_AFTER);
         }
         if (code == SqlErrorCode.PARSING || code == SqlErrorCode.DATA_EXCEPTION
                 || code == SqlErrorCode.OBJECT_NOT_FOUND || code == SqlErrorCode.INDEX_INVALID) {
             return ApiException.badRequest("sql-invalid", "SQL query invalid", "The engine refused the query: "
                     + clientMessage(e.getMessage()));
         }
-        LOG.error("SQL query failed (code {})", code, e);
-        return ApiException.badRequest("sql-failed", "SQL query failed",
-                "The engine could not run the query (code " + code + ").");
+        return new IllegalStateException("SQL engine failure (code " + code + ")", e);
+    }
+
+    /** A member left, or is not yet or no longer running, somewhere in the cause chain. */
+    private static boolean retryable(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof RetryableException || cause instanceof HazelcastInstanceNotActiveException) {
+                return true;
+            }
+            if (cause.getCause() == cause) {
+                break;
+            }
+        }
+        return false;
     }
 
     private static boolean cancelled(Throwable failure) {
@@ -191,12 +250,15 @@ class SqlService {
         return false;
     }
 
-    /** The engine's message, first line only, without anything that names code. */
+    /**
+     * The engine's message, first line only, without anything that names code, and without line and column: they
+     * count in the statement as the guard rebuilt it, not as the client wrote it.
+     */
     static String clientMessage(String message) {
         if (message == null || message.isBlank()) {
             return "no reason given.";
         }
-        String line = message.lines().findFirst().orElse("").trim();
+        String line = POSITION.matcher(message.lines().findFirst().orElse("").trim()).replaceAll("");
         if (line.contains("java.") || line.contains("com.hazelcast") || line.contains("org.apache")
                 || line.contains("Exception") || line.length() > 500) {
             return "the statement is not valid SQL for these tables.";

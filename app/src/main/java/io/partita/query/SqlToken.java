@@ -5,8 +5,8 @@ import java.util.Locale;
 /**
  * One lexical token of a statement, as {@link SqlTokenizer} read it.
  *
- * @param text     a word as written; a quoted identifier without its quotes and with {@code ""} undone; a string
- *                 literal, number or symbol as written
+ * @param text     a word as written; a quoted identifier or string literal without its quotes and with the doubled
+ *                 quote undone ({@code ""}, {@code ''}); a number or symbol as written
  * @param position the offset of the token's first character, for messages
  */
 record SqlToken(Kind kind, String text, int position) {
@@ -41,5 +41,17 @@ record SqlToken(Kind kind, String text, int position) {
     /** The word in upper case, for keyword lookups; only meaningful for {@link Kind#WORD}. */
     String upper() {
         return text.toUpperCase(Locale.ROOT);
+    }
+
+    /**
+     * The token as the engine is sent it: quoted identifiers and strings re-quoted with only the doubled quote as an
+     * escape, everything else as written. Every form here reads back as exactly this one token in Hazelcast's parser.
+     */
+    String sql() {
+        return switch (kind) {
+            case QUOTED -> '"' + text.replace("\"", "\"\"") + '"';
+            case STRING -> '\'' + text.replace("'", "''") + '\'';
+            default -> text;
+        };
     }
 }

@@ -11,8 +11,15 @@ import java.util.Set;
  * read-only endpoint has no use for and that could make the two readings differ: comments of any kind
  * ({@code --}, {@code //}, block comments and hints), characters outside plain ASCII except inside string literals and
  * quoted identifiers, control characters, backquotes, brackets and braces (JDBC escapes), named parameters,
- * {@code $} in identifiers, and numbers run into words. What passes is a list of words, quoted identifiers,
- * literals, {@code ?} and a small set of operators, which {@link SqlGuard} then checks as a statement.
+ * {@code $} in identifiers, numbers run into words, and string literals with a prefix. What passes is a list of
+ * words, quoted identifiers, literals, {@code ?} and a small set of operators, which {@link SqlGuard} then checks as a
+ * statement and rebuilds from these tokens for the engine.
+ *
+ * <p>Prefixed literals are refused because the parser reads some of them by other rules: in {@code E'...'} (C-style)
+ * a backslash escapes the quote, so {@code E'\''} ends where a standard string would not, and whatever the engine
+ * then reads as SQL this class would read as string content. {@code N''}, {@code X''}, {@code _charset''} and
+ * {@code U&''} are no use to a read either, so any quote that directly follows a letter, digit or {@code _} is refused
+ * rather than each known prefix listed.
  */
 final class SqlTokenizer {
 
@@ -104,7 +111,12 @@ final class SqlTokenizer {
 
     private SqlToken string() {
         int start = at;
+        if (start > 0 && isIdentifierPart(sql.charAt(start - 1))) {
+            throw new SqlRefusal("a string literal may not have a prefix such as E'', N'', X'' or _utf8'' (position "
+                    + (start - 1) + ")");
+        }
         at++;
+        StringBuilder value = new StringBuilder();
         while (true) {
             if (at >= sql.length()) {
                 throw new SqlRefusal("the string literal at position " + start + " is not closed");
@@ -115,12 +127,12 @@ final class SqlTokenizer {
             }
             at++;
             if (c == '\'') {
-                if (peek(0) == '\'') {
-                    at++;
-                } else {
-                    return new SqlToken(Kind.STRING, sql.substring(start, at), start);
+                if (peek(0) != '\'') {
+                    return new SqlToken(Kind.STRING, value.toString(), start);
                 }
+                at++;
             }
+            value.append(c);
         }
     }
 
@@ -160,6 +172,11 @@ final class SqlTokenizer {
 
     private static boolean isWordStart(char c) {
         return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c == '_';
+    }
+
+    /** A character that continues a word or a number, or one the parser allows in an identifier ({@code $}). */
+    private static boolean isIdentifierPart(char c) {
+        return isWordStart(c) || isDigit(c) || c == '$';
     }
 
     private static boolean isDigit(char c) {

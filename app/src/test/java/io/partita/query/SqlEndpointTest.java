@@ -2,12 +2,15 @@ package io.partita.query;
 
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
+import com.hazelcast.sql.SqlResult;
 import com.hazelcast.sql.SqlRow;
+import com.hazelcast.sql.SqlStatement;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.core.type.Argument;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
+import io.micronaut.http.MediaType;
 import io.micronaut.http.client.HttpClient;
 import io.micronaut.http.client.annotation.Client;
 import io.micronaut.http.client.exceptions.HttpClientResponseException;
@@ -24,14 +27,21 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
+import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -39,9 +49,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@code POST /sql} on a one-member node: the example queries answer the right rows, answers are capped at the
- * configured rows and time and say so, and every hostile statement is refused with a 400 problem before reaching the
- * engine, leaving data, mappings, jobs and the file system as they were.
+ * {@code POST /sql} on a one-member node: the example queries answer the right rows, every accepted read answers
+ * what the engine answers to it as written although the engine is sent the guard's rebuilt statement, answers are
+ * capped at the configured rows, time and concurrency and say so, and every hostile statement is refused with a 400
+ * problem before reaching the engine, leaving data, mappings, jobs and the file system as they were.
  */
 @MicronautTest
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -62,6 +73,9 @@ class SqlEndpointTest {
 
     @Inject
     MeterRegistry meters;
+
+    @Inject
+    SqlPermits permits;
 
     @BeforeAll
     void openAccounts() {
@@ -171,6 +185,99 @@ class SqlEndpointTest {
     }
 
     @Test
+    void shouldAnswerEveryAcceptedReadAsTheEngineAnswersItAsWritten() {
+        List<String> differences = new ArrayList<>();
+        for (ReadStatements.Read read : ReadStatements.ALL) {
+            Map<String, Object> answer;
+            try {
+                answer = query(read.sql(), read.params());
+            } catch (HttpClientResponseException e) {
+                differences.add(read.sql() + ": " + e.getStatus() + " " + problem(e).get("detail"));
+                continue;
+            }
+            List<Object> direct = direct(read.sql(), read.params());
+            Object columns = direct.get(0);
+            List<List<Object>> rows = sorted(direct.subList(1, direct.size()));
+            if (!columns.equals(answer.get("columns"))) {
+                differences.add(read.sql() + ": columns " + answer.get("columns") + " but the engine " + columns);
+            }
+            if (Boolean.FALSE.equals(answer.get("truncated"))
+                    && !rows.toString().equals(sorted(rows(answer)).toString())) {
+                differences.add(read.sql() + ": rows " + answer.get("rows") + " but the engine " + rows);
+            }
+        }
+        assertEquals(List.of(), differences);
+    }
+
+    @Test
+    void shouldPublishThroughStarOnlyTheDocumentedColumns() {
+        assertEquals(List.of("id", "balance", "overdraftLimit", "version", "fence"),
+                query("SELECT * FROM accounts WHERE id = ?", List.of("a-01")).get("columns"));
+        assertEquals(List.of("accountId", "txId", "type", "amount", "status", "balanceAfter", "recordedAt", "seq",
+                "ref"), query("SELECT * FROM journal WHERE accountId = ?", List.of("a-01")).get("columns"));
+    }
+
+    @Test
+    void shouldRefuseANumberParameterTooLargeForADoubleAsAProblemNotAFailure() {
+        for (String params : List.of("[1e400]", "[-1e400]", "[NaN]", "[Infinity]")) {
+            HttpClientResponseException refused = assertStatus(() -> http.toBlocking().exchange(
+                    HttpRequest.POST("/sql", "{\"sql\":\"SELECT id FROM accounts WHERE balance < ?\",\"params\":"
+                            + params + "}").contentType(MediaType.APPLICATION_JSON_TYPE),
+                    Argument.mapOf(String.class, Object.class)));
+            assertEquals(HttpStatus.BAD_REQUEST, refused.getStatus(), params);
+            assertEquals("application/problem+json", refused.getResponse().getContentType().orElseThrow().toString(),
+                    params);
+            Map<String, Object> problem = problem(refused);
+            assertEquals(400, problem.get("status"), params);
+            if (params.contains("e400")) {
+                // JSON allows the number; it arrives as an infinite double, which no SQL number can hold.
+                assertTrue(problem.get("type").toString().endsWith("/sql-refused"), problem.toString());
+                assertTrue(problem.get("detail").toString().contains("parameter 1 is not a finite number"),
+                        problem.toString());
+            }
+        }
+    }
+
+    @Test
+    void shouldAnswer503WithRetryAfterWhileTheMostQueriesAreRunning() throws Exception {
+        int max = 4;
+        CountDownLatch running = new CountDownLatch(max);
+        CountDownLatch finish = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(max);
+        try {
+            List<Future<String>> holders = new ArrayList<>();
+            for (int i = 0; i < max; i++) {
+                holders.add(pool.submit(() -> permits.run(() -> {
+                    running.countDown();
+                    awaitQuietly(finish);
+                    return "done";
+                })));
+            }
+            assertTrue(running.await(10, TimeUnit.SECONDS), "the queries holding the permits did not start");
+            double reachedEngineBefore = queries("answered") + queries("failed");
+
+            HttpClientResponseException refused = refuse("SELECT id FROM accounts", List.of());
+            assertEquals(HttpStatus.SERVICE_UNAVAILABLE, refused.getStatus());
+            assertEquals("1", refused.getResponse().getHeaders().get("Retry-After"));
+            assertEquals("application/problem+json", refused.getResponse().getContentType().orElseThrow().toString());
+            Map<String, Object> problem = problem(refused);
+            assertEquals(503, problem.get("status"));
+            assertTrue(problem.get("detail").toString().contains("maximum of " + max), problem.toString());
+            assertEquals(reachedEngineBefore, queries("answered") + queries("failed"));
+
+            finish.countDown();
+            for (Future<String> holder : holders) {
+                assertEquals("done", holder.get(10, TimeUnit.SECONDS));
+            }
+            assertEquals(List.of(List.of("a-01")), query("SELECT id FROM accounts WHERE id = 'a-01'", List.of())
+                    .get("rows"));
+        } finally {
+            finish.countDown();
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void shouldRefuseAParameterThatIsNotAScalar() {
         HttpClientResponseException refused = refuse("SELECT id FROM accounts WHERE id = ?",
                 List.of(Map.of("id", "a-01")));
@@ -210,6 +317,50 @@ class SqlEndpointTest {
     @SuppressWarnings("unchecked")
     private static Map<String, Object> problem(HttpClientResponseException e) {
         return e.getResponse().getBody(Map.class).orElseThrow();
+    }
+
+    /** The engine's own answer to {@code sql} as written: its columns, then its rows as the endpoint renders them. */
+    private List<Object> direct(String sql, List<Object> params) {
+        String written = sql.endsWith(";") ? sql.substring(0, sql.length() - 1) : sql;
+        List<Object> answer = new ArrayList<>();
+        try (SqlResult result = hazelcast.getSql().execute(
+                new SqlStatement(written).setParameters(SqlService.parameters(params, 4000)))) {
+            answer.add(result.getRowMetadata().getColumns().stream().map(column -> column.getName()).toList());
+            for (SqlRow row : result) {
+                List<Object> values = new ArrayList<>();
+                for (int i = 0; i < result.getRowMetadata().getColumnCount(); i++) {
+                    values.add(SqlService.json(row.getObject(i)));
+                }
+                answer.add(values);
+            }
+        }
+        return answer;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<List<Object>> rows(Map<String, Object> answer) {
+        return (List<List<Object>>) answer.get("rows");
+    }
+
+    /** Rows in a fixed order, numbers in plain decimal, so that JSON's and the engine's number types compare. */
+    @SuppressWarnings("unchecked")
+    private static List<List<Object>> sorted(List<?> rows) {
+        List<List<Object>> text = new ArrayList<>();
+        for (Object row : rows) {
+            text.add(((List<Object>) row).stream().map(value -> (Object) (value instanceof Number
+                    ? new BigDecimal(value.toString()).stripTrailingZeros().toPlainString()
+                    : String.valueOf(value))).toList());
+        }
+        text.sort(Comparator.comparing(Object::toString));
+        return text;
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private Set<String> mappings() {

@@ -1,0 +1,126 @@
+package io.partita.query;
+
+import com.hazelcast.core.MemberLeftException;
+import com.hazelcast.sql.HazelcastSqlException;
+import com.hazelcast.sql.impl.SqlErrorCode;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micronaut.http.HttpStatus;
+import io.partita.web.ApiException;
+import io.partita.web.Problem;
+import org.junit.jupiter.api.Test;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** SqlService without a cluster: parameters, the engine's failures as answers, and an engine that is not ready. */
+class SqlServiceTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(5);
+    private final SqlProperties properties = new SqlProperties(1000, TIMEOUT, 4000, 4);
+
+    @Test
+    void shouldRefuseParametersThatAreNotScalars() {
+        assertThrows(SqlRefusal.class, () -> SqlService.parameters(List.of(List.of(1)), 4000));
+        assertEquals(List.of(5L, "x", true), SqlService.parameters(List.of(5, "x", true), 4000));
+    }
+
+    @Test
+    void shouldRefuseANumberParameterThatIsNotFinite() {
+        for (Object number : List.of(Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.NaN, Float.NaN,
+                Float.POSITIVE_INFINITY)) {
+            SqlRefusal refusal = assertThrows(SqlRefusal.class,
+                    () -> SqlService.parameters(Arrays.asList("x", number), 4000), String.valueOf(number));
+            assertEquals("parameter 2 is not a finite number", refusal.getMessage());
+        }
+        assertEquals(List.of(new BigDecimal("1.0E308")), SqlService.parameters(List.of(1e308), 4000));
+    }
+
+    @Test
+    void shouldRefuseAStringParameterLongerThanAStatement() {
+        assertEquals(List.of("x".repeat(4000)), SqlService.parameters(List.of("x".repeat(4000)), 4000));
+        SqlRefusal refusal = assertThrows(SqlRefusal.class,
+                () -> SqlService.parameters(List.of("x".repeat(4001)), 4000));
+        assertTrue(refusal.getMessage().contains("4000"), refusal.getMessage());
+    }
+
+    @Test
+    void shouldAnswer503WithRetryAfterWhileTheEngineCannotCreateTheMappings() {
+        SqlMappings notReady = new SqlMappings(null) {
+            @Override
+            void ensure() {
+                throw new HazelcastSqlException("the cluster is still forming", null);
+            }
+        };
+        SqlService service = new SqlService(null, notReady, properties, new SqlPermits(properties),
+                new SimpleMeterRegistry());
+        for (int attempt = 0; attempt < properties.maxConcurrent() + 1; attempt++) {
+            ApiException answer = assertThrows(ApiException.class,
+                    () -> service.query("SELECT id FROM accounts", List.of()));
+            assertEquals(HttpStatus.SERVICE_UNAVAILABLE, answer.status());
+            assertEquals(Duration.ofSeconds(1), answer.retryAfter());
+            Problem problem = answer.problem();
+            assertEquals(503, problem.status());
+            assertTrue(problem.type().endsWith("/unavailable"), problem.type());
+            assertTrue(problem.detail().contains("not ready"), problem.detail());
+        }
+    }
+
+    @Test
+    void shouldStateTheCapWhenAQueryRanOutOfTime() {
+        ApiException answer = assertInstanceOf(ApiException.class, SqlService.translate(
+                failure(SqlErrorCode.TIMEOUT, null), TIMEOUT, Duration.ofMillis(5001)));
+        assertEquals(HttpStatus.BAD_REQUEST, answer.status());
+        assertTrue(answer.problem().type().endsWith("/sql-timeout"));
+        assertTrue(answer.problem().detail().contains("5000 ms"), answer.problem().detail());
+    }
+
+    @Test
+    void shouldAnswer503WhenAMemberLeftUnderTheQuery() {
+        ApiException answer = assertInstanceOf(ApiException.class, SqlService.translate(
+                failure(SqlErrorCode.GENERIC, new MemberLeftException("gone")), TIMEOUT, Duration.ofMillis(10)));
+        assertEquals(HttpStatus.SERVICE_UNAVAILABLE, answer.status());
+        assertEquals(Duration.ofSeconds(1), answer.retryAfter());
+        ApiException topology = assertInstanceOf(ApiException.class, SqlService.translate(
+                failure(SqlErrorCode.TOPOLOGY_CHANGE, null), TIMEOUT, Duration.ofMillis(10)));
+        assertEquals(HttpStatus.SERVICE_UNAVAILABLE, topology.status());
+    }
+
+    /** The error renderer answers anything but an ApiException as a 500 problem and logs its cause. */
+    @Test
+    void shouldNotBlameTheClientForAFailureInsideTheEngine() {
+        RuntimeException answer = SqlService.translate(
+                failure(SqlErrorCode.GENERIC, new ArithmeticException("Underflow")), TIMEOUT, Duration.ofMillis(10));
+        assertFalse(answer instanceof ApiException, answer.toString());
+        assertInstanceOf(HazelcastSqlException.class, answer.getCause());
+    }
+
+    @Test
+    void shouldAnswerAnInvalidQueryWithTheEnginesReasonButNotItsLineAndColumn() {
+        ApiException answer = assertInstanceOf(ApiException.class, SqlService.translate(failure(SqlErrorCode.PARSING,
+                null, "From line 1, column 8 to line 1, column 13: Column 'nope' not found in any table"),
+                TIMEOUT, Duration.ofMillis(10)));
+        assertEquals(HttpStatus.BAD_REQUEST, answer.status());
+        assertEquals("The engine refused the query: Column 'nope' not found in any table",
+                answer.problem().detail());
+        assertEquals("Encountered \"x\".", SqlService.clientMessage("Encountered \"x\" at line 1, column 71."));
+        assertEquals("Illegal use of dynamic parameter",
+                SqlService.clientMessage("At line 1, column 8: Illegal use of dynamic parameter"));
+    }
+
+    private static HazelcastSqlException failure(int code, Throwable cause) {
+        return failure(code, cause, "failed");
+    }
+
+    private static HazelcastSqlException failure(int code, Throwable cause, String message) {
+        return new HazelcastSqlException(UUID.randomUUID(), code, message, cause, null);
+    }
+}
