@@ -3,6 +3,7 @@ package io.partita.query;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.serde.annotation.Serdeable;
+import io.partita.web.StrictJson;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Size;
 
@@ -22,7 +23,7 @@ final class SqlApi {
      */
     @Serdeable
     @JsonInclude(JsonInclude.Include.ALWAYS)
-    record Query(@NotBlank String sql, @Nullable @Size(max = MAX_PARAMS) List<Object> params) {
+    record Query(@NotBlank @StrictJson.Text String sql, @Nullable @Size(max = MAX_PARAMS) List<Object> params) {
     }
 
     /**

@@ -291,6 +291,15 @@ class SqlEndpointTest {
         assertEquals(HttpStatus.BAD_REQUEST, refused.getStatus());
     }
 
+    @Test
+    void shouldRefuseAStatementThatIsNotAJsonString() {
+        HttpClientResponseException refused = assertStatus(() -> http.toBlocking().exchange(
+                HttpRequest.POST("/sql", Map.of("sql", List.of("SELECT id FROM accounts"))),
+                Argument.mapOf(String.class, Object.class)));
+        assertEquals(HttpStatus.BAD_REQUEST, refused.getStatus());
+        assertEquals("sql", ((Map<?, ?>) ((List<?>) problem(refused).get("errors")).get(0)).get("field"));
+    }
+
     private Map<String, Object> query(String sql, List<Object> params) {
         HttpResponse<Map<String, Object>> response = http.toBlocking().exchange(
                 HttpRequest.POST("/sql", Map.of("sql", sql, "params", params)),
