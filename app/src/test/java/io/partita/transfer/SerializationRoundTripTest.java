@@ -68,8 +68,8 @@ class SerializationRoundTripTest {
     @Test
     void shouldCarryTheFencedWriteWithItsFenceAndBothAccounts() {
         Account read = Account.open("a-1", 10, 0).withFence(4);
-        FencedWrite stale = roundTrip(new FencedWrite(3, read, read));
-        FencedWrite current = roundTrip(new FencedWrite(4, read, Account.open("a-1", 20, 0)));
+        FencedWrite stale = roundTrip(new FencedWrite(3, read, read, "t-1"));
+        FencedWrite current = roundTrip(new FencedWrite(4, read, Account.open("a-1", 20, 0), "t-1"));
         Map.Entry<String, Account> entry = new AbstractMap.SimpleEntry<>("a-1", read);
 
         assertEquals("STALE_FENCE", stale.process(entry));
