@@ -11,12 +11,14 @@ import io.partita.account.TxRequest;
 import io.partita.account.TxType;
 import io.partita.cluster.Maps;
 import io.partita.support.TestCluster;
+import io.partita.web.ApiException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
+import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -24,6 +26,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -78,7 +81,7 @@ class FencedWritesTest {
         });
         FencedWrites writer = new FencedWrites(hook.on(Maps.accounts(member)), hook.on(Maps.journal(member)));
 
-        TxOutcome retried = writer.apply(1, id, debit);
+        TxOutcome retried = writer.apply(1, id, debit, Deadline.after(Duration.ofSeconds(30)));
 
         assertEquals(TxOutcome.Kind.REPLAYED, retried.kind());
         assertEquals(first, retried.entry());
@@ -92,13 +95,29 @@ class FencedWritesTest {
         String id = open(1_000);
         FencedWrites writer = new FencedWrites(member);
 
-        TxOutcome outcome = writer.apply(3, id, TxRequest.of("t-1", TxType.DEBIT, 100, AT));
-        TxOutcome again = writer.apply(3, id, TxRequest.of("t-1", TxType.DEBIT, 100, AT));
+        TxOutcome outcome = writer.apply(3, id, TxRequest.of("t-1", TxType.DEBIT, 100, AT),
+                Deadline.after(Duration.ofSeconds(30)));
+        TxOutcome again = writer.apply(3, id, TxRequest.of("t-1", TxType.DEBIT, 100, AT),
+                Deadline.after(Duration.ofSeconds(30)));
 
         assertEquals(TxOutcome.Kind.RECORDED, outcome.kind());
         assertEquals(TxOutcome.Kind.REPLAYED, again.kind());
         assertEquals(900, Maps.accounts(member).get(id).balance());
         assertEquals(3, Maps.accounts(member).get(id).fence());
+    }
+
+    @Test
+    void shouldWriteNothingOnceTheDeadlineHasPassed() {
+        String id = open(1_000);
+        Account before = Maps.accounts(member).get(id);
+
+        ApiException late = assertThrows(ApiException.class, () -> new FencedWrites(member)
+                .apply(1, id, TxRequest.of("t-1", TxType.DEBIT, 100, AT), Deadline.after(Duration.ZERO)));
+
+        assertEquals(503, late.status().getCode());
+        assertEquals(1, late.retryAfter().toSeconds());
+        assertTrue(late.getMessage().contains("nothing was changed"), late.getMessage());
+        assertEquals(before, Maps.accounts(member).get(id));
     }
 
     /**
