@@ -13,6 +13,7 @@ import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.micronaut.validation.Validated;
 import io.partita.account.AccountService;
+import io.partita.web.ApiException;
 import io.partita.web.Problem;
 import jakarta.validation.Valid;
 
@@ -42,12 +43,27 @@ class TransferController {
         return respond(result);
     }
 
-    /** 200 for a completed transfer, 422 (problem+json) for a rejected one; the replay header on a retry. */
+    /**
+     * 200 for a completed transfer; for a rejected one, what its reason calls for: 422 (problem+json, with the
+     * transfer) for funds and limits, 409 when a step's id was taken by another payload, 404 when an account was
+     * gone. The replay header on a retry of a recorded transfer.
+     */
     static MutableHttpResponse<TransferApi.TransferAnswer> respond(TransferService.Result result) {
-        boolean completed = result.transfer().state() == TransferState.COMPLETED;
+        Transfer transfer = result.transfer();
+        if (transfer.state() == TransferState.REJECTED) {
+            switch (transfer.reason()) {
+                case Transfer.ID_CONFLICT -> throw TransferService.conflict(transfer.txId(), transfer.from());
+                case Transfer.SOURCE_NOT_FOUND -> throw ApiException.notFound("Account", transfer.from());
+                case Transfer.DESTINATION_NOT_FOUND -> throw ApiException.notFound("Account", transfer.to());
+                default -> {
+                    // 422 below.
+                }
+            }
+        }
+        boolean completed = transfer.state() == TransferState.COMPLETED;
         MutableHttpResponse<TransferApi.TransferAnswer> response = HttpResponse
                 .<TransferApi.TransferAnswer>status(completed ? HttpStatus.OK : HttpStatus.UNPROCESSABLE_ENTITY)
-                .body(TransferApi.TransferAnswer.of(result.transfer()))
+                .body(TransferApi.TransferAnswer.of(transfer))
                 .contentType(completed ? MediaType.APPLICATION_JSON : Problem.MEDIA_TYPE);
         if (result.replayed()) {
             response.header(REPLAYED_HEADER, "true");

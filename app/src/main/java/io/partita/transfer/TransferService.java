@@ -5,11 +5,8 @@ import com.hazelcast.map.IMap;
 import io.micronaut.core.annotation.Nullable;
 import io.partita.account.Account;
 import io.partita.account.AccountService;
-import io.partita.account.JournalEntry;
 import io.partita.account.TransactionPath;
 import io.partita.account.TxOutcome;
-import io.partita.account.TxRequest;
-import io.partita.account.TxStatus;
 import io.partita.cluster.Maps;
 import io.partita.cluster.PartitaProperties;
 import io.partita.cluster.PartitaProperties.ProcessingMode;
@@ -18,7 +15,10 @@ import io.partita.locking.Held;
 import io.partita.web.ApiException;
 import io.partita.web.Failures;
 import jakarta.inject.Singleton;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -37,10 +37,21 @@ import java.util.concurrent.CompletableFuture;
  * <p>Failure: if the coordinator dies between steps, the record stays unfinished; {@link TransferRecovery} on the
  * member that owns it drives it to the end with the same steps, without locks. Each step applies at most once (its
  * txId is derived from the transfer), and the record only moves forward, so a coordinator and a recovery pass that
- * run one transfer at the same time come to the same answer and apply nothing twice.
+ * run one transfer at the same time come to the same answer and apply nothing twice. Every step outcome has a next
+ * record ({@link Transfer#after}), so no transfer is left stuck.
  */
 @Singleton
 class TransferService {
+
+    /**
+     * A finished record outlives the retention of the journal by this much. Its steps' journal entries were written
+     * before it finished, or within a request timeout after it by a slow second driver replaying a step; while any of
+     * them is kept, the record must be too, or a new transfer reusing the id would replay one old step and apply the
+     * other anew.
+     */
+    static final Duration AFTER_RETENTION = Duration.ofHours(1);
+
+    private static final Logger LOG = LoggerFactory.getLogger(TransferService.class);
 
     /** A transfer's answer; {@code replayed} when the transfer was recorded before this request. */
     record Result(Transfer transfer, boolean replayed) {
@@ -52,6 +63,7 @@ class TransferService {
     private final TransactionPath partitioned;
     private final ProcessingMode defaultMode;
     private final String localMember;
+    private final long terminalTtlMillis;
 
     TransferService(HazelcastInstance hazelcast, AccountService accounts, AccountLocks locks,
                     List<TransactionPath> paths, PartitaProperties properties) {
@@ -62,6 +74,7 @@ class TransferService {
                 .orElseThrow(() -> new IllegalStateException("No partitioned processing path"));
         this.defaultMode = properties.processing().mode();
         this.localMember = hazelcast.getCluster().getLocalMember().getUuid().toString();
+        this.terminalTtlMillis = properties.journal().retention().plus(AFTER_RETENTION).toMillis();
     }
 
     /**
@@ -126,47 +139,33 @@ class TransferService {
     private Transfer drive(Transfer transfer, TransactionPath path) {
         Transfer current = transfer;
         while (!current.state().terminal()) {
-            current = switch (current.state()) {
-                case PENDING -> debit(current, path);
-                case DEBITED -> credit(current, path);
-                case REFUNDING -> refund(current, path);
-                default -> throw new IllegalStateException("Unexpected state of " + current);
-            };
+            TxOutcome outcome = accounts.applyWith(path, current.stepAccount(), current.step()).toCompletableFuture()
+                    .join();
+            Transfer next = current.after(outcome);
+            reportUnexpected(current, outcome, next);
+            current = transfers.executeOnKey(next.key(), new AdvanceTransfer(next, terminalTtlMillis));
         }
         return current;
     }
 
-    private Transfer debit(Transfer transfer, TransactionPath path) {
-        JournalEntry debit = step(path, transfer.from(), transfer.debit());
-        return advance(debit.status() == TxStatus.APPLIED
-                ? transfer.debited(debit.balanceAfter())
-                : transfer.rejected(debit.balanceAfter(), Transfer.INSUFFICIENT_FUNDS));
-    }
-
-    private Transfer credit(Transfer transfer, TransactionPath path) {
-        JournalEntry credit = step(path, transfer.to(), transfer.credit());
-        return advance(credit.status() == TxStatus.APPLIED
-                ? transfer.completed(credit.balanceAfter())
-                : transfer.refunding(credit.balanceAfter()));
-    }
-
-    private Transfer refund(Transfer transfer, TransactionPath path) {
-        JournalEntry refund = step(path, transfer.from(), transfer.refund());
-        return advance(transfer.rejected(refund.balanceAfter(), Transfer.BALANCE_LIMIT));
-    }
-
-    private JournalEntry step(TransactionPath path, String accountId, TxRequest request) {
-        TxOutcome outcome = accounts.applyWith(path, accountId, request).toCompletableFuture().join();
-        if (outcome.kind() != TxOutcome.Kind.RECORDED && outcome.kind() != TxOutcome.Kind.REPLAYED) {
-            // Accounts are never deleted and derived ids never collide, so this is a bug, not a client error.
-            throw new IllegalStateException("Transfer step " + request.txId() + " on " + accountId + " answered "
-                    + outcome);
+    /**
+     * A step that could not be recorded at all never happens while records outlive their steps' journal entries; it
+     * means an id reused after a record was lost, or an account lost. The transfer is still finished deterministically
+     * ({@link Transfer#after}); this says so in the log, as an error when money stays debited.
+     */
+    private static void reportUnexpected(Transfer transfer, TxOutcome outcome, Transfer next) {
+        if (outcome.kind() != TxOutcome.Kind.CONFLICT && outcome.kind() != TxOutcome.Kind.NOT_FOUND) {
+            return;
         }
-        return outcome.entry();
-    }
-
-    private Transfer advance(Transfer next) {
-        return transfers.executeOnKey(next.key(), new AdvanceTransfer(next));
+        if (Transfer.REFUND_FAILED.equals(next.reason())) {
+            LOG.error("Transfer {} from {} to {}: the refund of {} could not be recorded ({}); the amount stays "
+                            + "debited from {} and needs a manual correction", transfer.txId(), transfer.from(),
+                    transfer.to(), transfer.amount(), outcome.kind(), transfer.from());
+        } else {
+            LOG.warn("Transfer {} from {} to {}: step {} on {} answered {}; the transfer is {} ({})", transfer.txId(),
+                    transfer.from(), transfer.to(), transfer.step().txId(), transfer.stepAccount(), outcome.kind(),
+                    next.state(), next.reason());
+        }
     }
 
     private void requireAccounts(TransferRequest request) {
@@ -182,8 +181,12 @@ class TransferService {
 
     private static void requireSamePayload(Transfer recorded, TransferRequest request) {
         if (!recorded.samePayloadAs(request)) {
-            throw ApiException.conflict("txid-conflict", "Transfer id reused", "Transfer id '" + request.txId()
-                    + "' was already used from account '" + request.from() + "' with another payload.");
+            throw conflict(request.txId(), request.from());
         }
+    }
+
+    static ApiException conflict(String txId, String from) {
+        return ApiException.conflict("txid-conflict", "Transfer id reused", "Transfer id '" + txId
+                + "' was already used from account '" + from + "' with another payload.");
     }
 }
