@@ -237,6 +237,22 @@ class TransferHttpTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"partitioned", "locked"})
+    void shouldAnswerConflictNotNotFoundWhenACompletedTransferIsRetriedTowardsAnUnknownAccount(String mode) {
+        String from = open(1_000, 0);
+        String to = open(0, 0);
+        assertEquals(200, post("/transfers?mode=" + mode, transfer("x-1", from, to, 50)).status());
+
+        for (String retryMode : List.of("partitioned", "locked")) {
+            Answer retry = post("/transfers?mode=" + retryMode, transfer("x-1", from, "nope", 50));
+            assertEquals(409, retry.status(), mode + " then " + retryMode + ": " + retry.body());
+            assertEquals("https://partita.dev/problems/txid-conflict", retry.body().get("type"));
+        }
+        assertEquals(950, balance(from));
+        assertEquals(50, balance(to));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"partitioned", "locked"})
     void shouldRejectWithConflictAndMoveNothingWhenTheDebitIdIsTakenByAnEarlierTransfer(String mode) {
         String from = open(1_000, 0);
         String to = open(0, 0);
