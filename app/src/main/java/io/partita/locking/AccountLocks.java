@@ -2,6 +2,7 @@ package io.partita.locking;
 
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.cp.CPSubsystem;
+import com.hazelcast.cp.exception.CPGroupDestroyedException;
 import com.hazelcast.cp.lock.FencedLock;
 import com.hazelcast.cp.lock.exception.LockOwnershipLostException;
 import io.partita.cluster.PartitaProperties;
@@ -23,13 +24,19 @@ import java.util.concurrent.TimeUnit;
  * <p>What runs where: a lock lives in the CP Subsystem (the Raft group "default" with CP members, ordinary partitions
  * in unsafe mode); taking and releasing it is a blocking call from the calling thread, and the lock belongs to that
  * thread and to this member's CP session, so {@link Held#close()} must run on the thread that called
- * {@link #lock(String...)}. Several locks are always taken in the order of their account ids: two transfers in
- * opposite directions then queue on the same first lock instead of each holding the lock the other waits for. Each
- * wait is bounded by {@code partita.cp.lock-timeout}; a timeout releases what was taken and answers 503.
+ * {@link #lock(Deadline, String...)}. Several locks are always taken in the order of their account ids: two transfers
+ * in opposite directions then queue on the same first lock instead of each holding the lock the other waits for. The
+ * wait for all of them together is bounded by {@code partita.cp.lock-timeout} and by the request's deadline; a
+ * timeout releases what was taken and answers 503, nothing changed.
+ *
+ * <p>A lock call cannot be interrupted: while the CP group has no leader, Hazelcast retries it for up to about two
+ * minutes before it fails. The client has its 503 at the deadline meanwhile (the caller stops waiting), and a lock
+ * granted after the deadline is released at once, so a request that was answered never writes afterwards.
  *
  * <p>Proxies: {@code getLock(name)} resolves the lock's CP group with a round trip, so proxies are cached, at most
  * {@link #MAX_PROXIES} of them (an arbitrary one is dropped beyond that; a proxy is a handle, the lock's state lives
- * in the CP group, and a held lock keeps the proxy it was taken with).
+ * in the CP group, and a held lock keeps the proxy it was taken with). A proxy whose CP group was destroyed (a CP
+ * Subsystem reset creates the group anew) is dropped and fetched again, once per lock call.
  */
 @Singleton
 public class AccountLocks {
@@ -41,6 +48,7 @@ public class AccountLocks {
     private final CPSubsystem cp;
     private final FencedWrites writes;
     private final Duration timeout;
+    private final Duration requestTimeout;
     private final int cpMembers;
     private final ConcurrentMap<String, FencedLock> proxies = new ConcurrentHashMap<>();
     private volatile boolean formed;
@@ -49,36 +57,46 @@ public class AccountLocks {
         this.cp = hazelcast.getCPSubsystem();
         this.writes = new FencedWrites(hazelcast);
         this.timeout = properties.cp().lockTimeout();
+        this.requestTimeout = properties.requestTimeout();
         this.cpMembers = properties.cp().members();
         this.formed = cpMembers == 0;
     }
 
-    /**
-     * Takes the locks of the given accounts, in order of id, each waiting at most the lock timeout.
-     *
-     * @throws ApiException 503 when a lock is not free in time; the locks taken so far are released
-     */
+    /** Takes the locks of the given accounts for a request arriving now; see {@link #lock(Deadline, String...)}. */
     public Held lock(String... accountIds) {
+        return lock(Deadline.after(requestTimeout), accountIds);
+    }
+
+    /**
+     * Takes the locks of the given accounts, in order of id, waiting at most the lock timeout for all of them and
+     * never past {@code deadline}. The returned holder's writes are bounded by the same deadline.
+     *
+     * @throws ApiException 503 when a lock is not free in time or the deadline passed; the locks taken so far are
+     *                      released and nothing was changed
+     */
+    public Held lock(Deadline deadline, String... accountIds) {
         requireFormed();
         List<String> ordered = Arrays.stream(accountIds).distinct().sorted().toList();
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long lockDeadline = System.nanoTime() + timeout.toNanos();
         List<Held.Taken> taken = new ArrayList<>(ordered.size());
         try {
             for (String accountId : ordered) {
-                FencedLock lock = proxy(accountId);
-                long wait = Math.max(0, deadline - System.nanoTime());
-                long fence = tryLock(lock, accountId, wait);
-                if (fence == FencedLock.INVALID_FENCE) {
+                deadline.check();
+                long wait = Math.max(0, Math.min(lockDeadline - System.nanoTime(), deadline.remainingNanos()));
+                Held.Taken lock = tryLock(accountId, wait);
+                if (lock == null) {
                     throw ApiException.unavailable("Account '" + accountId + "' is locked by another request; nothing "
                             + "was changed. Retry with the same id.", FencedWrites.RETRY_AFTER);
                 }
-                taken.add(new Held.Taken(accountId, lock, fence));
+                taken.add(lock);
             }
+            // Granted late (a lock call retried while the CP group elected a leader): the client may have its 503.
+            deadline.check();
         } catch (RuntimeException e) {
             Held.release(taken);
             throw e;
         }
-        return new Held(taken, writes);
+        return new Held(taken, writes, deadline);
     }
 
     /**
@@ -91,6 +109,21 @@ public class AccountLocks {
                     + cpMembers + " members to form. Retry with the same id, or use mode=partitioned.",
                     FencedWrites.RETRY_AFTER);
         }
+    }
+
+    /** The lock with its fence, or null when it was not free within {@code waitNanos}. */
+    private Held.Taken tryLock(String accountId, long waitNanos) {
+        FencedLock lock = proxy(accountId);
+        long fence;
+        try {
+            fence = tryLock(lock, accountId, waitNanos);
+        } catch (CPGroupDestroyedException e) {
+            // The cached proxy names a CP group that no longer exists (a CP reset); a fresh one names the new group.
+            proxies.remove(accountId, lock);
+            lock = proxy(accountId);
+            fence = tryLock(lock, accountId, waitNanos);
+        }
+        return fence == FencedLock.INVALID_FENCE ? null : new Held.Taken(accountId, lock, fence);
     }
 
     private static long tryLock(FencedLock lock, String accountId, long waitNanos) {

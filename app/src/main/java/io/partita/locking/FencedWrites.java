@@ -12,49 +12,64 @@ import io.partita.cluster.Maps;
 import io.partita.web.ApiException;
 
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * Read, check, write: one transaction on one account by a thread that holds the account's lock with {@code fence}.
  *
- * <p>Runs on the calling thread and blocks on the grid: it reads the account and the journal entry of the txId (in
- * parallel; the entry matters only when the txId is no longer among the account's recent ones), decides with
- * {@link Ledger#decide} exactly as the partitioned path does, and writes with a {@link FencedWrite}. The lock keeps
- * other locked-mode writers out; writers that take no lock (partitioned mode, transfer recovery) may still move the
- * account between the read and the write, and then the write is refused and the decision is taken again on a fresh
- * read. A refused fence means this holder lost its lock: nothing was written, and the client retries with the same
- * id.
+ * <p>Runs on the calling thread and blocks on the grid, each wait bounded by the request's {@link Deadline}: it reads
+ * the account, then (only when the txId is not among the account's recent entries) the txId's journal entry, decides
+ * with {@link Ledger#decide} exactly as the partitioned path does, and writes with a {@link FencedWrite}. The lock
+ * keeps other locked-mode writers out; writers that take no lock (partitioned mode, transfer recovery) may still move
+ * the account between the read and the write, and then the write is refused and the decision is taken again on a
+ * fresh read. A refused fence means this holder lost its lock: nothing was written, and the client retries with the
+ * same id.
+ *
+ * <p>Why the account is read before the journal: an entry leaves the account's recent list only once the journal
+ * holds it, so a txId missing from the account when it is read is, if recorded at all, in the journal when the journal
+ * is read afterwards. Read the other way round, the entry could reach the journal just after the journal read and
+ * leave the account (two unlocked transactions later) just before the account read, and the txId would be applied a
+ * second time. The write re-checks both places at the owner ({@link FencedWrite.Result#DUPLICATE}) as well.
+ *
+ * <p>Time: the deadline is checked before every attempt and before the write; past it the request answers 503 and
+ * writes nothing more. A write that was sent but not confirmed in time answers 503 "may or may not have been applied";
+ * the retry's duplicate check tells which.
  */
 final class FencedWrites {
 
     /** Enough to get through a burst of unlocked writers on a hot account; beyond it the client retries. */
     static final int MAX_ATTEMPTS = 100;
-    static final Duration RETRY_AFTER = Duration.ofSeconds(1);
+    static final Duration RETRY_AFTER = Deadline.RETRY_AFTER;
 
     private final IMap<String, Account> accounts;
     private final IMap<JournalKey, JournalEntry> journal;
 
     FencedWrites(HazelcastInstance hazelcast) {
-        this.accounts = Maps.accounts(hazelcast);
-        this.journal = Maps.journal(hazelcast);
+        this(Maps.accounts(hazelcast), Maps.journal(hazelcast));
     }
 
-    TxOutcome apply(long fence, String accountId, TxRequest request) {
-        JournalKey key = new JournalKey(accountId, request.txId());
+    FencedWrites(IMap<String, Account> accounts, IMap<JournalKey, JournalEntry> journal) {
+        this.accounts = accounts;
+        this.journal = journal;
+    }
+
+    TxOutcome apply(long fence, String accountId, TxRequest request, Deadline deadline) {
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-            CompletableFuture<JournalEntry> older = journal.getAsync(key).toCompletableFuture();
-            Account account = accounts.get(accountId);
+            deadline.check();
+            Account account = deadline.await(accounts.getAsync(accountId));
             if (account == null) {
                 return TxOutcome.notFound();
             }
-            Ledger.Decision decision = Ledger.decide(account, request, ignored -> older.join(), journal::containsKey);
+            Ledger.Decision decision = Ledger.decide(account, request,
+                    key -> deadline.await(journal.getAsync(key)),
+                    key -> deadline.await(journal.getAsync(key)) != null);
             if (decision.account() == null) {
                 return decision.outcome();
             }
-            // Under the lock, before the account that still holds them is written: synchronous and idempotent.
-            decision.toJournal().forEach(missing -> journal.putIfAbsent(missing.key(), missing));
-            FencedWrite.Result result = FencedWrite.Result.valueOf(
-                    accounts.executeOnKey(accountId, new FencedWrite(fence, account, decision.account())));
+            // Before the account that still holds them is written: the same value each time, so harmless if repeated.
+            decision.toJournal().forEach(missing -> deadline.await(journal.setAsync(missing.key(), missing)));
+            deadline.beforeWrite();
+            FencedWrite.Result result = FencedWrite.Result.valueOf(deadline.await(accounts.submitToKey(accountId,
+                    new FencedWrite(fence, account, decision.account(), request.txId()))));
             switch (result) {
                 case WRITTEN:
                     return decision.outcome();
@@ -65,6 +80,7 @@ final class FencedWrites {
                             + "write (its session expired) and nothing was written. Retry with the same id.",
                             RETRY_AFTER);
                 case MOVED:
+                case DUPLICATE:
                     continue;
                 default:
                     throw new IllegalStateException("Unknown result " + result);

@@ -8,21 +8,38 @@ import io.partita.account.TransactionPath;
 import io.partita.account.TxOutcome;
 import io.partita.account.TxRequest;
 import io.partita.cluster.Maps;
+import io.partita.cluster.PartitaProperties;
 import io.partita.cluster.PartitaProperties.ProcessingMode;
+import io.partita.web.ApiException;
+import io.partita.web.InFlightLimit;
+import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
 
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
 
 /**
  * Lock per message: take the account's FencedLock, read, check, write with the fence, unlock.
  *
  * <p>What runs where: FencedLock calls block and a lock belongs to the thread that took it, so the whole sequence
- * runs on one thread of the node's blocking executor, never on an HTTP event loop; the returned stage completes when
+ * runs as one task on the node's blocking executor, never on an HTTP event loop; the returned stage completes when
  * the lock is released. Same answers as the partitioned path: both decide with {@code Ledger.decide}, and
  * {@code AccountService} writes the journal entry after this path answers, whichever path it was.
+ *
+ * <p>Time: the request's deadline ({@code partita.request-timeout}) is taken when it arrives here and bounds the task
+ * wherever it is: a task that waited in the executor's queue past it does nothing, the lock wait ends at it, and no
+ * write is sent after it. So a request whose client already had its 503 never takes the lock and writes later.
+ *
+ * <p>Bounded queue: the caller's in-flight permit is given back when the caller's own timeout answers the client,
+ * which can be before this task has even started (the blocking executor's queue is unbounded). So this path counts
+ * its tasks itself, from submission to the task's real end, and refuses (503 at once, nothing changed) past
+ * {@code partita.max-in-flight} of them: clients that retry after their 503s cannot pile up tasks without bound.
  *
  * <p>An unknown account is answered before any lock is taken: every lock name stays in the CP group's state for good,
  * so a request for a made-up id must not create one (accounts are never deleted, so the answer cannot go stale).
@@ -32,13 +49,26 @@ class LockedPath implements TransactionPath {
 
     private final IMap<String, Account> accounts;
     private final AccountLocks locks;
-    private final ExecutorService executor;
+    private final Executor executor;
+    private final Duration requestTimeout;
+    private final int maxTasks;
+    private final Semaphore tasks;
 
+    @Inject
     LockedPath(HazelcastInstance hazelcast, AccountLocks locks,
-               @Named(TaskExecutors.BLOCKING) ExecutorService executor) {
-        this.accounts = Maps.accounts(hazelcast);
+               @Named(TaskExecutors.BLOCKING) ExecutorService executor, PartitaProperties properties,
+               InFlightLimit inFlight) {
+        this(Maps.accounts(hazelcast), locks, executor, properties.requestTimeout(), inFlight.max());
+    }
+
+    LockedPath(IMap<String, Account> accounts, AccountLocks locks, Executor executor, Duration requestTimeout,
+               int maxTasks) {
+        this.accounts = accounts;
         this.locks = locks;
         this.executor = executor;
+        this.requestTimeout = requestTimeout;
+        this.maxTasks = maxTasks;
+        this.tasks = new Semaphore(maxTasks);
     }
 
     @Override
@@ -48,13 +78,53 @@ class LockedPath implements TransactionPath {
 
     @Override
     public CompletionStage<TxOutcome> apply(String accountId, TxRequest request) {
-        return CompletableFuture.supplyAsync(() -> {
-            if (!accounts.containsKey(accountId)) {
-                return TxOutcome.notFound();
-            }
-            try (Held held = locks.lock(accountId)) {
-                return held.apply(accountId, request);
-            }
-        }, executor);
+        Deadline deadline = Deadline.after(requestTimeout);
+        if (!tasks.tryAcquire()) {
+            return CompletableFuture.failedFuture(ApiException.unavailable("This node has its maximum of " + maxTasks
+                    + " locked-mode transactions under way. Retry shortly with the same id.", Deadline.RETRY_AFTER));
+        }
+        // A future of its own rather than supplyAsync's: a caller that completes the returned stage early must not
+        // keep the task from running its finally block (supplyAsync skips the task when its future is done).
+        CompletableFuture<TxOutcome> answer = new CompletableFuture<>();
+        try {
+            executor.execute(() -> {
+                TxOutcome outcome = null;
+                RuntimeException failure = null;
+                try {
+                    outcome = run(accountId, request, deadline);
+                } catch (RuntimeException e) {
+                    failure = e;
+                } finally {
+                    // Before the answer: whoever hears it may count on the task being over.
+                    tasks.release();
+                }
+                if (failure == null) {
+                    answer.complete(outcome);
+                } else {
+                    answer.completeExceptionally(failure);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            // The node is shutting down.
+            tasks.release();
+            return CompletableFuture.failedFuture(ApiException.unavailable("This node is stopping; nothing was "
+                    + "changed. Retry with the same id on another node.", Deadline.RETRY_AFTER));
+        }
+        return answer;
+    }
+
+    private TxOutcome run(String accountId, TxRequest request, Deadline deadline) {
+        deadline.check();
+        if (deadline.await(accounts.getAsync(accountId)) == null) {
+            return TxOutcome.notFound();
+        }
+        try (Held held = locks.lock(deadline, accountId)) {
+            return held.apply(accountId, request);
+        }
+    }
+
+    /** Tasks submitted and not yet ended. */
+    int tasksUnderWay() {
+        return maxTasks - tasks.availablePermits();
     }
 }

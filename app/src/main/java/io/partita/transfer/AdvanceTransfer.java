@@ -18,13 +18,18 @@ public final class AdvanceTransfer
         implements EntryProcessor<TransferKey, Transfer, Transfer>, IdentifiedDataSerializable {
 
     private Transfer next;
+    private long terminalTtlMillis;
     private transient boolean advanced;
 
     public AdvanceTransfer() {
     }
 
-    AdvanceTransfer(Transfer next) {
+    AdvanceTransfer(Transfer next, long terminalTtlMillis) {
+        if (terminalTtlMillis <= 0) {
+            throw new IllegalArgumentException("A finished transfer needs a positive time to live");
+        }
         this.next = next;
+        this.terminalTtlMillis = terminalTtlMillis;
     }
 
     @Override
@@ -33,14 +38,18 @@ public final class AdvanceTransfer
         if (current != null && current.state().rank() >= next.state().rank()) {
             return current;
         }
-        entry.setValue(next);
+        ReplaceTransfer.store(entry, next, ttlMillis());
         advanced = true;
         return next;
     }
 
+    private long ttlMillis() {
+        return next.state().terminal() ? terminalTtlMillis : ReplaceTransfer.NO_EXPIRY;
+    }
+
     @Override
     public EntryProcessor<TransferKey, Transfer, Transfer> getBackupProcessor() {
-        return advanced ? new ReplaceTransfer(next) : null;
+        return advanced ? new ReplaceTransfer(next, ttlMillis()) : null;
     }
 
     @Override
@@ -56,10 +65,12 @@ public final class AdvanceTransfer
     @Override
     public void writeData(ObjectDataOutput out) throws IOException {
         out.writeObject(next);
+        out.writeLong(terminalTtlMillis);
     }
 
     @Override
     public void readData(ObjectDataInput in) throws IOException {
         next = in.readObject();
+        terminalTtlMillis = in.readLong();
     }
 }

@@ -12,7 +12,8 @@ import java.util.Map;
 /**
  * Records a new transfer unless its key is taken. Answers null when it recorded this one, else the transfer already
  * recorded under the key (a retry, a concurrent duplicate, or another payload under the same id). Runs on the
- * partition thread of the source account's owner; the backup receives the recorded transfer as it is.
+ * partition thread of the source account's owner; the backup receives the recorded transfer as it is. The record is
+ * unfinished, so it never expires ({@link ReplaceTransfer#store}).
  */
 public final class BeginTransfer
         implements EntryProcessor<TransferKey, Transfer, Transfer>, IdentifiedDataSerializable {
@@ -32,14 +33,14 @@ public final class BeginTransfer
         if (entry.getValue() != null) {
             return entry.getValue();
         }
-        entry.setValue(transfer);
+        ReplaceTransfer.store(entry, transfer, ReplaceTransfer.NO_EXPIRY);
         recorded = true;
         return null;
     }
 
     @Override
     public EntryProcessor<TransferKey, Transfer, Transfer> getBackupProcessor() {
-        return recorded ? new ReplaceTransfer(transfer) : null;
+        return recorded ? new ReplaceTransfer(transfer, ReplaceTransfer.NO_EXPIRY) : null;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.partita.transfer;
 
 import com.hazelcast.map.EntryProcessor;
+import com.hazelcast.map.ExtendedMapEntry;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
@@ -8,24 +9,50 @@ import io.partita.cluster.Serialization;
 
 import java.io.IOException;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
-/** The backup half of the transfer processors: stores the record the primary computed, without deciding again. */
+/**
+ * The backup half of the transfer processors: stores the record the primary computed, with the same time to live,
+ * without deciding again.
+ */
 public final class ReplaceTransfer
         implements EntryProcessor<TransferKey, Transfer, Transfer>, IdentifiedDataSerializable {
 
+    /** A record's time to live that means "never expires" (Hazelcast's per-entry TTL of 0). */
+    static final long NO_EXPIRY = 0;
+
     private Transfer transfer;
+    private long ttlMillis;
 
     public ReplaceTransfer() {
     }
 
-    ReplaceTransfer(Transfer transfer) {
+    ReplaceTransfer(Transfer transfer, long ttlMillis) {
         this.transfer = transfer;
+        this.ttlMillis = ttlMillis;
     }
 
     @Override
     public Transfer process(Map.Entry<TransferKey, Transfer> entry) {
-        entry.setValue(transfer);
+        store(entry, transfer, ttlMillis);
         return null;
+    }
+
+    long ttlMillis() {
+        return ttlMillis;
+    }
+
+    /**
+     * Stores {@code transfer} with its own time to live, whatever the map's configuration says: an unfinished record
+     * must never expire (its recovery, and money already debited, depend on it), a finished one lives as long as the
+     * journal entries of its steps. On a plain entry (tests) it is stored without one.
+     */
+    static void store(Map.Entry<TransferKey, Transfer> entry, Transfer transfer, long ttlMillis) {
+        if (entry instanceof ExtendedMapEntry<TransferKey, Transfer> extended) {
+            extended.setValue(transfer, ttlMillis, TimeUnit.MILLISECONDS);
+        } else {
+            entry.setValue(transfer);
+        }
     }
 
     @Override
@@ -41,10 +68,12 @@ public final class ReplaceTransfer
     @Override
     public void writeData(ObjectDataOutput out) throws IOException {
         out.writeObject(transfer);
+        out.writeLong(ttlMillis);
     }
 
     @Override
     public void readData(ObjectDataInput in) throws IOException {
         transfer = in.readObject();
+        ttlMillis = in.readLong();
     }
 }

@@ -51,15 +51,28 @@ final class TransferApi {
                 return new TransferAnswer(transfer.txId(), transfer.from(), transfer.to(), transfer.amount(),
                         transfer.state().name(), transfer.fromBalance(), transfer.toBalance(), null, null, null, null);
             }
-            boolean limit = Transfer.BALANCE_LIMIT.equals(transfer.reason());
-            String detail = limit
-                    ? "The credit would take account '" + transfer.to() + "' above " + Ledger.MAX_BALANCE
-                            + "; the amount was returned to account '" + transfer.from() + "'."
-                    : "The debit would take account '" + transfer.from() + "' below its overdraft limit.";
+            String title;
+            String detail;
+            switch (transfer.reason()) {
+                case Transfer.BALANCE_LIMIT -> {
+                    title = "Balance limit";
+                    detail = "The credit would take account '" + transfer.to() + "' above " + Ledger.MAX_BALANCE
+                            + "; the amount was returned to account '" + transfer.from() + "'.";
+                }
+                case Transfer.REFUND_FAILED -> {
+                    title = "Transfer failed";
+                    detail = "Account '" + transfer.to() + "' could not be credited, and the amount could not be "
+                            + "returned to account '" + transfer.from() + "' automatically; it needs a correction.";
+                }
+                default -> {
+                    title = "Insufficient funds";
+                    detail = "The debit would take account '" + transfer.from() + "' below its overdraft limit.";
+                }
+            }
             return new TransferAnswer(transfer.txId(), transfer.from(), transfer.to(), transfer.amount(),
                     transfer.state().name(), transfer.fromBalance(), transfer.toBalance(),
                     "https://partita.dev/problems/" + transfer.reason().toLowerCase().replace('_', '-'),
-                    limit ? "Balance limit" : "Insufficient funds", detail, transfer.reason());
+                    title, detail, transfer.reason());
         }
     }
 }

@@ -17,6 +17,7 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -34,7 +35,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Why timing cannot break anything: a pass may pick up a transfer whose coordinator is still alive but slow (clock
  * skew between members, a long lock wait). Both then drive the same steps; each step applies once and the record only
  * moves forward, so the worst case is duplicated effort. A failed pass (a member leaving, a migration) leaves the
- * record unfinished for the next pass.
+ * record unfinished for the next pass. Each transfer gets a request timeout per pass. Every step outcome leads to a
+ * next record, so what fails here is transient; a failure that is not (a bug) is logged with its stack trace once per
+ * transfer, then quietly retried, instead of once a second.
  */
 @Context
 class TransferRecovery implements MembershipListener, AutoCloseable {
@@ -48,6 +51,7 @@ class TransferRecovery implements MembershipListener, AutoCloseable {
     private final ScheduledExecutorService scheduler;
     private final UUID listener;
     private final AtomicLong recovered = new AtomicLong();
+    private final Set<TransferKey> reported = ConcurrentHashMap.newKeySet();
     private final HazelcastInstance hazelcast;
 
     TransferRecovery(HazelcastInstance hazelcast, TransferService service, PartitaProperties properties) {
@@ -101,6 +105,7 @@ class TransferRecovery implements MembershipListener, AutoCloseable {
         for (TransferKey key : keys) {
             try {
                 Transfer done = service.recover(key);
+                reported.remove(key);
                 if (done != null && done.state().terminal()) {
                     recovered.incrementAndGet();
                     LOG.info("Recovered transfer {} from {} to {}: {}", key.txId(), key.from(), done.to(),
@@ -110,8 +115,12 @@ class TransferRecovery implements MembershipListener, AutoCloseable {
                 LOG.debug("Transfer {} from {} not recovered yet; the next pass retries: {}", key.txId(),
                         key.from(), e.getMessage());
             } catch (RuntimeException e) {
-                LOG.warn("Transfer {} from {} could not be recovered; the next pass retries", key.txId(), key.from(),
-                        e);
+                if (reported.add(key)) {
+                    LOG.warn("Transfer {} from {} could not be recovered; the next passes retry", key.txId(),
+                            key.from(), e);
+                } else {
+                    LOG.debug("Transfer {} from {} still not recovered: {}", key.txId(), key.from(), e.toString());
+                }
             }
         }
     }

@@ -5,23 +5,24 @@ import com.hazelcast.map.IMap;
 import io.micronaut.core.annotation.Nullable;
 import io.partita.account.Account;
 import io.partita.account.AccountService;
-import io.partita.account.JournalEntry;
 import io.partita.account.TransactionPath;
 import io.partita.account.TxOutcome;
-import io.partita.account.TxRequest;
-import io.partita.account.TxStatus;
 import io.partita.cluster.Maps;
 import io.partita.cluster.PartitaProperties;
 import io.partita.cluster.PartitaProperties.ProcessingMode;
 import io.partita.locking.AccountLocks;
+import io.partita.locking.Deadline;
 import io.partita.locking.Held;
 import io.partita.web.ApiException;
 import io.partita.web.Failures;
 import jakarta.inject.Singleton;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /**
  * Transfers between two accounts, in either processing mode, and the completion of unfinished ones.
@@ -32,15 +33,31 @@ import java.util.concurrent.CompletableFuture;
  * account, journaled by {@link AccountService} before the next step starts. In partitioned mode a step runs as an
  * entry processor at the account's partition owner and no lock is taken. In locked mode the coordinator first takes
  * both accounts' FencedLocks, in order of id, and each step is read, checked and written by this thread with the
- * lock's fence; the locks are released when the transfer has its answer.
+ * lock's fence; the locks are released when the transfer has its answer or stops.
  *
- * <p>Failure: if the coordinator dies between steps, the record stays unfinished; {@link TransferRecovery} on the
- * member that owns it drives it to the end with the same steps, without locks. Each step applies at most once (its
- * txId is derived from the transfer), and the record only moves forward, so a coordinator and a recovery pass that
- * run one transfer at the same time come to the same answer and apply nothing twice.
+ * <p>Time: a transfer has one {@link Deadline}, taken when it arrived ({@code partita.request-timeout}). Every grid
+ * call waits until it at most, the lock wait ends at it, and no step is started after it. Past it the transfer
+ * answers 503: "nothing was changed" before the record was written, "may or may not have been applied" after (the
+ * record, unfinished, is then completed by a retry or by recovery).
+ *
+ * <p>Failure: if the coordinator dies or gives up between steps, the record stays unfinished; {@link TransferRecovery}
+ * on the member that owns it drives it to the end with the same steps, without locks. Each step applies at most once
+ * (its txId is derived from the transfer), and the record only moves forward, so a coordinator and a recovery pass
+ * that run one transfer at the same time come to the same answer and apply nothing twice. Every step outcome has a
+ * next record ({@link Transfer#after}), so no transfer is left stuck.
  */
 @Singleton
 class TransferService {
+
+    /**
+     * A finished record outlives the retention of the journal by this much. Its steps' journal entries were written
+     * before it finished, or within a request timeout after it by a slow second driver replaying a step; while any of
+     * them is kept, the record must be too, or a new transfer reusing the id would replay one old step and apply the
+     * other anew.
+     */
+    static final Duration AFTER_RETENTION = Duration.ofHours(1);
+
+    private static final Logger LOG = LoggerFactory.getLogger(TransferService.class);
 
     /** A transfer's answer; {@code replayed} when the transfer was recorded before this request. */
     record Result(Transfer transfer, boolean replayed) {
@@ -52,6 +69,8 @@ class TransferService {
     private final TransactionPath partitioned;
     private final ProcessingMode defaultMode;
     private final String localMember;
+    private final Duration requestTimeout;
+    private final long terminalTtlMillis;
 
     TransferService(HazelcastInstance hazelcast, AccountService accounts, AccountLocks locks,
                     List<TransactionPath> paths, PartitaProperties properties) {
@@ -62,128 +81,131 @@ class TransferService {
                 .orElseThrow(() -> new IllegalStateException("No partitioned processing path"));
         this.defaultMode = properties.processing().mode();
         this.localMember = hazelcast.getCluster().getLocalMember().getUuid().toString();
+        this.requestTimeout = properties.requestTimeout();
+        this.terminalTtlMillis = properties.journal().retention().plus(AFTER_RETENTION).toMillis();
+    }
+
+    /** {@link #transfer(TransferRequest, ProcessingMode, Deadline)} for a request arriving now. */
+    Result transfer(TransferRequest request, @Nullable ProcessingMode mode) {
+        return transfer(request, mode, Deadline.after(requestTimeout));
     }
 
     /**
-     * Runs a transfer to its answer, or replays the answer it already has.
+     * Runs a transfer to its answer, or replays the answer it already has. Both modes answer alike: the record is
+     * looked at first, so a retry of a recorded transfer gets 409 for another payload or its recorded answer, and
+     * only a transfer not recorded yet gets 404 for an unknown account.
      *
      * @throws ApiException 400 for the same account on both sides, 404 for an unknown account, 409 for a transfer id
-     *                      reused with another payload, 503 for a lock not free in time or a transient grid failure
-     *                      (retrying with the same id is always safe)
+     *                      reused with another payload, 503 for a lock not free in time, the deadline passed or a
+     *                      transient grid failure (retrying with the same id is always safe)
      */
-    Result transfer(TransferRequest request, @Nullable ProcessingMode mode) {
+    Result transfer(TransferRequest request, @Nullable ProcessingMode mode, Deadline deadline) {
         if (request.from().equals(request.to())) {
             throw ApiException.invalidField("to", "must be another account than from");
         }
         try {
-            if ((mode == null ? defaultMode : mode) == ProcessingMode.LOCKED) {
-                // A retry of a finished transfer is answered without taking any lock.
-                Transfer recorded = transfers.get(request.key());
-                if (recorded != null && recorded.state().terminal()) {
-                    return replay(recorded, request);
+            deadline.check();
+            // The accounts are read alongside the record, for a new transfer's 404: no round trip added.
+            CompletionStage<Optional<Account>> from = accounts.find(request.from());
+            CompletionStage<Optional<Account>> to = accounts.find(request.to());
+            Transfer recorded = deadline.await(transfers.getAsync(request.key()));
+            if (recorded != null) {
+                requireSamePayload(recorded, request);
+                if (recorded.state().terminal()) {
+                    // A retry of a finished transfer is answered without taking any lock.
+                    return new Result(recorded, true);
                 }
-                requireAccounts(request);
-                try (Held held = locks.lock(request.from(), request.to())) {
-                    return beginAndDrive(request, held.path());
+                // Unfinished: earlier attempts may have applied steps, and from here on this one may apply more.
+                deadline.beforeWrite();
+            } else {
+                requireAccount(deadline.await(from), request.from());
+                requireAccount(deadline.await(to), request.to());
+            }
+            if ((mode == null ? defaultMode : mode) == ProcessingMode.LOCKED) {
+                try (Held held = locks.lock(deadline, request.from(), request.to())) {
+                    return beginAndDrive(request, held.path(), deadline);
                 }
             }
-            requireAccounts(request);
-            return beginAndDrive(request, partitioned);
+            return beginAndDrive(request, partitioned, deadline);
         } catch (RuntimeException e) {
             throw Failures.translate(e);
         }
     }
 
     /**
-     * Drives an unfinished transfer to its end without locks; answers it as it stands afterwards, or null.
+     * Drives an unfinished transfer to its end without locks, within a request timeout; answers it as it stands
+     * afterwards, or null.
      *
-     * @throws ApiException 503 for a transient grid failure: the transfer stays unfinished for the next attempt
+     * @throws ApiException 503 for a transient grid failure or the time running out: the transfer stays unfinished for
+     *                      the next attempt
      */
     Transfer recover(TransferKey key) {
+        Deadline deadline = Deadline.after(requestTimeout);
         try {
-            Transfer transfer = transfers.get(key);
-            return transfer == null || transfer.state().terminal() ? transfer : drive(transfer, partitioned);
+            Transfer transfer = deadline.await(transfers.getAsync(key));
+            return transfer == null || transfer.state().terminal() ? transfer : drive(transfer, partitioned, deadline);
         } catch (RuntimeException e) {
             throw Failures.translate(e);
         }
     }
 
     /** Records the transfer, or finds it recorded (a retry), and drives it to its end: a finished one is as it is. */
-    private Result beginAndDrive(TransferRequest request, TransactionPath path) {
+    private Result beginAndDrive(TransferRequest request, TransactionPath path, Deadline deadline) {
         Transfer proposed = Transfer.begin(request, System.currentTimeMillis(), localMember);
-        Transfer existing = transfers.executeOnKey(request.key(), new BeginTransfer(proposed));
+        deadline.beforeWrite();
+        Transfer existing = deadline.await(transfers.submitToKey(request.key(), new BeginTransfer(proposed)));
         if (existing != null) {
             requireSamePayload(existing, request);
         }
-        return new Result(drive(existing == null ? proposed : existing, path), existing != null);
+        return new Result(drive(existing == null ? proposed : existing, path, deadline), existing != null);
     }
 
-    private Result replay(Transfer recorded, TransferRequest request) {
-        requireSamePayload(recorded, request);
-        return new Result(recorded, true);
-    }
-
-    private Transfer drive(Transfer transfer, TransactionPath path) {
+    private Transfer drive(Transfer transfer, TransactionPath path, Deadline deadline) {
         Transfer current = transfer;
         while (!current.state().terminal()) {
-            current = switch (current.state()) {
-                case PENDING -> debit(current, path);
-                case DEBITED -> credit(current, path);
-                case REFUNDING -> refund(current, path);
-                default -> throw new IllegalStateException("Unexpected state of " + current);
-            };
+            deadline.beforeWrite();
+            TxOutcome outcome = deadline.await(accounts.applyWith(path, current.stepAccount(), current.step()));
+            Transfer next = current.after(outcome);
+            reportUnexpected(current, outcome, next);
+            current = deadline.await(transfers.submitToKey(next.key(), new AdvanceTransfer(next, terminalTtlMillis)));
         }
         return current;
     }
 
-    private Transfer debit(Transfer transfer, TransactionPath path) {
-        JournalEntry debit = step(path, transfer.from(), transfer.debit());
-        return advance(debit.status() == TxStatus.APPLIED
-                ? transfer.debited(debit.balanceAfter())
-                : transfer.rejected(debit.balanceAfter(), Transfer.INSUFFICIENT_FUNDS));
-    }
-
-    private Transfer credit(Transfer transfer, TransactionPath path) {
-        JournalEntry credit = step(path, transfer.to(), transfer.credit());
-        return advance(credit.status() == TxStatus.APPLIED
-                ? transfer.completed(credit.balanceAfter())
-                : transfer.refunding(credit.balanceAfter()));
-    }
-
-    private Transfer refund(Transfer transfer, TransactionPath path) {
-        JournalEntry refund = step(path, transfer.from(), transfer.refund());
-        return advance(transfer.rejected(refund.balanceAfter(), Transfer.BALANCE_LIMIT));
-    }
-
-    private JournalEntry step(TransactionPath path, String accountId, TxRequest request) {
-        TxOutcome outcome = accounts.applyWith(path, accountId, request).toCompletableFuture().join();
-        if (outcome.kind() != TxOutcome.Kind.RECORDED && outcome.kind() != TxOutcome.Kind.REPLAYED) {
-            // Accounts are never deleted and derived ids never collide, so this is a bug, not a client error.
-            throw new IllegalStateException("Transfer step " + request.txId() + " on " + accountId + " answered "
-                    + outcome);
+    /**
+     * A step that could not be recorded at all never happens while records outlive their steps' journal entries; it
+     * means an id reused after a record was lost, or an account lost. The transfer is still finished deterministically
+     * ({@link Transfer#after}); this says so in the log, as an error when money stays debited.
+     */
+    private static void reportUnexpected(Transfer transfer, TxOutcome outcome, Transfer next) {
+        if (outcome.kind() != TxOutcome.Kind.CONFLICT && outcome.kind() != TxOutcome.Kind.NOT_FOUND) {
+            return;
         }
-        return outcome.entry();
-    }
-
-    private Transfer advance(Transfer next) {
-        return transfers.executeOnKey(next.key(), new AdvanceTransfer(next));
-    }
-
-    private void requireAccounts(TransferRequest request) {
-        CompletableFuture<Optional<Account>> from = accounts.find(request.from()).toCompletableFuture();
-        CompletableFuture<Optional<Account>> to = accounts.find(request.to()).toCompletableFuture();
-        if (from.join().isEmpty()) {
-            throw ApiException.notFound("Account", request.from());
+        if (Transfer.REFUND_FAILED.equals(next.reason())) {
+            LOG.error("Transfer {} from {} to {}: the refund of {} could not be recorded ({}); the amount stays "
+                            + "debited from {} and needs a manual correction", transfer.txId(), transfer.from(),
+                    transfer.to(), transfer.amount(), outcome.kind(), transfer.from());
+        } else {
+            LOG.warn("Transfer {} from {} to {}: step {} on {} answered {}; the transfer is {} ({})", transfer.txId(),
+                    transfer.from(), transfer.to(), transfer.step().txId(), transfer.stepAccount(), outcome.kind(),
+                    next.state(), next.reason());
         }
-        if (to.join().isEmpty()) {
-            throw ApiException.notFound("Account", request.to());
+    }
+
+    private static void requireAccount(Optional<Account> account, String id) {
+        if (account.isEmpty()) {
+            throw ApiException.notFound("Account", id);
         }
     }
 
     private static void requireSamePayload(Transfer recorded, TransferRequest request) {
         if (!recorded.samePayloadAs(request)) {
-            throw ApiException.conflict("txid-conflict", "Transfer id reused", "Transfer id '" + request.txId()
-                    + "' was already used from account '" + request.from() + "' with another payload.");
+            throw conflict(request.txId(), request.from());
         }
+    }
+
+    static ApiException conflict(String txId, String from) {
+        return ApiException.conflict("txid-conflict", "Transfer id reused", "Transfer id '" + txId
+                + "' was already used from account '" + from + "' with another payload.");
     }
 }

@@ -5,6 +5,11 @@ import com.hazelcast.core.HazelcastInstanceNotActiveException;
 import com.hazelcast.core.IndeterminateOperationStateException;
 import com.hazelcast.core.MemberLeftException;
 import com.hazelcast.core.OperationTimeoutException;
+import com.hazelcast.cp.exception.CPGroupDestroyedException;
+import com.hazelcast.cp.exception.CPSubsystemException;
+import com.hazelcast.cp.internal.datastructures.exception.WaitKeyCancelledException;
+import com.hazelcast.cp.internal.session.SessionExpiredException;
+import com.hazelcast.cp.lock.exception.LockOwnershipLostException;
 import com.hazelcast.spi.exception.RetryableException;
 import com.hazelcast.splitbrainprotection.SplitBrainProtectionException;
 
@@ -17,6 +22,9 @@ import java.util.concurrent.TimeoutException;
  * Turns what the grid throws into what a client can act on. Everything transient (a member leaving, a migration, a
  * backup that did not confirm, the node shutting down) becomes a 503 with {@code Retry-After}: retrying with the same
  * transaction id is always safe, because the duplicate check answers a request that did land with its first answer.
+ * So is every failure of the CP Subsystem behind locked mode (a lock whose session expired, a wait cancelled, a
+ * group without a leader or destroyed by a reset): a write under a lost lock is refused by its fence, and the rest
+ * changes nothing. No answer names a class: the detail says what happened and what to do.
  */
 public final class Failures {
 
@@ -44,6 +52,10 @@ public final class Failures {
             return ApiException.unavailable("The write was not confirmed by its backup, so it may or may not have "
                     + "been applied. Retry with the same id to learn which.", RETRY_AFTER);
         }
+        RuntimeException cp = translateCp(cause);
+        if (cp != null) {
+            return cp;
+        }
         if (cause instanceof SplitBrainProtectionException) {
             return ApiException.unavailable("This member is cut off from the majority of the cluster. Retry with the "
                     + "same id, here later or on another member.", RETRY_AFTER);
@@ -53,10 +65,32 @@ public final class Failures {
                     + "or may not have been applied. Retry with the same id to learn which.", RETRY_AFTER);
         }
         if (isTransient(cause)) {
-            return ApiException.unavailable("The cluster is rebalancing or a member is leaving. Retry with the same id.",
-                    RETRY_AFTER);
+            return ApiException.unavailable("The cluster is rebalancing or a member is leaving. Retry with the same "
+                    + "id.", RETRY_AFTER);
         }
         return cause instanceof RuntimeException runtime ? runtime : new CompletionException(cause);
+    }
+
+    /** Failures of the CP Subsystem (FencedLock), as a 503; null for anything else. */
+    private static RuntimeException translateCp(Throwable cause) {
+        if (cause instanceof LockOwnershipLostException || cause instanceof SessionExpiredException) {
+            return ApiException.unavailable("The account's lock was lost before the request finished (its CP session "
+                    + "expired), and a write under a lost lock is refused. Retry with the same id.", RETRY_AFTER);
+        }
+        if (cause instanceof WaitKeyCancelledException) {
+            return ApiException.unavailable("The wait for the account's lock was cancelled and nothing was changed. "
+                    + "Retry with the same id.", RETRY_AFTER);
+        }
+        if (cause instanceof CPGroupDestroyedException) {
+            return ApiException.unavailable("The CP Subsystem group that holds the locks was reset. Retry with the "
+                    + "same id, or use mode=partitioned.", RETRY_AFTER);
+        }
+        if (cause instanceof CPSubsystemException) {
+            return ApiException.unavailable("The CP Subsystem that holds the locks is not available right now (it is "
+                    + "electing a leader or changing members). Retry with the same id, or use mode=partitioned.",
+                    RETRY_AFTER);
+        }
+        return null;
     }
 
     private static boolean isTransient(Throwable cause) {

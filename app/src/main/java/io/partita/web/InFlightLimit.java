@@ -11,9 +11,12 @@ import java.util.function.Supplier;
 
 /**
  * Back-pressure: at most {@code partita.max-in-flight} transactions are under way on this node at once (a batch
- * counts each of its items). Past that a request is answered 503 with {@code Retry-After} at once, so an overloaded
- * node sheds load instead of queueing it without bound. Permits are taken on the request thread and given back when
- * the work completes, on whatever thread completes it.
+ * counts each of its items, a transfer its two steps). Past that a request is answered 503 with {@code Retry-After}
+ * at once, so an overloaded node sheds load instead of queueing it without bound.
+ *
+ * <p>What runs where: permits are taken on the request thread and given back when the work's own stage completes, on
+ * whatever thread completes it. The caller gets a copy of that stage, so a caller that stops waiting early (a timeout
+ * on the answer) does not give the permits back while the work still runs: they are held until the work ends.
  */
 @Singleton
 public class InFlightLimit {
@@ -38,10 +41,18 @@ public class InFlightLimit {
             permits.release(count);
             throw e;
         }
-        return stage.whenComplete((result, failure) -> permits.release(count));
+        // whenComplete skips its action when the stage it returns is completed first, so that stage stays private:
+        // an orTimeout or complete on the caller's copy cannot keep the permits from coming back, nor bring them back
+        // before the work ends.
+        return stage.whenComplete((result, failure) -> permits.release(count)).toCompletableFuture().copy();
     }
 
     public int available() {
         return permits.availablePermits();
+    }
+
+    /** {@code partita.max-in-flight}. */
+    public int max() {
+        return max;
     }
 }

@@ -1,6 +1,7 @@
 package io.partita.locking;
 
 import io.partita.account.Account;
+import io.partita.account.JournalKey;
 import io.partita.account.Ledger;
 import io.partita.account.TxRequest;
 import io.partita.account.TxType;
@@ -24,6 +25,11 @@ class FencedWriteTest {
                 .account();
     }
 
+    /** The write of a holder that read {@code read} and decided to credit {@code txId}. */
+    private static FencedWrite write(long fence, Account read, String txId) {
+        return new FencedWrite(fence, read, decided(read, txId), txId);
+    }
+
     private static Map.Entry<String, Account> entry(Account account) {
         return new AbstractMap.SimpleEntry<>(account.id(), account);
     }
@@ -32,7 +38,7 @@ class FencedWriteTest {
     void shouldStoreTheDecidedAccountCarryingTheHolderFence() {
         Account read = Account.open("a-1", 1_000, 0).withFence(3);
         var entry = entry(read);
-        FencedWrite write = new FencedWrite(4, read, decided(read, "t-1"));
+        FencedWrite write = write(4, read, "t-1");
 
         assertEquals("WRITTEN", write.process(entry));
         assertEquals(1_100, entry.getValue().balance());
@@ -47,7 +53,7 @@ class FencedWriteTest {
         Account read = Account.open("a-1", 1_000, 0).withFence(5);
         Account newer = decided(read, "newer").withFence(6);
         var entry = entry(newer);
-        FencedWrite stale = new FencedWrite(5, read, decided(read, "stale"));
+        FencedWrite stale = write(5, read, "stale");
 
         assertEquals("STALE_FENCE", stale.process(entry));
         assertEquals(newer, entry.getValue());
@@ -59,7 +65,7 @@ class FencedWriteTest {
         Account newer = Account.open("a-1", 1_000, 0).withFence(9);
         var entry = entry(newer);
 
-        assertEquals("STALE_FENCE", new FencedWrite(8, newer, decided(newer, "late")).process(entry));
+        assertEquals("STALE_FENCE", write(8, newer, "late").process(entry));
         assertEquals(newer, entry.getValue());
     }
 
@@ -68,7 +74,7 @@ class FencedWriteTest {
         Account read = Account.open("a-1", 1_000, 0);
         Account moved = decided(read, "partitioned");
         var entry = entry(moved);
-        FencedWrite write = new FencedWrite(1, read, decided(read, "locked"));
+        FencedWrite write = write(1, read, "locked");
 
         assertEquals("MOVED", write.process(entry));
         assertEquals(moved, entry.getValue());
@@ -79,10 +85,10 @@ class FencedWriteTest {
     void shouldLetOneHolderWriteTwiceWithItsFence() {
         Account read = Account.open("a-1", 1_000, 0);
         var entry = entry(read);
-        assertEquals("WRITTEN", new FencedWrite(2, read, decided(read, "t-1")).process(entry));
+        assertEquals("WRITTEN", write(2, read, "t-1").process(entry));
         Account second = entry.getValue();
 
-        assertEquals("WRITTEN", new FencedWrite(2, second, decided(second, "t-2")).process(entry));
+        assertEquals("WRITTEN", write(2, second, "t-2").process(entry));
         assertEquals(1_200, entry.getValue().balance());
     }
 
@@ -91,9 +97,41 @@ class FencedWriteTest {
         Account read = Account.open("a-1", 0, 0);
         Map.Entry<String, Account> missing = new AbstractMap.SimpleEntry<>("a-1", null);
 
-        assertEquals("NOT_FOUND", new FencedWrite(1, read, read).process(missing));
+        assertEquals("NOT_FOUND", new FencedWrite(1, read, read, "t-1").process(missing));
         assertNull(missing.getValue());
-        assertThrows(IllegalArgumentException.class, () -> new FencedWrite(0, read, read));
+        assertThrows(IllegalArgumentException.class, () -> new FencedWrite(0, read, read, "t-1"));
+    }
+
+    @Test
+    void shouldRefuseToApplyATxIdTheJournalAlreadyHoldsEvenOnAnUnchangedAccount() {
+        // The holder read the journal before t-1 arrived there and the account after t-1 had left it: it decided t-1
+        // anew, and the account has not changed since its read. The owner finds t-1 in the journal.
+        Account read = Account.open("a-1", 1_000, 0);
+        var entry = entry(read);
+        FencedWrite write = write(1, read, "t-1");
+
+        assertEquals("DUPLICATE", write.process(entry, key -> key.equals(new JournalKey("a-1", "t-1"))));
+        assertEquals(read, entry.getValue());
+        assertNull(write.getBackupProcessor());
+    }
+
+    @Test
+    void shouldRefuseToApplyATxIdTheAccountAlreadyHoldsAmongItsRecentEntries() {
+        Account withT1 = decided(Account.open("a-1", 1_000, 0), "t-1");
+        var entry = entry(withT1);
+        FencedWrite again = new FencedWrite(1, withT1, withT1, "t-1");
+
+        assertEquals("DUPLICATE", again.process(entry, key -> false));
+        assertEquals(withT1, entry.getValue());
+    }
+
+    @Test
+    void shouldWriteWhenNeitherTheAccountNorTheJournalHoldsTheTxId() {
+        Account read = Account.open("a-1", 1_000, 0);
+        var entry = entry(read);
+
+        assertEquals("WRITTEN", write(1, read, "t-1").process(entry, key -> !key.txId().equals("t-1")));
+        assertEquals(1_100, entry.getValue().balance());
     }
 
     private static Account backupOf(FencedWrite write, Account before) {

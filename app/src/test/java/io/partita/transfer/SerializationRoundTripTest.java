@@ -38,9 +38,9 @@ class SerializationRoundTripTest {
     @Test
     void shouldCarryTransfersAndTheirKeysInCompactForm() {
         Transfer transfer = Transfer.begin(new TransferRequest("x-1", "a", "b", 5), 7L, "m").debited(3)
-                .refunding(9);
+                .refunding(9L, Transfer.BALANCE_LIMIT);
         Transfer rejected = Transfer.begin(new TransferRequest("x-2", "a", "b", 5), 7L, "m")
-                .rejected(1, Transfer.INSUFFICIENT_FUNDS);
+                .rejected(1L, Transfer.INSUFFICIENT_FUNDS);
 
         assertEquals(transfer, roundTrip(transfer));
         assertEquals(rejected, roundTrip(rejected));
@@ -55,7 +55,7 @@ class SerializationRoundTripTest {
         Map.Entry<TransferKey, Transfer> entry = new AbstractMap.SimpleEntry<>(pending.key(), null);
         BeginTransfer begin = roundTrip(new BeginTransfer(pending));
         begin.process(entry);
-        AdvanceTransfer advance = roundTrip(new AdvanceTransfer(pending.debited(0)));
+        AdvanceTransfer advance = roundTrip(new AdvanceTransfer(pending.debited(0), 60_000));
         advance.process(entry);
         ReplaceTransfer backup = roundTrip((ReplaceTransfer) advance.getBackupProcessor());
         Map.Entry<TransferKey, Transfer> backupEntry = new AbstractMap.SimpleEntry<>(pending.key(), pending);
@@ -68,8 +68,8 @@ class SerializationRoundTripTest {
     @Test
     void shouldCarryTheFencedWriteWithItsFenceAndBothAccounts() {
         Account read = Account.open("a-1", 10, 0).withFence(4);
-        FencedWrite stale = roundTrip(new FencedWrite(3, read, read));
-        FencedWrite current = roundTrip(new FencedWrite(4, read, Account.open("a-1", 20, 0)));
+        FencedWrite stale = roundTrip(new FencedWrite(3, read, read, "t-1"));
+        FencedWrite current = roundTrip(new FencedWrite(4, read, Account.open("a-1", 20, 0), "t-1"));
         Map.Entry<String, Account> entry = new AbstractMap.SimpleEntry<>("a-1", read);
 
         assertEquals("STALE_FENCE", stale.process(entry));

@@ -1,5 +1,6 @@
 package io.partita.transfer;
 
+import com.hazelcast.core.HazelcastInstance;
 import io.micronaut.core.type.Argument;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
@@ -7,11 +8,18 @@ import io.micronaut.http.client.HttpClient;
 import io.micronaut.http.client.annotation.Client;
 import io.micronaut.http.client.exceptions.HttpClientResponseException;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import io.partita.account.AccountService;
+import io.partita.account.JournalEntry;
+import io.partita.account.TxStatus;
+import io.partita.account.TxType;
+import io.partita.cluster.Maps;
+import io.partita.cluster.PartitaProperties.ProcessingMode;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -31,6 +39,15 @@ class TransferHttpTest {
     @Inject
     @Client("/")
     HttpClient http;
+
+    @Inject
+    HazelcastInstance hazelcast;
+
+    @Inject
+    TransferService transfers;
+
+    @Inject
+    AccountService accounts;
 
     record Answer(int status, Map<String, Object> body, HttpResponse<?> response) {
         String header(String name) {
@@ -216,5 +233,109 @@ class TransferHttpTest {
         assertEquals(List.of(Map.of("field", "mode", "message", "must be partitioned or locked")),
                 mode.body().get("errors"));
         assertEquals(1_000, balance(from));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"partitioned", "locked"})
+    void shouldAnswerConflictNotNotFoundWhenACompletedTransferIsRetriedTowardsAnUnknownAccount(String mode) {
+        String from = open(1_000, 0);
+        String to = open(0, 0);
+        assertEquals(200, post("/transfers?mode=" + mode, transfer("x-1", from, to, 50)).status());
+
+        for (String retryMode : List.of("partitioned", "locked")) {
+            Answer retry = post("/transfers?mode=" + retryMode, transfer("x-1", from, "nope", 50));
+            assertEquals(409, retry.status(), mode + " then " + retryMode + ": " + retry.body());
+            assertEquals("https://partita.dev/problems/txid-conflict", retry.body().get("type"));
+        }
+        assertEquals(950, balance(from));
+        assertEquals(50, balance(to));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"partitioned", "locked"})
+    void shouldRejectWithConflictAndMoveNothingWhenTheDebitIdIsTakenByAnEarlierTransfer(String mode) {
+        String from = open(1_000, 0);
+        String to = open(0, 0);
+        // An earlier transfer x-1 from this account, with another amount, whose record is gone and whose debit is not.
+        journal(new JournalEntry(from, "transfer-out/x-1", TxType.TRANSFER_OUT, 70, TxStatus.APPLIED, 930, 1L, 1,
+                "elsewhere"));
+
+        Answer answer = post("/transfers?mode=" + mode, transfer("x-1", from, to, 50));
+        Answer retry = post("/transfers?mode=" + mode, transfer("x-1", from, to, 50));
+
+        assertEquals(409, answer.status(), answer.body().toString());
+        assertEquals(409, retry.status());
+        assertEquals(1_000, balance(from));
+        assertEquals(0, balance(to));
+        Transfer recorded = Maps.transfers(hazelcast).get(new TransferKey(from, "x-1"));
+        assertEquals(TransferState.REJECTED, recorded.state());
+        assertEquals(Transfer.ID_CONFLICT, recorded.reason());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"partitioned", "locked"})
+    void shouldReturnTheAmountAndAnswerConflictWhenTheCreditIdIsTakenByAnEarlierTransfer(String mode) {
+        String from = open(1_000, 0);
+        String to = open(0, 0);
+        journal(new JournalEntry(to, "transfer-in/" + from + "/x-1", TxType.TRANSFER_IN, 70, TxStatus.APPLIED, 70,
+                1L, 1, from));
+
+        Answer answer = post("/transfers?mode=" + mode, transfer("x-1", from, to, 50));
+
+        assertEquals(409, answer.status(), answer.body().toString());
+        assertFalse(answer.body().toString().contains("Exception"), answer.body().toString());
+        assertEquals(1_000, balance(from));
+        assertEquals(0, balance(to));
+        assertEquals(List.of("TRANSFER_REFUND", "TRANSFER_OUT"), types(from));
+        Transfer recorded = Maps.transfers(hazelcast).get(new TransferKey(from, "x-1"));
+        assertEquals(TransferState.REJECTED, recorded.state());
+        assertEquals(Transfer.ID_CONFLICT, recorded.reason());
+        assertEquals(409, post("/transfers?mode=" + mode, transfer("x-1", from, to, 50)).status());
+    }
+
+    @Test
+    void shouldRecoverATransferWhoseDestinationIsGoneByReturningTheAmount() {
+        String from = open(1_000, 0);
+        String gone = "gone-" + UUID.randomUUID().toString().substring(0, 8);
+        // A debited transfer whose destination no longer exists (lost with the data of two members, say).
+        Transfer pending = Transfer.begin(new TransferRequest("x-1", from, gone, 300), 1L, "a-member-that-died");
+        Maps.transfers(hazelcast).executeOnKey(pending.key(), new BeginTransfer(pending));
+        accounts.apply(from, pending.debit(), ProcessingMode.PARTITIONED).toCompletableFuture().join();
+        Maps.transfers(hazelcast).executeOnKey(pending.key(), new AdvanceTransfer(pending.debited(700), 60_000));
+
+        Transfer recovered = transfers.recover(pending.key());
+
+        assertEquals(TransferState.REJECTED, recovered.state());
+        assertEquals(Transfer.DESTINATION_NOT_FOUND, recovered.reason());
+        assertEquals(1_000, balance(from));
+        Answer retry = post("/transfers", transfer("x-1", from, gone, 300));
+        assertEquals(404, retry.status());
+        assertTrue(retry.body().get("detail").toString().contains(gone));
+    }
+
+    @Test
+    void shouldKeepUnfinishedRecordsForeverAndFinishedOnesForTheJournalRetentionAndAnHour() {
+        String from = open(1_000, 0);
+        String to = open(0, 0);
+        Transfer pending = Transfer.begin(new TransferRequest("x-2", from, to, 1), System.currentTimeMillis(),
+                "a-member-that-died");
+        Maps.transfers(hazelcast).executeOnKey(pending.key(), new BeginTransfer(pending));
+        long unfinished = Maps.transfers(hazelcast).getEntryView(pending.key()).getExpirationTime();
+        assertEquals(200, post("/transfers", transfer("x-1", from, to, 10)).status());
+
+        long finished = Maps.transfers(hazelcast).getEntryView(new TransferKey(from, "x-1")).getTtl();
+
+        assertEquals(Long.MAX_VALUE, unfinished);
+        assertEquals(Duration.ofHours(25).toMillis(), finished);
+    }
+
+    private void journal(JournalEntry entry) {
+        Maps.journal(hazelcast).set(entry.key(), entry);
+    }
+
+    private List<Object> types(String account) {
+        return http.toBlocking().retrieve(HttpRequest.GET("/accounts/" + account + "/transactions"),
+                Argument.listOf(Argument.mapOf(String.class, Object.class))).stream()
+                .map(entry -> entry.get("type")).toList();
     }
 }

@@ -1,5 +1,9 @@
 package io.partita.transfer;
 
+import io.partita.account.JournalEntry;
+import io.partita.account.TxOutcome;
+import io.partita.account.TxRequest;
+import io.partita.account.TxStatus;
 import io.partita.account.TxType;
 import io.partita.web.Ids;
 import org.junit.jupiter.api.Test;
@@ -12,11 +16,13 @@ import java.util.Set;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /** The transfer record and its entry processors as plain functions. */
 class TransferRecordTest {
 
     private static final Transfer PENDING = Transfer.begin(new TransferRequest("x-1", "a", "b", 50), 1L, "m-1");
+    private static final long TTL = 60_000;
 
     private static Map.Entry<TransferKey, Transfer> entry(Transfer transfer) {
         return new AbstractMap.SimpleEntry<>(PENDING.key(), transfer);
@@ -41,10 +47,11 @@ class TransferRecordTest {
         Transfer completed = debited.completed(50);
         var entry = entry(debited);
 
-        assertEquals(debited, new AdvanceTransfer(PENDING.rejected(10, Transfer.INSUFFICIENT_FUNDS).debited(1))
+        assertEquals(debited, new AdvanceTransfer(PENDING.rejected(10L, Transfer.INSUFFICIENT_FUNDS).debited(1),
+                TTL).process(entry));
+        assertEquals(completed, new AdvanceTransfer(completed, TTL).process(entry));
+        assertEquals(completed, new AdvanceTransfer(debited.refunding(5L, Transfer.BALANCE_LIMIT), TTL)
                 .process(entry));
-        assertEquals(completed, new AdvanceTransfer(completed).process(entry));
-        assertEquals(completed, new AdvanceTransfer(debited.refunding(5)).process(entry));
         assertEquals(completed, entry.getValue());
     }
 
@@ -65,9 +72,9 @@ class TransferRecordTest {
     @Test
     void shouldAnswerARejectionAsAProblemWithTheTransferStatus() {
         TransferApi.TransferAnswer funds = TransferApi.TransferAnswer.of(
-                PENDING.rejected(20, Transfer.INSUFFICIENT_FUNDS));
-        TransferApi.TransferAnswer limit = TransferApi.TransferAnswer.of(PENDING.debited(950).refunding(7)
-                .rejected(1_000, Transfer.BALANCE_LIMIT));
+                PENDING.rejected(20L, Transfer.INSUFFICIENT_FUNDS));
+        TransferApi.TransferAnswer limit = TransferApi.TransferAnswer.of(PENDING.debited(950)
+                .refunding(7L, Transfer.BALANCE_LIMIT).rejected(1_000L, Transfer.BALANCE_LIMIT));
         TransferApi.TransferAnswer done = TransferApi.TransferAnswer.of(PENDING.debited(950).completed(50));
 
         assertEquals("REJECTED", funds.status());
@@ -81,5 +88,102 @@ class TransferRecordTest {
         assertNull(done.type());
         assertEquals(950L, done.fromBalance());
         assertEquals(50L, done.toBalance());
+    }
+
+    /** What the account answered to the transfer's next step, recorded with {@code status} and {@code balance}. */
+    private static TxOutcome recorded(Transfer transfer, TxStatus status, long balance) {
+        TxRequest step = transfer.step();
+        return TxOutcome.recorded(new JournalEntry(transfer.stepAccount(), step.txId(), step.type(), step.amount(),
+                status, balance, step.at(), 1, step.ref()));
+    }
+
+    /** The step's id found on its account with another payload: an earlier transfer with this id left it. */
+    private static TxOutcome conflict(Transfer transfer) {
+        TxRequest step = transfer.step();
+        return TxOutcome.conflict(new JournalEntry(transfer.stepAccount(), step.txId(), step.type(),
+                step.amount() + 1, TxStatus.APPLIED, 0, 1L, 1, step.ref()));
+    }
+
+    @Test
+    void shouldMoveThroughTheUsualStepsOnTheAccountsAnswers() {
+        Transfer debited = PENDING.after(recorded(PENDING, TxStatus.APPLIED, 950));
+        Transfer completed = debited.after(recorded(debited, TxStatus.APPLIED, 50));
+        Transfer poor = PENDING.after(recorded(PENDING, TxStatus.REJECTED, 20));
+        Transfer refunding = debited.after(recorded(debited, TxStatus.REJECTED, 7));
+        Transfer returned = refunding.after(recorded(refunding, TxStatus.APPLIED, 1_000));
+
+        assertEquals(PENDING.debited(950), debited);
+        assertEquals(debited.completed(50), completed);
+        assertEquals(PENDING.rejected(20L, Transfer.INSUFFICIENT_FUNDS), poor);
+        assertEquals(debited.refunding(7L, Transfer.BALANCE_LIMIT), refunding);
+        assertEquals(refunding.rejected(1_000L, Transfer.BALANCE_LIMIT), returned);
+        assertEquals(List.of("a", "b", "a"), List.of(PENDING.stepAccount(), debited.stepAccount(),
+                refunding.stepAccount()));
+        assertThrows(IllegalStateException.class, () -> completed.after(recorded(debited, TxStatus.APPLIED, 1)));
+    }
+
+    @Test
+    void shouldRejectATransferWhoseDebitCannotBeRecordedWithNothingMoved() {
+        Transfer conflicted = PENDING.after(conflict(PENDING));
+        Transfer noSource = PENDING.after(TxOutcome.notFound());
+
+        assertEquals(TransferState.REJECTED, conflicted.state());
+        assertEquals(Transfer.ID_CONFLICT, conflicted.reason());
+        assertNull(conflicted.fromBalance());
+        assertEquals(TransferState.REJECTED, noSource.state());
+        assertEquals(Transfer.SOURCE_NOT_FOUND, noSource.reason());
+    }
+
+    @Test
+    void shouldReturnTheAmountWhenTheCreditCannotBeRecordedAndKeepTheReason() {
+        Transfer debited = PENDING.debited(950);
+        Transfer conflicted = debited.after(conflict(debited));
+        Transfer noDestination = debited.after(TxOutcome.notFound());
+
+        assertEquals(TransferState.REFUNDING, conflicted.state());
+        assertEquals(Transfer.ID_CONFLICT, conflicted.reason());
+        assertNull(conflicted.toBalance());
+        assertEquals(TransferState.REFUNDING, noDestination.state());
+        assertEquals(Transfer.DESTINATION_NOT_FOUND, noDestination.reason());
+        Transfer returned = noDestination.after(recorded(noDestination, TxStatus.APPLIED, 1_000));
+        assertEquals(TransferState.REJECTED, returned.state());
+        assertEquals(Transfer.DESTINATION_NOT_FOUND, returned.reason());
+        assertEquals(1_000L, returned.fromBalance());
+    }
+
+    @Test
+    void shouldFinishATransferWhoseRefundCannotBeRecordedAsRefundFailed() {
+        Transfer refunding = PENDING.debited(950).refunding(null, Transfer.ID_CONFLICT);
+        Transfer failed = refunding.after(conflict(refunding));
+        Transfer sourceGone = refunding.after(TxOutcome.notFound());
+        Transfer recordedBeforeReasons = PENDING.debited(950).refunding(7L, null);
+
+        assertEquals(TransferState.REJECTED, failed.state());
+        assertEquals(Transfer.REFUND_FAILED, failed.reason());
+        assertEquals(950L, failed.fromBalance());
+        assertEquals(Transfer.REFUND_FAILED, sourceGone.reason());
+        assertEquals(Transfer.BALANCE_LIMIT, recordedBeforeReasons
+                .after(recorded(recordedBeforeReasons, TxStatus.APPLIED, 1_000)).reason());
+        assertEquals("Transfer failed", TransferApi.TransferAnswer.of(failed).title());
+    }
+
+    @Test
+    void shouldNeverExpireAnUnfinishedRecordAndExpireAFinishedOneAfterItsTimeToLive() {
+        AdvanceTransfer toDebited = new AdvanceTransfer(PENDING.debited(950), TTL);
+        AdvanceTransfer toCompleted = new AdvanceTransfer(PENDING.debited(950).completed(50), TTL);
+        toDebited.process(entry(PENDING));
+        toCompleted.process(entry(PENDING.debited(950)));
+        var begun = entry(null);
+        BeginTransfer begin = new BeginTransfer(PENDING);
+        begin.process(begun);
+
+        assertEquals(ReplaceTransfer.NO_EXPIRY, ttlOf((ReplaceTransfer) toDebited.getBackupProcessor()));
+        assertEquals(TTL, ttlOf((ReplaceTransfer) toCompleted.getBackupProcessor()));
+        assertEquals(ReplaceTransfer.NO_EXPIRY, ttlOf((ReplaceTransfer) begin.getBackupProcessor()));
+        assertThrows(IllegalArgumentException.class, () -> new AdvanceTransfer(PENDING, 0));
+    }
+
+    private static long ttlOf(ReplaceTransfer backup) {
+        return backup.ttlMillis();
     }
 }

@@ -2,6 +2,12 @@ package io.partita.web;
 
 import com.hazelcast.core.HazelcastInstanceNotActiveException;
 import com.hazelcast.core.IndeterminateOperationStateException;
+import com.hazelcast.cp.exception.CPGroupDestroyedException;
+import com.hazelcast.cp.exception.CannotReplicateException;
+import com.hazelcast.cp.exception.NotLeaderException;
+import com.hazelcast.cp.internal.datastructures.exception.WaitKeyCancelledException;
+import com.hazelcast.cp.internal.session.SessionExpiredException;
+import com.hazelcast.cp.lock.exception.LockOwnershipLostException;
 import com.hazelcast.spi.exception.TargetNotMemberException;
 import com.hazelcast.spi.properties.ClusterProperty;
 import io.partita.cluster.HazelcastConfigs;
@@ -13,6 +19,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -36,6 +43,26 @@ class FailuresTest {
                 new TargetNotMemberException("gone"),
                 new ExecutionException(new HazelcastInstanceNotActiveException()))) {
             assertEquals(503, ((ApiException) Failures.translate(failure)).status().getCode(), failure.toString());
+        }
+    }
+
+    @Test
+    void shouldMakeEveryFailureOfTheCpSubsystemARetryable503ThatNamesNoClass() {
+        for (Throwable failure : List.of(new WaitKeyCancelledException("wait cancelled"),
+                new CPGroupDestroyedException(),
+                new NotLeaderException(null, null, null),
+                new CannotReplicateException(null),
+                new LockOwnershipLostException("lost"),
+                new SessionExpiredException("expired"),
+                new CompletionException(new ExecutionException(new SessionExpiredException("expired"))))) {
+            RuntimeException answer = Failures.translate(failure);
+
+            ApiException api = (ApiException) answer;
+            assertEquals(503, api.status().getCode(), failure.toString());
+            assertEquals(1, api.retryAfter().toSeconds(), failure.toString());
+            String body = api.problem().toString();
+            assertTrue(api.problem().detail().contains("Retry with the same id"), body);
+            assertFalse(body.contains("Exception") || body.contains("com.hazelcast"), body);
         }
     }
 

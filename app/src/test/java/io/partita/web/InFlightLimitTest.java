@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -47,5 +48,21 @@ class InFlightLimitTest {
             throw new IllegalArgumentException("bad");
         }));
         assertEquals(1, limit.available());
+    }
+
+    @Test
+    void shouldHoldThePermitsUntilTheWorkEndsEvenWhenTheCallerStopsWaitingFirst() {
+        InFlightLimit limit = new InFlightLimit(2);
+        CompletableFuture<String> work = new CompletableFuture<>();
+        CompletableFuture<String> answer = limit.run(2, () -> work).toCompletableFuture();
+
+        // The caller gives up (its own timeout answers the client) while the work still runs.
+        answer.orTimeout(1, TimeUnit.MILLISECONDS);
+        assertThrows(CompletionException.class, answer::join);
+        assertEquals(0, limit.available());
+        assertFalse(work.isDone());
+
+        work.complete("done");
+        assertEquals(2, limit.available());
     }
 }

@@ -1,0 +1,149 @@
+package io.partita.locking;
+
+import com.hazelcast.core.HazelcastInstance;
+import io.partita.account.Account;
+import io.partita.account.TxOutcome;
+import io.partita.account.TxRequest;
+import io.partita.account.TxType;
+import io.partita.cluster.Maps;
+import io.partita.support.TestCluster;
+import io.partita.web.ApiException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.Queue;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The locked path's bounds on one real member (CP in unsafe mode): a task that starts after its request's deadline
+ * does nothing, a lock wait ends at the deadline even when the lock timeout is longer, and past its task limit the
+ * path answers 503 at once. The executor is one the test runs by hand where the order of events matters.
+ */
+class LockedPathTest {
+
+    private static final long AT = 1_700_000_000_000L;
+
+    private static TestCluster cluster;
+    private static HazelcastInstance member;
+    private static AccountLocks locks;
+    private static final ExecutorService THREADS = Executors.newCachedThreadPool();
+
+    /** Runs tasks only when the test says so: a blocking executor whose threads are all busy. */
+    private static final class Queued implements Executor {
+        private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+
+        @Override
+        public void execute(Runnable task) {
+            tasks.add(task);
+        }
+
+        void runAll() {
+            for (Runnable task = tasks.poll(); task != null; task = tasks.poll()) {
+                task.run();
+            }
+        }
+    }
+
+    @BeforeAll
+    static void start() {
+        cluster = TestCluster.start(1);
+        member = cluster.member(0);
+        // Lock timeout 5 s (TestProperties).
+        locks = new AccountLocks(member, cluster.properties(0));
+    }
+
+    @AfterAll
+    static void stop() {
+        THREADS.shutdownNow();
+        cluster.close();
+    }
+
+    private static String open(long balance) {
+        String id = "lp-" + UUID.randomUUID().toString().substring(0, 8);
+        Maps.accounts(member).set(id, Account.open(id, balance, 0));
+        return id;
+    }
+
+    private static ApiException failure(CompletableFuture<?> future) {
+        CompletionException failure = assertThrows(CompletionException.class, future::join);
+        return (ApiException) failure.getCause();
+    }
+
+    @Test
+    void shouldDoNothingWhenItsTaskStartsAfterTheDeadline() {
+        String id = open(1_000);
+        Queued executor = new Queued();
+        LockedPath path = new LockedPath(Maps.accounts(member), locks, executor, Duration.ZERO, 10);
+
+        CompletableFuture<TxOutcome> late = path.apply(id, TxRequest.of("t-1", TxType.DEBIT, 100, AT))
+                .toCompletableFuture();
+        executor.runAll();
+
+        ApiException answer = failure(late);
+        assertEquals(503, answer.status().getCode());
+        assertTrue(answer.getMessage().contains("nothing was changed"), answer.getMessage());
+        assertFalse(locks.hasProxy(id), "the lock was not even looked up");
+        assertEquals(1_000, Maps.accounts(member).get(id).balance());
+        assertEquals(0, path.tasksUnderWay());
+    }
+
+    @Test
+    void shouldAnswer503AtOnceBeyondItsTaskLimitAndCountATaskUntilItEnds() {
+        String id = open(1_000);
+        Queued executor = new Queued();
+        LockedPath path = new LockedPath(Maps.accounts(member), locks, executor, Duration.ofSeconds(30), 1);
+
+        CompletableFuture<TxOutcome> queued = path.apply(id, TxRequest.of("t-1", TxType.DEBIT, 100, AT))
+                .toCompletableFuture();
+        CompletableFuture<TxOutcome> refused = path.apply(id, TxRequest.of("t-2", TxType.DEBIT, 100, AT))
+                .toCompletableFuture();
+
+        assertEquals(503, failure(refused).status().getCode());
+        // The caller of the first may stop waiting; its task still counts until it has run.
+        queued.orTimeout(1, TimeUnit.MILLISECONDS);
+        await().atMost(Duration.ofSeconds(5)).until(queued::isDone);
+        assertEquals(1, path.tasksUnderWay());
+        executor.runAll();
+        assertEquals(0, path.tasksUnderWay());
+        assertEquals(900, Maps.accounts(member).get(id).balance());
+        CompletableFuture<TxOutcome> next = path.apply(id, TxRequest.of("t-2", TxType.DEBIT, 100, AT))
+                .toCompletableFuture();
+        executor.runAll();
+        assertEquals(800, next.join().entry().balanceAfter());
+    }
+
+    @Test
+    void shouldStopWaitingForALockAtTheDeadlineAndWriteNothingAfterIt() {
+        String id = open(1_000);
+        LockedPath path = new LockedPath(Maps.accounts(member), locks, THREADS, Duration.ofSeconds(1), 10);
+        CompletableFuture<TxOutcome> waiting;
+        long started;
+        try (Held ignored = locks.lock(id)) {
+            started = System.nanoTime();
+            waiting = path.apply(id, TxRequest.of("t-1", TxType.DEBIT, 100, AT)).toCompletableFuture();
+            await().atMost(Duration.ofSeconds(10)).until(waiting::isDone);
+        }
+        long elapsedMillis = Duration.ofNanos(System.nanoTime() - started).toMillis();
+
+        assertEquals(503, failure(waiting).status().getCode());
+        assertTrue(elapsedMillis < 4_000, "answered after " + elapsedMillis + " ms, the lock timeout is 5 s");
+        assertEquals(0, path.tasksUnderWay());
+        assertEquals(1_000, Maps.accounts(member).get(id).balance());
+        assertTrue(Maps.accounts(member).get(id).recent().isEmpty());
+    }
+}

@@ -1,0 +1,139 @@
+package io.partita.transfer;
+
+import com.hazelcast.core.HazelcastInstance;
+import io.micronaut.context.annotation.Property;
+import io.micronaut.core.type.Argument;
+import io.micronaut.http.HttpRequest;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.client.HttpClient;
+import io.micronaut.http.client.annotation.Client;
+import io.micronaut.http.client.exceptions.HttpClientResponseException;
+import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import io.partita.cluster.Maps;
+import io.partita.locking.AccountLocks;
+import io.partita.locking.Held;
+import io.partita.web.InFlightLimit;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A transfer is bounded in time and in number: it answers 503 by {@code partita.request-timeout} even when a lock
+ * would be free only later (here the lock timeout is longer than the request timeout), and past
+ * {@code partita.max-in-flight} (two permits per transfer) it answers 503 at once.
+ */
+@MicronautTest
+@Property(name = "partita.request-timeout", value = "3s")
+@Property(name = "partita.cp.lock-timeout", value = "10s")
+@Property(name = "partita.max-in-flight", value = "2")
+class TransferLimitsTest {
+
+    /** Threads for requests that block; never the common pool. */
+    private static final ExecutorService CLIENTS = Executors.newCachedThreadPool();
+
+    @Inject
+    @Client("/")
+    HttpClient http;
+
+    @Inject
+    HazelcastInstance hazelcast;
+
+    @Inject
+    AccountLocks locks;
+
+    @Inject
+    InFlightLimit inFlight;
+
+    record Answer(int status, Map<String, Object> body, String retryAfter) {
+    }
+
+    private Answer post(String uri, Object body) {
+        try {
+            HttpResponse<Map<String, Object>> response = http.toBlocking()
+                    .exchange(HttpRequest.POST(uri, body), Argument.mapOf(String.class, Object.class));
+            return new Answer(response.code(), response.body(), response.getHeaders().get("Retry-After"));
+        } catch (HttpClientResponseException e) {
+            return new Answer(e.code(), e.getResponse().getBody(Argument.mapOf(String.class, Object.class))
+                    .orElse(Map.of()), e.getResponse().getHeaders().get("Retry-After"));
+        }
+    }
+
+    private String open(long balance) {
+        String id = "t-" + UUID.randomUUID().toString().substring(0, 8);
+        assertEquals(201, post("/accounts", Map.of("id", id, "balance", balance)).status());
+        return id;
+    }
+
+    private long balance(String id) {
+        return Maps.accounts(hazelcast).get(id).balance();
+    }
+
+    private static Map<String, Object> transfer(String txId, String from, String to, long amount) {
+        return Map.of("txId", txId, "from", from, "to", to, "amount", amount);
+    }
+
+    @Test
+    void shouldAnswer503ByTheRequestTimeoutAndRecordNothingWhileALockIsHeldLonger() {
+        String from = open(1_000);
+        String to = open(0);
+        Answer answer;
+        long elapsedMillis;
+        try (Held ignored = locks.lock(to)) {
+            long started = System.nanoTime();
+            answer = post("/transfers?mode=locked", transfer("x-1", from, to, 10));
+            elapsedMillis = Duration.ofNanos(System.nanoTime() - started).toMillis();
+        }
+        // The transfer's task ends too, giving back its permits, and writes nothing once the lock is free.
+        await().atMost(Duration.ofSeconds(10)).until(() -> inFlight.available() == inFlight.max());
+
+        assertEquals(503, answer.status(), answer.body().toString());
+        assertEquals("1", answer.retryAfter());
+        assertTrue(answer.body().get("detail").toString().contains("Retry with the same id"),
+                answer.body().toString());
+        assertTrue(elapsedMillis < 7_000, "answered after " + elapsedMillis + " ms, the lock timeout is 10 s");
+        assertNull(Maps.transfers(hazelcast).get(new TransferKey(from, "x-1")));
+        assertEquals(1_000, balance(from));
+        assertEquals(0, balance(to));
+        Answer retry = post("/transfers?mode=locked", transfer("x-1", from, to, 10));
+        assertEquals(200, retry.status());
+        assertEquals(990, balance(from));
+    }
+
+    @Test
+    void shouldAnswer503AtOnceWhenTransfersFillTheNodeAndServeAgainOnceTheyEnd() {
+        String a = open(1_000);
+        String b = open(0);
+        String c = open(1_000);
+        String d = open(0);
+        CompletableFuture<Answer> blocked;
+        Answer refused;
+        try (Held ignored = locks.lock(b)) {
+            blocked = CompletableFuture.supplyAsync(() -> post("/transfers?mode=locked", transfer("x-1", a, b, 10)),
+                    CLIENTS);
+            await().atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(10))
+                    .until(() -> inFlight.available() == 0);
+            refused = post("/transfers", transfer("x-2", c, d, 10));
+        }
+
+        assertEquals(503, refused.status(), refused.body().toString());
+        assertEquals("1", refused.retryAfter());
+        assertTrue(refused.body().get("detail").toString().contains("maximum"), refused.body().toString());
+        assertNull(Maps.transfers(hazelcast).get(new TransferKey(c, "x-2")));
+        assertEquals(1_000, balance(c));
+        blocked.join();
+        await().atMost(Duration.ofSeconds(10)).until(() -> inFlight.available() == inFlight.max());
+        assertEquals(200, post("/transfers", transfer("x-2", c, d, 10)).status());
+        assertEquals(10, balance(d));
+    }
+}
