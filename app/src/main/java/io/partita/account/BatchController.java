@@ -60,6 +60,11 @@ class BatchController {
                         item == null ? null : item.accountId(), invalid);
             }
         }
+        if (valid.size() > inFlight.max()) {
+            // It could never be admitted whole, and retrying would not change that: a client error, not a 503.
+            throw ApiException.tooLarge("This node takes at most " + inFlight.max() + " transactions at once "
+                    + "(partita.max-in-flight); this batch has " + valid.size() + ". Send it in smaller batches.");
+        }
         List<String> accountIds = valid.stream().map(i -> items.get(i).accountId()).toList();
         List<TxRequest> requests = valid.stream().map(i -> request(items.get(i), now)).toList();
         return inFlight.run(Math.max(1, valid.size()), () -> batches.apply(accountIds, requests, processingMode))

@@ -127,12 +127,12 @@ public final class HazelcastConfigs {
                 .setAsyncBackupCount(0)
                 .setTimeToLiveSeconds(Math.toIntExact(properties.journal().retention().toSeconds()))
                 .addIndexConfig(new IndexConfig(IndexType.HASH, "accountId")));
-        // A transfer's record is a journal entry of the transfer itself: kept as long, found by state for recovery.
+        // A transfer's record, found by state for recovery. Its time to live is set per entry by the transfer
+        // processors: none while unfinished, the journal retention plus an hour once finished.
         config.addMapConfig(new MapConfig(Maps.TRANSFERS)
                 .setSplitBrainProtectionName(protection)
                 .setBackupCount(1)
                 .setAsyncBackupCount(0)
-                .setTimeToLiveSeconds(Math.toIntExact(properties.journal().retention().toSeconds()))
                 .addIndexConfig(new IndexConfig(IndexType.HASH, "state")));
     }
 

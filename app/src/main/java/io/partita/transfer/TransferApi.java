@@ -5,9 +5,9 @@ import io.micronaut.core.annotation.Nullable;
 import io.micronaut.serde.annotation.Serdeable;
 import io.partita.account.Ledger;
 import io.partita.web.Ids;
+import io.partita.web.StrictJson;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
-import jakarta.validation.constraints.Digits;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 
@@ -16,19 +16,15 @@ import java.math.BigDecimal;
 /** The bodies of {@code POST /transfers} (API.md, "Accounts and transactions"). */
 final class TransferApi {
 
-    /** As for transactions: a BigDecimal, so that 1.5 is refused with a field error instead of being truncated. */
-    static final String WHOLE = "must be a whole number of minor units";
-
     private TransferApi() {
     }
 
     @Serdeable
     record PostTransfer(
-            @NotNull @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String txId,
-            @NotNull @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String from,
-            @NotNull @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String to,
-            @NotNull @Digits(integer = 16, fraction = 0, message = WHOLE) @DecimalMin("1")
-            @DecimalMax(Ledger.MAX_AMOUNT_TEXT) BigDecimal amount) {
+            @NotNull @StrictJson.Text @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String txId,
+            @NotNull @StrictJson.Text @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String from,
+            @NotNull @StrictJson.Text @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String to,
+            @NotNull @StrictJson.Whole @DecimalMin("1") @DecimalMax(Ledger.MAX_AMOUNT_TEXT) BigDecimal amount) {
     }
 
     /**

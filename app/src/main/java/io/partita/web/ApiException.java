@@ -45,6 +45,12 @@ public final class ApiException extends RuntimeException {
         return new ApiException(HttpStatus.BAD_REQUEST, slug, title, detail, List.of(), null);
     }
 
+    /** A request larger than this node will take at once, whatever its timing: 413. */
+    public static ApiException tooLarge(String detail) {
+        return new ApiException(HttpStatus.REQUEST_ENTITY_TOO_LARGE, "request-entity-too-large", "Request too large",
+                detail, List.of(), null);
+    }
+
     public static ApiException invalidField(String field, String message) {
         return invalidFields(List.of(new Problem.FieldError(field, message)));
     }

@@ -204,6 +204,11 @@ class TransferHttpTest {
         assertInvalid(transfer("x", from, to, -5), "amount");
         assertInvalid(transfer("x", from, to, 1.5), "amount");
         assertInvalid(transfer("x", from, to, 1_000_000_000_000_001L), "amount");
+        assertInvalid(transfer("x", from, to, "7"), "amount");
+        assertInvalid(transfer("x", from, to, true), "amount");
+        assertInvalid(transfer("x", from, to, List.of(7)), "amount");
+        assertInvalid(Map.of("txId", 12, "from", from, "to", to, "amount", 1), "txId");
+        assertInvalid(Map.of("txId", "x", "from", from, "to", List.of(to), "amount", 1), "to");
         assertEquals(1_000, balance(from));
         assertEquals(0, balance(to));
     }
