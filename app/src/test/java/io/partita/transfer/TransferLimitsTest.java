@@ -2,16 +2,14 @@ package io.partita.transfer;
 
 import com.hazelcast.core.HazelcastInstance;
 import io.micronaut.context.annotation.Property;
-import io.micronaut.core.type.Argument;
-import io.micronaut.http.HttpRequest;
-import io.micronaut.http.HttpResponse;
 import io.micronaut.http.client.HttpClient;
 import io.micronaut.http.client.annotation.Client;
-import io.micronaut.http.client.exceptions.HttpClientResponseException;
+import io.micronaut.json.JsonMapper;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import io.partita.cluster.Maps;
 import io.partita.locking.AccountLocks;
 import io.partita.locking.Held;
+import io.partita.support.Api;
 import io.partita.web.InFlightLimit;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
@@ -55,18 +53,11 @@ class TransferLimitsTest {
     @Inject
     InFlightLimit inFlight;
 
-    record Answer(int status, Map<String, Object> body, String retryAfter) {
-    }
+    @Inject
+    JsonMapper json;
 
-    private Answer post(String uri, Object body) {
-        try {
-            HttpResponse<Map<String, Object>> response = http.toBlocking()
-                    .exchange(HttpRequest.POST(uri, body), Argument.mapOf(String.class, Object.class));
-            return new Answer(response.code(), response.body(), response.getHeaders().get("Retry-After"));
-        } catch (HttpClientResponseException e) {
-            return new Answer(e.code(), e.getResponse().getBody(Argument.mapOf(String.class, Object.class))
-                    .orElse(Map.of()), e.getResponse().getHeaders().get("Retry-After"));
-        }
+    private Api.Reply post(String uri, Object body) {
+        return new Api(http, json).post(uri, body);
     }
 
     private String open(long balance) {
@@ -87,7 +78,7 @@ class TransferLimitsTest {
     void shouldAnswer503ByTheRequestTimeoutAndRecordNothingWhileALockIsHeldLonger() {
         String from = open(1_000);
         String to = open(0);
-        Answer answer;
+        Api.Reply answer;
         long elapsedMillis;
         try (Held ignored = locks.lock(to)) {
             long started = System.nanoTime();
@@ -97,15 +88,15 @@ class TransferLimitsTest {
         // The transfer's task ends too, giving back its permits, and writes nothing once the lock is free.
         await().atMost(Duration.ofSeconds(10)).until(() -> inFlight.available() == inFlight.max());
 
-        assertEquals(503, answer.status(), answer.body().toString());
-        assertEquals("1", answer.retryAfter());
-        assertTrue(answer.body().get("detail").toString().contains("Retry with the same id"),
-                answer.body().toString());
+        assertEquals(503, answer.status(), answer.toString());
+        assertEquals("1", answer.headers().get("Retry-After"));
+        assertTrue(answer.map().get("detail").toString().contains("Retry with the same id"),
+                answer.toString());
         assertTrue(elapsedMillis < 7_000, "answered after " + elapsedMillis + " ms, the lock timeout is 10 s");
         assertNull(Maps.transfers(hazelcast).get(new TransferKey(from, "x-1")));
         assertEquals(1_000, balance(from));
         assertEquals(0, balance(to));
-        Answer retry = post("/transfers?mode=locked", transfer("x-1", from, to, 10));
+        Api.Reply retry = post("/transfers?mode=locked", transfer("x-1", from, to, 10));
         assertEquals(200, retry.status());
         assertEquals(990, balance(from));
     }
@@ -116,8 +107,8 @@ class TransferLimitsTest {
         String b = open(0);
         String c = open(1_000);
         String d = open(0);
-        CompletableFuture<Answer> blocked;
-        Answer refused;
+        CompletableFuture<Api.Reply> blocked;
+        Api.Reply refused;
         try (Held ignored = locks.lock(b)) {
             blocked = CompletableFuture.supplyAsync(() -> post("/transfers?mode=locked", transfer("x-1", a, b, 10)),
                     CLIENTS);
@@ -126,9 +117,9 @@ class TransferLimitsTest {
             refused = post("/transfers", transfer("x-2", c, d, 10));
         }
 
-        assertEquals(503, refused.status(), refused.body().toString());
-        assertEquals("1", refused.retryAfter());
-        assertTrue(refused.body().get("detail").toString().contains("maximum"), refused.body().toString());
+        assertEquals(503, refused.status(), refused.toString());
+        assertEquals("1", refused.headers().get("Retry-After"));
+        assertTrue(refused.map().get("detail").toString().contains("maximum"), refused.toString());
         assertNull(Maps.transfers(hazelcast).get(new TransferKey(c, "x-2")));
         assertEquals(1_000, balance(c));
         blocked.join();
