@@ -27,8 +27,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The load tool's workload: opens accounts, drives debits, credits and transfers from {@code concurrency} threads for a
- * duration, records every answer, and at the end reads balances and journals back for {@link Verification}.
+ * The load tool's workload: opens accounts, drives debits, credits and transfers from {@code concurrency} threads
+ * for a duration, records every answer, and at the end reads balances and journals back for {@link Verification}.
  *
  * <p>Threads: {@code concurrency} worker threads each run one operation at a time (blocking HTTP through
  * {@link Client}); a daemon thread prints the progress line once a second from an HdrHistogram {@link Recorder},
@@ -75,7 +75,8 @@ final class Workload {
                 String id = accounts.get(i);
                 long limit = i % 4 == 0 ? 50_000 : 0;
                 opened.add(pool.submit(() -> {
-                    String body = "{\"id\":" + Json.quote(id) + ",\"balance\":100000,\"overdraftLimit\":" + limit + "}";
+                    String body = "{\"id\":" + Json.quote(id) + ",\"balance\":100000,\"overdraftLimit\":" + limit
+                            + "}";
                     Client.Response response = client.post("/accounts", body);
                     // 409 on a retry: the first attempt opened it (the prefix is unique to this run).
                     if (response == null || (response.status() != 201 && response.status() != 409)) {

@@ -29,7 +29,8 @@ class VerificationTest {
 
     /*
      * The consistent story: a and b open at 1000 (b may go to -500).
-     * c1: credit 100 to a -> 1100. d1: debit 5000 from a -> 422 (a stays 1100). t1: transfer 300 a -> b: a 800, b 1300.
+     * c1: credit 100 to a -> 1100. d1: debit 5000 from a -> 422 (a stays 1100).
+     * t1: transfer 300 a -> b: a 800, b 1300.
      * u1: debit 50 from b without an answer, applied -> b 1250. u2: credit 7 to b without an answer, never applied.
      */
     private final Map<String, Opening> opening = Map.of("a", new Opening(1000, 0), "b", new Opening(1000, 500));
