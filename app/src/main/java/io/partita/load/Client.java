@@ -21,7 +21,20 @@ public final class Client {
 
     static final String COMMON_POOL_PARALLELISM = "java.util.concurrent.ForkJoinPool.common.parallelism";
 
-    record Response(int status, String body) {
+    static final String REPLAYED_HEADER = "Idempotent-Replayed";
+
+    /**
+     * One HTTP answer.
+     *
+     * @param replayed   whether it carried {@code Idempotent-Replayed: true} (API.md: every replay of a txId does)
+     * @param retryAfter the {@code Retry-After} header, or null
+     */
+    record Response(int status, String body, boolean replayed, String retryAfter) {
+        static Response of(HttpResponse<String> response) {
+            return new Response(response.statusCode(), response.body(),
+                    response.headers().firstValue(REPLAYED_HEADER).map("true"::equalsIgnoreCase).orElse(false),
+                    response.headers().firstValue("Retry-After").orElse(null));
+        }
     }
 
     private final List<URI> targets;
@@ -55,32 +68,40 @@ public final class Client {
 
     /** The definite answer, or null when none came before the give-up deadline. */
     Response post(String path, String body) {
-        return call("POST", path, body);
+        return call(path, body, null);
     }
 
     Response get(String path) {
-        return call("GET", path, null);
+        return call(path, null, null);
     }
 
-    private Response call(String method, String path, String body) {
+    /** As {@link #post(String, String)}, trying {@code first} before the other targets (null: a random one). */
+    Response post(String path, String body, URI first) {
+        return call(path, body, first);
+    }
+
+    /**
+     * One attempt at one node, no retry: what a fault test measures. {@code body} null sends a GET.
+     *
+     * @throws IOException on a connection error or when no answer came within {@code timeout}
+     */
+    Response once(URI target, String path, String body, Duration timeout) throws IOException, InterruptedException {
+        return Response.of(http.send(request(target, path, body, timeout), HttpResponse.BodyHandlers.ofString()));
+    }
+
+    /** {@code body} null sends a GET. */
+    private Response call(String path, String body, URI first) {
         long deadline = System.nanoTime() + giveUp.toNanos();
-        int next = ThreadLocalRandom.current().nextInt(targets.size());
+        int next = first == null ? ThreadLocalRandom.current().nextInt(targets.size()) : Math.max(0,
+                targets.indexOf(first));
         long backoffMillis = 20;
         while (true) {
             URI target = targets.get(Math.floorMod(next++, targets.size()));
             try {
-                HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(target + path))
-                        .timeout(attemptTimeout)
-                        .header("Accept", "application/json");
-                if (body == null) {
-                    request.GET();
-                } else {
-                    request.header("Content-Type", "application/json")
-                            .POST(HttpRequest.BodyPublishers.ofString(body));
-                }
-                HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> response = http.send(request(target, path, body, attemptTimeout),
+                        HttpResponse.BodyHandlers.ofString());
                 if (definite(response.statusCode())) {
-                    return new Response(response.statusCode(), response.body());
+                    return Response.of(response);
                 }
                 errors.incrementAndGet();
             } catch (IOException e) {
@@ -101,6 +122,18 @@ public final class Client {
             }
             backoffMillis = Math.min(backoffMillis * 2, 500);
         }
+    }
+
+    private static HttpRequest request(URI target, String path, String body, Duration timeout) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(target + path))
+                .timeout(timeout)
+                .header("Accept", "application/json");
+        if (body == null) {
+            request.GET();
+        } else {
+            request.header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
+        }
+        return request.build();
     }
 
     /** 2xx and 4xx answers are the node's decision; 5xx, 408 and 429 say "try again". */

@@ -2,6 +2,7 @@ package io.partita.load;
 
 import java.net.URI;
 import java.time.Duration;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -80,19 +81,29 @@ record LoadOptions(List<URI> targets, int accounts, Duration duration, String mo
                 prefix, attemptTimeout, giveUp, settle);
     }
 
-    /** {@code 60s}, {@code 2m}, {@code 500ms}, or an ISO-8601 duration. */
+    /**
+     * {@code 60s}, {@code 2m}, {@code 500ms}, or an ISO-8601 duration ({@code PT30S}, {@code pt1m}). The ISO form is
+     * recognised by its leading P before the suffixes are tried: {@code PT30S} also ends in "s".
+     */
     static Duration duration(String text) {
         String t = text.strip().toLowerCase(Locale.ROOT);
-        if (t.endsWith("ms")) {
-            return Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2)));
+        try {
+            if (t.startsWith("p")) {
+                return Duration.parse(t);
+            }
+            if (t.endsWith("ms")) {
+                return Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2)));
+            }
+            if (t.endsWith("s")) {
+                return Duration.ofSeconds(Long.parseLong(t.substring(0, t.length() - 1)));
+            }
+            if (t.endsWith("m")) {
+                return Duration.ofMinutes(Long.parseLong(t.substring(0, t.length() - 1)));
+            }
+        } catch (NumberFormatException | DateTimeParseException e) {
+            // Reported below with the text as given, instead of the parser's message about a fragment of it.
         }
-        if (t.endsWith("s")) {
-            return Duration.ofSeconds(Long.parseLong(t.substring(0, t.length() - 1)));
-        }
-        if (t.endsWith("m")) {
-            return Duration.ofMinutes(Long.parseLong(t.substring(0, t.length() - 1)));
-        }
-        return Duration.parse(text);
+        throw new IllegalArgumentException("not a duration: " + text + " (use 90s, 2m, 500ms or PT30S)");
     }
 
     /** {@code 20%} or {@code 0.2}. */

@@ -22,7 +22,13 @@ final class LoadRecord {
         /** 422: REJECTED (a definite failure: it must not have changed anything). */
         REJECTED,
         /** No definite answer before the give-up deadline: the journal decides whether it was applied. */
-        UNKNOWN
+        UNKNOWN,
+        /**
+         * An answer the API does not allow for this operation: a 404 for an account this run opened, a 409 for an id
+         * only this run uses, another 4xx, or a 200 or 422 the tool could not read. A broken contract, so the check
+         * fails on it; what the balance must show is still decided by the journal, as for UNKNOWN.
+         */
+        UNEXPECTED
     }
 
     /**
@@ -64,9 +70,29 @@ final class LoadRecord {
     /**
      * @param balance   the balance the answer reported (for a transfer, {@code fromBalance}); null when unknown
      * @param toBalance a transfer's {@code toBalance}, when answered
+     * @param replayed  whether the answer carried {@code Idempotent-Replayed: true}
+     * @param detail    for UNKNOWN and UNEXPECTED, what happened (the answer's body, or the error); else null
      */
-    record Answer(Outcome outcome, int httpStatus, Long balance, Long toBalance) {
+    record Answer(Outcome outcome, int httpStatus, Long balance, Long toBalance, boolean replayed, String detail) {
         static final Answer UNKNOWN = new Answer(Outcome.UNKNOWN, 0, null, null);
+
+        Answer(Outcome outcome, int httpStatus, Long balance, Long toBalance) {
+            this(outcome, httpStatus, balance, toBalance, false, null);
+        }
+
+        /** No definite answer, because of {@code detail} (an error in the tool, or the last answer seen). */
+        static Answer unknown(String detail) {
+            return new Answer(Outcome.UNKNOWN, 0, null, null, false, detail);
+        }
+
+        static Answer unexpected(int httpStatus, String detail) {
+            return new Answer(Outcome.UNEXPECTED, httpStatus, null, null, false, detail);
+        }
+
+        /** A definite answer: the node decided, and a replay must repeat it. */
+        boolean definite() {
+            return outcome == Outcome.APPLIED || outcome == Outcome.REJECTED;
+        }
 
         /** Whether a replay answered the same as the first call: status and reported balances. */
         boolean sameAs(Answer other) {

@@ -4,8 +4,9 @@ import java.io.PrintStream;
 
 /**
  * {@code java -jar partita.jar load ...}: puts load on running nodes over HTTP and checks what they acknowledged. Runs
- * without the Micronaut context (Application dispatches here before starting it). Exit status 0 for PASS, 1 for
- * FAIL, 2 for bad arguments or a cluster it could not set up on.
+ * without the Micronaut context (Application dispatches here before starting it). Exit status 0 for PASS; 2 for bad
+ * arguments or accounts it could not open (nothing was judged); 1 for everything else: a FAIL, or a run that could
+ * not be judged after it started (the final state could not be read, an error in the tool).
  */
 public final class LoadTool {
 
@@ -21,11 +22,20 @@ public final class LoadTool {
             out.println(LoadOptions.USAGE);
             return 2;
         }
+        Workload workload = new Workload(options, out);
         try {
-            Workload workload = new Workload(options, out);
             out.printf("opening %d accounts (prefix %s) on %s%n", options.accounts(), options.prefix(),
                     options.targets());
             workload.open();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            out.println("interrupted while opening accounts");
+            return 2;
+        } catch (RuntimeException e) {
+            out.println("could not open the accounts: " + e.getMessage());
+            return 2;
+        }
+        try {
             out.printf("driving %s of %s load from %d threads: %.0f%% transfers, %.0f%% of answers replayed%n",
                     options.duration(), options.mode(), options.concurrency(), options.transferShare() * 100,
                     options.retryShare() * 100);
@@ -37,11 +47,12 @@ public final class LoadTool {
             return verdict.pass() ? 0 : 1;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            out.println("interrupted");
-            return 2;
+            out.println("FAIL: interrupted after " + workload.opsSent() + " operations; nothing was judged");
+            return 1;
         } catch (RuntimeException e) {
-            out.println("load failed: " + e.getMessage());
-            return 2;
+            // Accounts were opened and operations sent: a run that cannot be judged is not a bad command line.
+            out.println("FAIL: the run could not be judged after " + workload.opsSent() + " operations: " + e);
+            return 1;
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.partita.load;
 
+import io.partita.load.LoadRecord.Answer;
 import io.partita.load.LoadRecord.Entry;
 import io.partita.load.LoadRecord.Observed;
 import io.partita.load.LoadRecord.Op;
@@ -18,24 +19,32 @@ import java.util.Map;
  * Checks a run against what the cluster acknowledged: a pure function of the client's record and the observed
  * balances and journals, so it can be fed planted faults in a unit test.
  *
- * <p>The checks (DESIGN.md, "Invariants"): every replay answered as the first call did; every acknowledged id is in the
- * right journal exactly once with the acknowledged status; no definite failure (422) was applied; an operation without
- * an answer counts as the journal shows it (applied or not, never twice); no id appears twice in a journal and no id
- * the tool never sent appears at all (a stale or invented write); transfers are never half done; each balance equals
- * its opening plus the deltas so derived, and the newest journal line agrees with it; the total is conserved (changed
- * only by debits and credits); no balance is below its overdraft limit.
+ * <p>The checks (DESIGN.md, "Invariants"; API.md): every replay answered as the first call did, with
+ * {@code Idempotent-Replayed: true}; no operation got an answer the API does not allow for it (a 404 for an account
+ * the run opened, a 409 for an id only the run uses); every acknowledged id is in the right journal exactly once with
+ * the acknowledged status; no definite failure (422) was applied; an operation without an answer counts as the journal
+ * shows it (applied or not, never twice); no id appears twice in a journal and no id the tool never sent appears at
+ * all (a stale or invented write); transfers are never half done; each balance equals its opening plus the deltas so
+ * derived, and the newest journal line agrees with it; the total is conserved (changed only by debits and credits); no
+ * balance is below its overdraft limit.
  */
 final class Verification {
 
     /** At most this many failures are listed; the count is always exact. */
     static final int LISTED = 20;
 
+    /**
+     * @param acknowledged   operations answered 200
+     * @param unknown        operations without a definite answer, {@code unknownApplied} of them applied
+     * @param unexpected     operations answered with a status the API does not allow for them (each a failure)
+     */
     record Verdict(boolean pass, int failureCount, List<String> failures, long expectedTotal, long observedTotal,
-                   int acknowledged, int rejected, int unknown, int unknownApplied) {
+                   int acknowledged, int rejected, int unknown, int unknownApplied, int unexpected) {
 
         String summary() {
             return (pass ? "PASS" : "FAIL") + ": " + acknowledged + " acknowledged, " + rejected + " rejected, "
-                    + unknown + " unknown outcome (" + unknownApplied + " applied), total " + observedTotal
+                    + unknown + " unknown outcome (" + unknownApplied + " applied), "
+                    + (unexpected == 0 ? "" : unexpected + " unexpected answer(s), ") + "total " + observedTotal
                     + " (expected " + expectedTotal + ")" + (pass ? "" : ", " + failureCount + " failure(s)");
         }
     }
@@ -65,6 +74,7 @@ final class Verification {
         int rejected = 0;
         int unknown = 0;
         int unknownApplied = 0;
+        int unexpected = 0;
 
         for (Result result : run.results()) {
             Op op = result.op();
@@ -73,6 +83,11 @@ final class Verification {
                 case APPLIED -> acknowledged++;
                 case REJECTED -> rejected++;
                 case UNKNOWN -> unknown++;
+                case UNEXPECTED -> {
+                    unexpected++;
+                    fail(op.kind() + " " + op.txId() + describe(op) + " was answered " + result.answer().httpStatus()
+                            + ", which the API does not allow here: " + result.answer().detail());
+                }
             }
             boolean applied;
             if (op.kind() == LoadRecord.Kind.TRANSFER) {
@@ -123,20 +138,32 @@ final class Verification {
             fail("money is not conserved: total " + observedTotal + ", expected " + expectedTotal);
         }
         return new Verdict(failureCount == 0, failureCount, List.copyOf(failures), expectedTotal, observedTotal,
-                acknowledged, rejected, unknown, unknownApplied);
+                acknowledged, rejected, unknown, unknownApplied, unexpected);
     }
 
+    /** A replay without an answer proves nothing; any other must repeat the first answer and say it is a replay. */
     private void checkReplays(List<Replay> replays) {
         for (Replay replay : replays) {
-            if (replay.again().outcome() != Outcome.UNKNOWN && !replay.again().sameAs(replay.first())) {
-                fail("replay of " + replay.op().txId() + " answered " + replay.again() + ", the first call "
-                        + replay.first());
+            Answer again = replay.again();
+            if (again.outcome() == Outcome.UNKNOWN) {
+                continue;
+            }
+            if (!again.sameAs(replay.first())) {
+                fail("replay of " + replay.op().txId() + " answered " + again + ", the first call " + replay.first());
+            } else if (!again.replayed()) {
+                fail("replay of " + replay.op().txId() + " answered as the first call but without the header "
+                        + Client.REPLAYED_HEADER + ": true");
             }
         }
     }
 
+    private static String describe(Op op) {
+        return op.kind() == LoadRecord.Kind.TRANSFER ? " from " + op.account() + " to " + op.to() : " on "
+                + op.account();
+    }
+
     /** Returns whether the transaction is applied according to the journal (after checking it against the answer). */
-    private boolean checkTransaction(Op op, LoadRecord.Answer answer, Map<String, Map<String, List<Entry>>> byId,
+    private boolean checkTransaction(Op op, Answer answer, Map<String, Map<String, List<Entry>>> byId,
                                      Map<String, Long> expected) {
         List<Entry> entries = entries(byId, op.account(), op.txId());
         if (entries.size() > 1) {
@@ -159,14 +186,14 @@ final class Verification {
                             + "journal has " + (entry == null ? "no entry" : entry.status()));
                 }
             }
-            case UNKNOWN -> {
+            case UNKNOWN, UNEXPECTED -> {
             }
         }
         // What the balance must show: the acknowledgement where there is one, the journal where there is none.
         boolean applied = switch (answer.outcome()) {
             case APPLIED -> true;
             case REJECTED -> false;
-            case UNKNOWN -> entry != null && entry.applied();
+            case UNKNOWN, UNEXPECTED -> entry != null && entry.applied();
         };
         if (applied) {
             long delta = op.kind() == LoadRecord.Kind.CREDIT ? op.amount() : -op.amount();
@@ -176,7 +203,7 @@ final class Verification {
     }
 
     /** Returns whether the transfer moved money according to the journals. */
-    private boolean checkTransfer(Op op, LoadRecord.Answer answer, Map<String, Map<String, List<Entry>>> byId,
+    private boolean checkTransfer(Op op, Answer answer, Map<String, Map<String, List<Entry>>> byId,
                                   Map<String, Long> expected) {
         Entry out = single(byId, op.account(), op.transferOut());
         Entry in = single(byId, op.to(), op.transferIn());
@@ -197,7 +224,7 @@ final class Verification {
                             + debited + " credit=" + credited + " refund=" + refunded);
                 }
             }
-            case UNKNOWN -> {
+            case UNKNOWN, UNEXPECTED -> {
                 if (debited && !credited && !refunded) {
                     fail("transfer " + op.txId() + " is half done: its source was debited, nothing more");
                 }

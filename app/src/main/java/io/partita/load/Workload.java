@@ -13,11 +13,10 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
 import java.io.PrintStream;
-import java.time.Duration;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
@@ -28,8 +27,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The load tool's workload: opens accounts, drives debits, credits and transfers from {@code concurrency} threads for a
- * duration, records every answer, and at the end reads balances and journals back for {@link Verification}.
+ * The load tool's workload: opens accounts, drives debits, credits and transfers from {@code concurrency} threads
+ * for a duration, records every answer, and at the end reads balances and journals back for {@link Verification}.
  *
  * <p>Threads: {@code concurrency} worker threads each run one operation at a time (blocking HTTP through
  * {@link Client}); a daemon thread prints the progress line once a second from an HdrHistogram {@link Recorder},
@@ -39,6 +38,8 @@ import java.util.concurrent.atomic.AtomicLong;
 final class Workload {
 
     static final int JOURNAL_LIMIT = 1000;
+    /** Lines about single operations printed at most; a fault can produce thousands. */
+    static final int SAID = 50;
 
     private final LoadOptions options;
     private final PrintStream out;
@@ -48,9 +49,12 @@ final class Workload {
     private final ConcurrentLinkedQueue<Result> results = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Replay> replays = new ConcurrentLinkedQueue<>();
     private final Recorder latency = new Recorder(3);
+    private final AtomicLong definite = new AtomicLong();
     private final AtomicLong unknown = new AtomicLong();
+    private final AtomicLong said = new AtomicLong();
     private final AtomicLong sequence = new AtomicLong();
     private final String modeQuery;
+    private volatile boolean stopped;
 
     Workload(LoadOptions options, PrintStream out) {
         this.options = options;
@@ -71,7 +75,8 @@ final class Workload {
                 String id = accounts.get(i);
                 long limit = i % 4 == 0 ? 50_000 : 0;
                 opened.add(pool.submit(() -> {
-                    String body = "{\"id\":" + Json.quote(id) + ",\"balance\":100000,\"overdraftLimit\":" + limit + "}";
+                    String body = "{\"id\":" + Json.quote(id) + ",\"balance\":100000,\"overdraftLimit\":" + limit
+                            + "}";
                     Client.Response response = client.post("/accounts", body);
                     // 409 on a retry: the first attempt opened it (the prefix is unique to this run).
                     if (response == null || (response.status() != 201 && response.status() != 409)) {
@@ -92,17 +97,20 @@ final class Workload {
         }
     }
 
-    /** Drives operations for the configured duration, printing progress every second; returns when all have ended. */
+    /**
+     * Drives operations for the configured duration, or until {@link #stop()}, printing progress every second;
+     * returns when all have ended.
+     */
     void drive() throws InterruptedException {
         long end = System.nanoTime() + options.duration().toNanos();
-        Thread progress = new Thread(() -> progress(end), "load-progress");
+        Thread progress = new Thread(this::progress, "load-progress");
         progress.setDaemon(true);
         progress.start();
         List<Thread> workers = new ArrayList<>();
         for (int w = 0; w < options.concurrency(); w++) {
             Thread worker = new Thread(() -> {
-                while (System.nanoTime() < end && !Thread.currentThread().isInterrupted()) {
-                    one();
+                while (System.nanoTime() < end && !stopped && !Thread.currentThread().isInterrupted()) {
+                    perform(randomOp(accounts), null);
                 }
             }, "load-" + w);
             worker.start();
@@ -113,65 +121,121 @@ final class Workload {
         }
         progress.interrupt();
         progress.join();
+        if (said.get() > SAID) {
+            out.println("(" + (said.get() - SAID) + " more lines about single operations not shown)");
+        }
     }
 
-    private void one() {
+    /** Ends {@link #drive()} early: each worker finishes the operation it is on, then stops. */
+    void stop() {
+        stopped = true;
+    }
+
+    /** A debit, credit or transfer (by the configured share) of a random amount on the given accounts, a new id. */
+    Op randomOp(List<String> on) {
         ThreadLocalRandom random = ThreadLocalRandom.current();
         String id = options.prefix() + "-t" + sequence.incrementAndGet();
-        String account = accounts.get(random.nextInt(accounts.size()));
+        String account = on.get(random.nextInt(on.size()));
         long amount = 1 + random.nextInt(20_000);
-        Op op;
-        if (random.nextDouble() < options.transferShare()) {
-            String to = accounts.get(random.nextInt(accounts.size()));
+        if (on.size() > 1 && random.nextDouble() < options.transferShare()) {
+            String to = on.get(random.nextInt(on.size()));
             while (to.equals(account)) {
-                to = accounts.get(random.nextInt(accounts.size()));
+                to = on.get(random.nextInt(on.size()));
             }
-            op = Op.transfer(id, account, to, amount);
-        } else {
-            op = random.nextBoolean() ? Op.debit(id, account, amount) : Op.credit(id, account, amount);
+            return Op.transfer(id, account, to, amount);
         }
+        return random.nextBoolean() ? Op.debit(id, account, amount) : Op.credit(id, account, amount);
+    }
+
+    /**
+     * Sends one operation, {@code first} to try first (null: a random target), records its answer and, for the
+     * configured share of definite answers, replays it. Never throws: an error in the tool is recorded as the
+     * operation's unknown outcome (the journal then decides), so no operation it sent goes unrecorded.
+     */
+    Answer perform(Op op, URI first) {
         long start = System.nanoTime();
-        Answer answer = send(op);
+        Answer answer;
+        try {
+            answer = send(op, first);
+        } catch (RuntimeException e) {
+            answer = Answer.unknown("error in the load tool: " + e);
+            say("error sending " + op.txId() + ": " + e);
+        }
         latency.recordValue(Math.max(1, (System.nanoTime() - start) / 1000));
+        record(op, answer);
+        if (answer.definite() && ThreadLocalRandom.current().nextDouble() < options.retryShare()) {
+            Answer again;
+            try {
+                again = send(op, null);
+            } catch (RuntimeException e) {
+                again = Answer.unknown("error in the load tool: " + e);
+                say("error replaying " + op.txId() + ": " + e);
+            }
+            replays.add(new Replay(op, answer, again));
+        }
+        return answer;
+    }
+
+    /** Records an operation sent outside {@link #perform}, such as a fault test's own probe, for the check. */
+    void record(Op op, Answer answer) {
         results.add(new Result(op, answer));
-        if (answer.outcome() == Outcome.UNKNOWN) {
+        if (answer.definite()) {
+            definite.incrementAndGet();
+        } else if (answer.outcome() == Outcome.UNKNOWN) {
             unknown.incrementAndGet();
-        } else if (random.nextDouble() < options.retryShare()) {
-            replays.add(new Replay(op, answer, send(op)));
+        } else {
+            say("unexpected answer to " + op.txId() + ": " + answer.httpStatus() + " " + answer.detail());
         }
     }
 
-    Answer send(Op op) {
-        Client.Response response;
+    private Answer send(Op op, URI first) {
+        return answer(op, client.post(path(op), body(op), first));
+    }
+
+    /** The operation's URI path, with the run's {@code ?mode=}. */
+    String path(Op op) {
+        return op.kind() == LoadRecord.Kind.TRANSFER ? "/transfers" + modeQuery
+                : "/accounts/" + op.account() + "/transactions" + modeQuery;
+    }
+
+    static String body(Op op) {
         if (op.kind() == LoadRecord.Kind.TRANSFER) {
-            response = client.post("/transfers" + modeQuery, "{\"txId\":" + Json.quote(op.txId()) + ",\"from\":"
-                    + Json.quote(op.account()) + ",\"to\":" + Json.quote(op.to()) + ",\"amount\":" + op.amount() + "}");
-        } else {
-            response = client.post("/accounts/" + op.account() + "/transactions" + modeQuery, "{\"txId\":"
-                    + Json.quote(op.txId()) + ",\"type\":\"" + op.kind() + "\",\"amount\":" + op.amount() + "}");
+            return "{\"txId\":" + Json.quote(op.txId()) + ",\"from\":" + Json.quote(op.account()) + ",\"to\":"
+                    + Json.quote(op.to()) + ",\"amount\":" + op.amount() + "}";
         }
+        return "{\"txId\":" + Json.quote(op.txId()) + ",\"type\":\"" + op.kind() + "\",\"amount\":" + op.amount()
+                + "}";
+    }
+
+    /**
+     * What an answer means for the check. Only 200 and 422 are answers the API allows here: the accounts were opened
+     * by this run and its ids are unique to it, so a 404 or 409 (or any other 4xx) is a broken contract, recorded as
+     * UNEXPECTED for the check to fail on. 5xx and no answer at all come here as null: unknown outcome.
+     */
+    static Answer answer(Op op, Client.Response response) {
         if (response == null) {
             return Answer.UNKNOWN;
         }
         if (response.status() != 200 && response.status() != 422) {
-            // 404 or 409 for an operation this tool built correctly: a fault of the cluster; the journal decides.
-            out.println("unexpected answer to " + op.txId() + ": " + response.status() + " " + response.body());
-            return Answer.UNKNOWN;
+            return Answer.unexpected(response.status(), response.body());
         }
-        Map<String, Object> body = Json.object(response.body());
         Outcome outcome = response.status() == 200 ? Outcome.APPLIED : Outcome.REJECTED;
-        if (op.kind() == LoadRecord.Kind.TRANSFER) {
-            return new Answer(outcome, response.status(), number(body.get("fromBalance")),
-                    number(body.get("toBalance")));
+        try {
+            Map<String, Object> body = Json.object(response.body());
+            boolean transfer = op.kind() == LoadRecord.Kind.TRANSFER;
+            return new Answer(outcome, response.status(), number(body.get(transfer ? "fromBalance" : "balance")),
+                    transfer ? number(body.get("toBalance")) : null, response.replayed(), null);
+        } catch (RuntimeException e) {
+            return Answer.unexpected(response.status(), "a body the load tool cannot read (" + e + "): "
+                    + response.body());
         }
-        return new Answer(outcome, response.status(), number(body.get("balance")), null);
     }
 
     private static Long number(Object value) {
         return value == null ? null : ((Number) value).longValue();
     }
 
-    private void progress(long end) {
+    private void progress() {
         long started = System.nanoTime();
         Histogram interval = null;
         while (!Thread.currentThread().isInterrupted()) {
@@ -258,5 +322,26 @@ final class Workload {
 
     long opsSent() {
         return results.size();
+    }
+
+    /** Operations answered 200 or 422 so far (replays not counted). */
+    long definiteAnswers() {
+        return definite.get();
+    }
+
+    List<String> accounts() {
+        return List.copyOf(accounts);
+    }
+
+    /** The run's HTTP client, for a fault test's single attempts ({@link Client#once}). */
+    Client client() {
+        return client;
+    }
+
+    /** Prints a line about one operation; past {@link #SAID} of them, only their count (at the end of the run). */
+    private void say(String line) {
+        if (said.incrementAndGet() <= SAID) {
+            out.println(line);
+        }
     }
 }

@@ -13,19 +13,31 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Three node processes from the built jar, partitioned mode, the load tool's workload through HTTP, and one fault per
- * test, chained on the same cluster to save start-up time: kill -9 and restart, SIGTERM (graceful leave) and restart,
- * a fourth node joining. After each the cluster is safe again and every acknowledged operation checks out.
+ * Three node processes from the built jar, configured as compose configures them (CP Subsystem with 3 members
+ * included, though this load runs in partitioned mode), the load tool's workload through HTTP, and one fault per test,
+ * chained on the same cluster to save start-up time: kill -9 and restart, SIGTERM (graceful leave) and restart, a
+ * fourth node joining. Each fault lands once the load is acknowledged and ends when the node is back (with the CP
+ * Subsystem whole again) or has joined; the load then runs until it is acknowledged again, the cluster is safe again,
+ * and every acknowledged operation checks out.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class CrashLeaveJoinIT {
 
-    private static final Duration LOAD = Duration.ofSeconds(15);
+    /** At most; each test stops the load once it has been acknowledged after its fault. */
+    private static final Duration LOAD = Duration.ofMinutes(3);
+    /** The fault lands once the load is under way, not at a fixed time that a slow start would eat. */
+    private static final int ACKNOWLEDGED_FIRST = 200;
+    /** Acknowledged after the fault is over (the node restarted, joined): the cluster serves again. */
+    private static final int ACKNOWLEDGED_AFTER = 300;
     private static ProcessCluster cluster;
 
     @BeforeAll
     static void startThreeNodes() throws Exception {
-        cluster = new ProcessCluster("crash-leave-join", 3, Map.of()).start();
+        // The shortest missing-member removal Hazelcast allows (the CP session TTL): a crashed CP member is replaced
+        // sooner, and each test waits for that before the next fault.
+        cluster = new ProcessCluster("crash-leave-join", 3, Map.of(
+                "PARTITA_REQUEST_TIMEOUT", FaultScenarios.REQUEST_TIMEOUT.toSeconds() + "s",
+                "PARTITA_CP_MISSING_MEMBER_REMOVAL", "10s")).start();
     }
 
     @AfterAll
@@ -39,32 +51,37 @@ class CrashLeaveJoinIT {
     @Order(1)
     void shouldKeepEveryAcknowledgedTransactionWhenANodeIsKilledAndRestarted() throws Exception {
         FaultScenarios.run(cluster, FaultScenarios.options(cluster, "kill9", "partitioned", LOAD),
-                Duration.ofSeconds(5), () -> {
+                ACKNOWLEDGED_FIRST, () -> {
                     NodeProcess victim = cluster.node(2);
                     victim.signal("KILL");
                     assertTrue(victim.awaitExit(Duration.ofSeconds(10)));
                     cluster.awaitSafe(2);
                     cluster.restart(2);
-                }, 3);
+                    cluster.awaitCpWhole();
+                }, ACKNOWLEDGED_AFTER, 3);
     }
 
     @Test
     @Order(2)
     void shouldKeepEveryAcknowledgedTransactionWhenANodeLeavesGracefully() throws Exception {
         FaultScenarios.run(cluster, FaultScenarios.options(cluster, "sigterm", "partitioned", LOAD),
-                Duration.ofSeconds(5), () -> {
+                ACKNOWLEDGED_FIRST, () -> {
                     NodeProcess leaving = cluster.node(1);
                     leaving.signal("TERM");
                     assertTrue(leaving.awaitExit(Duration.ofSeconds(60)), "the node stops on SIGTERM");
                     cluster.awaitSafe(2);
                     cluster.restart(1);
-                }, 3);
+                    cluster.awaitCpWhole();
+                }, ACKNOWLEDGED_AFTER, 3);
     }
 
     @Test
     @Order(3)
     void shouldKeepEveryAcknowledgedTransactionWhenANodeJoins() throws Exception {
         FaultScenarios.run(cluster, FaultScenarios.options(cluster, "join", "partitioned", LOAD),
-                Duration.ofSeconds(4), cluster::join, 4);
+                ACKNOWLEDGED_FIRST, () -> {
+                    cluster.join();
+                    cluster.awaitSafe(4);
+                }, ACKNOWLEDGED_AFTER, 4);
     }
 }

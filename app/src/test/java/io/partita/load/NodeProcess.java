@@ -6,19 +6,25 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * One Partita node as users run it: {@code java -jar target/partita.jar} in its own process, configured only by the
- * environment variables compose sets, its output in {@code target/it-logs/<name>.log}. Signals go through the
- * {@code kill} command to the process's pid.
+ * One Partita node as users run it: {@code java -jar target/partita.jar} in its own process, configured only by
+ * environment variables ({@link ProcessCluster} sets them as compose does), its output in
+ * {@code target/it-logs/<name>.log}. Signals go through the {@code kill} command to the process's pid.
  */
 final class NodeProcess {
 
+    private static final Pattern MEMBER_LINE = Pattern.compile("Member \\[[^]]+]:(\\d+) - ");
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(2)).build();
 
@@ -41,9 +47,13 @@ final class NodeProcess {
         return URI.create("http://127.0.0.1:" + httpPort);
     }
 
+    /** This node's output: Micronaut's and Hazelcast's log lines. */
+    Path log() {
+        return Path.of(System.getProperty("partita.it-logs", "target/it-logs")).resolve(name + ".log");
+    }
+
     NodeProcess start() throws IOException {
-        Path logs = Path.of(System.getProperty("partita.it-logs", "target/it-logs"));
-        Files.createDirectories(logs);
+        Files.createDirectories(log().getParent());
         String jar = System.getProperty("partita.jar", "target/partita.jar");
         ProcessBuilder builder = new ProcessBuilder(javaBinary(), "-Xmx512m", "-XX:+UseSerialGC",
                 "-XX:TieredStopAtLevel=1", "-Dhazelcast.phone.home.enabled=false", "-jar", jar);
@@ -52,7 +62,7 @@ final class NodeProcess {
         builder.environment().put("PARTITA_NETWORK_PORT", String.valueOf(memberPort));
         builder.environment().put("PARTITA_HTTP_URL", url().toString());
         builder.redirectErrorStream(true);
-        builder.redirectOutput(ProcessBuilder.Redirect.appendTo(logs.resolve(name + ".log").toFile()));
+        builder.redirectOutput(ProcessBuilder.Redirect.appendTo(log().toFile()));
         process = builder.start();
         return this;
     }
@@ -117,7 +127,61 @@ final class NodeProcess {
         }
         Map<String, Object> cluster = Json.object(body);
         return Boolean.TRUE.equals(cluster.get("clusterSafe"))
-                && ((java.util.List<Object>) cluster.get("members")).size() == members;
+                && ((List<Object>) cluster.get("members")).size() == members;
+    }
+
+    /**
+     * The member port of the cluster's master as this node last logged its member list, or -1 before it has. Hazelcast
+     * lists members oldest first, and the oldest is the master; {@code /cluster} sorts them by address instead.
+     */
+    int masterMemberPort() throws IOException {
+        List<String> lines = Files.readAllLines(log(), StandardCharsets.UTF_8);
+        for (int i = lines.size() - 1; i >= 0; i--) {
+            if (lines.get(i).startsWith("Members {size:") && i + 1 < lines.size()) {
+                Matcher member = MEMBER_LINE.matcher(lines.get(i + 1));
+                return member.find() ? Integer.parseInt(member.group(1)) : -1;
+            }
+        }
+        return -1;
+    }
+
+    /** How many lines of this node's log contain {@code text}. */
+    long logLinesContaining(String text) throws IOException {
+        try (var lines = Files.lines(log(), StandardCharsets.UTF_8)) {
+            return lines.filter(line -> line.contains(text)).count();
+        }
+    }
+
+    /** This node's member UUID as its {@code /cluster} shows it; a member that rejoins after removal has a new one. */
+    @SuppressWarnings("unchecked")
+    String memberUuid() {
+        String body = get("/cluster");
+        if (body == null) {
+            throw new IllegalStateException(describe());
+        }
+        for (Object member : (List<Object>) Json.object(body).get("members")) {
+            Map<String, Object> view = (Map<String, Object>) member;
+            if (Boolean.TRUE.equals(view.get("local"))) {
+                return (String) view.get("uuid");
+            }
+        }
+        throw new IllegalStateException("no local member in " + body);
+    }
+
+    /**
+     * Whether this node is a CP member and its CP Subsystem answers with all its configured members. After a CP member
+     * crashes it still counts until partita.cp.missing-member-removal removes it; the node promoted in its place (a
+     * restarted one) reports itself a CP member only once that has happened.
+     */
+    @SuppressWarnings("unchecked")
+    boolean wholeCpMember() {
+        String body = get("/cluster");
+        if (body == null) {
+            return false;
+        }
+        Map<String, Object> cp = (Map<String, Object>) Json.object(body).get("cp");
+        return cp != null && Boolean.TRUE.equals(cp.get("local")) && Boolean.TRUE.equals(cp.get("available"))
+                && Objects.equals(cp.get("members"), cp.get("configured"));
     }
 
     private static String javaBinary() {

@@ -10,16 +10,25 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
 
 import static org.awaitility.Awaitility.await;
 
 /**
- * A cluster of {@link NodeProcess}es on loopback with a unique cluster name and free ports, joined by TCP discovery
- * with every member listed (PARTITA_MEMBERS), as compose configures its three nodes.
+ * A cluster of {@link NodeProcess}es on loopback with a unique cluster name and free ports, configured as
+ * {@code docker/compose.yaml} configures its three nodes: TCP discovery with every member listed, CP Subsystem with 3
+ * members, readiness from 3 members, split-brain protection 2. What differs, because the nodes share one host: member
+ * addresses are 127.0.0.1:port instead of container names, each node has its own HTTP and member port, and the member
+ * binds to loopback instead of the container's interface. A test may add timing variables (heartbeat, request and
+ * lock timeouts), nothing else.
  */
 final class ProcessCluster implements AutoCloseable {
+
+    /** The timing variables a test may set on top of compose's configuration. */
+    static final Set<String> TIMING = Set.of("PARTITA_HEARTBEAT_TIMEOUT", "PARTITA_REQUEST_TIMEOUT",
+            "PARTITA_CP_LOCK_TIMEOUT", "PARTITA_CP_SESSION_TTL", "PARTITA_CP_MISSING_MEMBER_REMOVAL");
 
     final String clusterName;
     private final Map<String, String> env = new HashMap<>();
@@ -27,20 +36,27 @@ final class ProcessCluster implements AutoCloseable {
     private final List<Integer> memberPorts = new ArrayList<>();
     private int started;
 
-    ProcessCluster(String test, int size, Map<String, String> extraEnv) {
+    ProcessCluster(String test, int size, Map<String, String> timing) {
+        if (!TIMING.containsAll(timing.keySet())) {
+            throw new IllegalArgumentException("only " + TIMING + " may differ from compose: " + timing.keySet());
+        }
         this.clusterName = test + "-" + UUID.randomUUID().toString().substring(0, 8);
         for (int i = 0; i < size + 1; i++) {
             memberPorts.add(Ports.free());
         }
+        // As docker/compose.yaml, each value:
         env.put("PARTITA_CLUSTER_NAME", clusterName);
         env.put("PARTITA_DISCOVERY", "tcp");
         // Every port the cluster may ever use, including the one a joining node takes later.
         env.put("PARTITA_MEMBERS", memberPorts.stream().map(p -> "127.0.0.1:" + p)
                 .collect(Collectors.joining(",")));
-        env.put("PARTITA_NETWORK_HOST", "127.0.0.1");
-        // As compose: a member that sees fewer than 2 of the 3 refuses the ledger (503) instead of serving stale data.
+        env.put("PARTITA_CP_MEMBERS", "3");
+        env.put("PARTITA_MIN_CLUSTER_SIZE", "3");
+        // A member that sees fewer than 2 of the 3 refuses the ledger (503) instead of serving stale data.
         env.put("PARTITA_SPLIT_BRAIN_PROTECTION", "2");
-        env.putAll(extraEnv);
+        // Loopback where the image sets "any": nodes of a test must not be reachable from other hosts.
+        env.put("PARTITA_NETWORK_HOST", "127.0.0.1");
+        env.putAll(timing);
         for (int i = 0; i < size; i++) {
             nodes.add(new NodeProcess(clusterName + "-n" + (i + 1), Ports.free(), memberPorts.get(i), env));
         }
@@ -63,6 +79,21 @@ final class ProcessCluster implements AutoCloseable {
 
     List<URI> urls() {
         return nodes.stream().map(NodeProcess::url).toList();
+    }
+
+    /** The node that is the cluster's master, as a running node last logged the member list. */
+    NodeProcess master() throws IOException {
+        for (NodeProcess node : nodes) {
+            if (node.alive()) {
+                int port = node.masterMemberPort();
+                for (NodeProcess candidate : nodes) {
+                    if (candidate.memberPort == port) {
+                        return candidate;
+                    }
+                }
+            }
+        }
+        throw new IllegalStateException("no node has logged a member list naming one of " + nodes);
     }
 
     /** Restarts a stopped node on the same ports (a crashed host coming back). */
@@ -98,6 +129,23 @@ final class ProcessCluster implements AutoCloseable {
         } catch (ConditionTimeoutException e) {
             throw new AssertionError("no safe cluster of " + members + " within " + atMost.toSeconds() + " s: "
                     + which.stream().map(NodeProcess::describe).collect(Collectors.joining("; ")), e);
+        }
+    }
+
+    /**
+     * Waits until each running node is a CP member of a whole CP Subsystem: a crashed or departed CP member has been
+     * removed and a node promoted in its place. Until then Raft groups run with a member missing, and stopping another
+     * CP member gracefully hangs (see the README, "Fault tests across processes").
+     */
+    void awaitCpWhole() {
+        List<NodeProcess> running = nodes.stream().filter(NodeProcess::alive).toList();
+        Duration atMost = Duration.ofSeconds(90);
+        try {
+            await().atMost(atMost).pollInterval(Duration.ofMillis(500))
+                    .until(() -> running.stream().allMatch(NodeProcess::wholeCpMember));
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError("no whole CP Subsystem of " + running.size() + " within " + atMost.toSeconds()
+                    + " s: " + running.stream().map(NodeProcess::describe).collect(Collectors.joining("; ")), e);
         }
     }
 

@@ -22,14 +22,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The load tool's check fed by hand: a consistent record passes, and each planted fault (a lost acknowledged credit,
- * a double apply, a replay that answered differently, an applied rejection, a half-done transfer, a stale write)
- * fails it.
+ * a double apply, a replay that answered differently or without its Idempotent-Replayed header, an applied rejection,
+ * a half-done transfer, a stale write, a 404 or 409 the API does not allow) fails it.
  */
 class VerificationTest {
 
     /*
      * The consistent story: a and b open at 1000 (b may go to -500).
-     * c1: credit 100 to a -> 1100. d1: debit 5000 from a -> 422 (a stays 1100). t1: transfer 300 a -> b: a 800, b 1300.
+     * c1: credit 100 to a -> 1100. d1: debit 5000 from a -> 422 (a stays 1100).
+     * t1: transfer 300 a -> b: a 800, b 1300.
      * u1: debit 50 from b without an answer, applied -> b 1250. u2: credit 7 to b without an answer, never applied.
      */
     private final Map<String, Opening> opening = Map.of("a", new Opening(1000, 0), "b", new Opening(1000, 500));
@@ -64,6 +65,11 @@ class VerificationTest {
         return new HashMap<>(Map.of("a", 800L, "b", 1250L));
     }
 
+    /** The answer a correct node gives to a replay: the first answer, with Idempotent-Replayed: true. */
+    private static Answer replayed(Answer first) {
+        return new Answer(first.outcome(), first.httpStatus(), first.balance(), first.toBalance(), true, null);
+    }
+
     private static Verification.Verdict verify(Run run, Map<String, Long> balances,
                                                Map<String, List<Entry>> journals) {
         return Verification.verify(run, new Observed(balances, journals, List.of()));
@@ -72,7 +78,7 @@ class VerificationTest {
     @Test
     void shouldPassWhenTheClusterHoldsExactlyWhatItAcknowledged() {
         Run run = new Run(opening, results(), List.of(new Replay(c1, results().get(0).answer(),
-                new Answer(Outcome.APPLIED, 200, 1100L, null))));
+                replayed(results().get(0).answer()))));
 
         Verification.Verdict verdict = verify(run, balances(), journals());
 
@@ -180,5 +186,86 @@ class VerificationTest {
         assertFalse(verdict.pass());
         assertTrue(verdict.failures().stream().anyMatch(f -> f.contains("overdraft")),
                 () -> verdict.failures().toString());
+    }
+
+    @Test
+    void shouldFailWhenAReplayRepeatsTheFirstAnswerWithoutTheReplayedHeader() {
+        Answer first = results().get(0).answer();
+        Replay withHeader = new Replay(c1, first, replayed(first));
+        Replay withoutHeader = new Replay(c1, first, new Answer(Outcome.APPLIED, 200, 1100L, null, false, null));
+
+        Verification.Verdict good = verify(new Run(opening, results(), List.of(withHeader)), balances(), journals());
+        Verification.Verdict bad = verify(new Run(opening, results(), List.of(withoutHeader)), balances(), journals());
+
+        assertTrue(good.pass(), () -> good.failures().toString());
+        assertFalse(bad.pass());
+        assertEquals(1, bad.failureCount(), () -> bad.failures().toString());
+        assertTrue(bad.failures().get(0).contains("Idempotent-Replayed"), () -> bad.failures().toString());
+    }
+
+    @Test
+    void shouldFailWhenAnAccountThisRunOpenedIsAnswered404EvenIfNothingElseIsWrong() {
+        Op lost = Op.debit("n1", "a", 10);
+        List<Result> results = results();
+        results.add(new Result(lost, Workload.answer(lost, new Client.Response(404,
+                "{\"title\":\"Account not found\"}", false, null))));
+
+        Verification.Verdict verdict = verify(new Run(opening, results, List.of()), balances(), journals());
+
+        assertFalse(verdict.pass());
+        assertEquals(1, verdict.unexpected());
+        assertEquals(1, verdict.failureCount(), () -> verdict.failures().toString());
+        assertTrue(verdict.failures().get(0).contains("n1") && verdict.failures().get(0).contains("404"),
+                () -> verdict.failures().toString());
+    }
+
+    @Test
+    void shouldFailWhenAnIdOnlyThisRunUsesIsAnswered409AndStillCountWhatTheJournalShows() {
+        // The 409 came, yet the journal shows the credit applied: the balance must include it, so the only failure
+        // is the answer itself (no spurious balance or conservation failure hides it or adds to it).
+        Op clash = Op.credit("k1", "b", 5);
+        List<Result> results = results();
+        results.add(new Result(clash, Workload.answer(clash, new Client.Response(409, "{}", false, null))));
+        Map<String, List<Entry>> journals = journals();
+        journals.get("b").add(0, new Entry("k1", "CREDIT", 5, "APPLIED", 1255));
+        Map<String, Long> balances = balances();
+        balances.put("b", 1255L);
+
+        Verification.Verdict verdict = verify(new Run(opening, results, List.of()), balances, journals);
+
+        assertFalse(verdict.pass());
+        assertEquals(1, verdict.failureCount(), () -> verdict.failures().toString());
+        assertTrue(verdict.failures().get(0).contains("k1") && verdict.failures().get(0).contains("409"),
+                () -> verdict.failures().toString());
+    }
+
+    @Test
+    void shouldFailWhenATransferIsAnswered404() {
+        Op t3 = Op.transfer("t3", "a", "b", 1);
+        List<Result> results = results();
+        results.add(new Result(t3, Workload.answer(t3, new Client.Response(404, "{}", false, null))));
+
+        Verification.Verdict verdict = verify(new Run(opening, results, List.of()), balances(), journals());
+
+        assertFalse(verdict.pass());
+        assertTrue(verdict.failures().stream().anyMatch(f -> f.contains("t3") && f.contains("404")),
+                () -> verdict.failures().toString());
+    }
+
+    @Test
+    void shouldReadAnAnswerTheWayTheApiDefinesIt() {
+        Op debit = Op.debit("r1", "a", 10);
+        Op transfer = Op.transfer("r2", "a", "b", 10);
+
+        Answer applied = Workload.answer(debit, new Client.Response(200, "{\"balance\":90}", true, null));
+        Answer rejected = Workload.answer(transfer, new Client.Response(422,
+                "{\"status\":\"REJECTED\",\"fromBalance\":5,\"toBalance\":7}", false, null));
+        Answer unreadable = Workload.answer(debit, new Client.Response(200, "{\"balance\":\"ninety\"}", false,
+                null));
+
+        assertEquals(new Answer(Outcome.APPLIED, 200, 90L, null, true, null), applied);
+        assertEquals(new Answer(Outcome.REJECTED, 422, 5L, 7L, false, null), rejected);
+        assertEquals(Outcome.UNEXPECTED, unreadable.outcome());
+        assertEquals(Outcome.UNKNOWN, Workload.answer(debit, null).outcome());
     }
 }
