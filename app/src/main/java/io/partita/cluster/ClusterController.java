@@ -29,10 +29,12 @@ class ClusterController {
     private final MigrationTracker migrations;
     private final CpMembership cp;
     private final PartitionViews views;
+    private final ClusterSafety safety;
 
     ClusterController(HazelcastInstance hazelcast, MigrationTracker migrations, CpMembership cp,
-                      PartitionViews views) {
+                      PartitionViews views, ClusterSafety safety) {
         this.hazelcast = hazelcast;
+        this.safety = safety;
         this.migrations = migrations;
         this.cp = cp;
         this.views = views;
@@ -55,7 +57,7 @@ class ClusterController {
                 .sorted(Comparator.comparing(MemberView::address))
                 .toList();
         return new ClusterView(hazelcast.getConfig().getClusterName(), HazelcastConfigs.PARTITION_COUNT,
-                hazelcast.getPartitionService().isClusterSafe(), migrations.inFlight(), members, cp.view());
+                safety.isSafe(), migrations.inFlight(), members, cp.view());
     }
 
     /** All 271 partitions in id order: owner, backups and the accounts in each. */

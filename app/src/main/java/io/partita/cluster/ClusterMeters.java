@@ -18,21 +18,22 @@ import java.util.function.ToDoubleFunction;
  * {@code partita_partitions_moved_total}, {@code partita_migrations_in_flight}.
  *
  * <p>What runs where: every value is read when Prometheus scrapes, on the HTTP thread serving the scrape, from tables
- * and statistics the member keeps (O(partitions), never O(entries)). A member that is shutting down reports NaN
+ * and statistics the member keeps (O(partitions), never O(entries)); whether the cluster is safe is
+ * {@link ClusterSafety}'s last answer, not a round trip to every member per scrape. A member that is shutting down reports NaN
  * rather than failing the scrape.
  */
 @Context
 class ClusterMeters {
 
-    ClusterMeters(MeterRegistry registry, HazelcastInstance hazelcast, MigrationTracker migrations) {
+    ClusterMeters(MeterRegistry registry, HazelcastInstance hazelcast, MigrationTracker migrations,
+                  ClusterSafety safety) {
         Gauge.builder("partita.partitions.owned", hazelcast, guarded(ClusterMeters::ownedPartitions))
                 .description("Partitions whose primary replica this member owns")
                 .register(registry);
         Gauge.builder("partita.cluster.members", hazelcast, guarded(h -> h.getCluster().getMembers().size()))
                 .description("Members in the cluster as this member sees it")
                 .register(registry);
-        Gauge.builder("partita.cluster.safe", hazelcast,
-                        guarded(h -> h.getPartitionService().isClusterSafe() ? 1 : 0))
+        Gauge.builder("partita.cluster.safe", safety, s -> s.isSafe() ? 1 : 0)
                 .description("1 when every partition has its backups and no migration runs")
                 .register(registry);
         for (String map : new String[] {Maps.ACCOUNTS, Maps.JOURNAL}) {

@@ -12,27 +12,25 @@ import org.reactivestreams.Subscription;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** Readiness asks the cluster off the caller's thread and counts the members split-brain protection needs. */
+/** Readiness counts the members split-brain protection needs, beside the cluster's last known safety. */
 class MemberReadinessTest {
 
     @Test
     @Timeout(value = 2, unit = TimeUnit.MINUTES)
     void shouldReportDownWhenFewerMembersRemainThanSplitBrainProtectionNeeds() {
-        ExecutorService blocking = Executors.newCachedThreadPool();
         try (TestCluster cluster = TestCluster.start(2)) {
             cluster.awaitSafe();
             PartitaProperties base = cluster.properties(0);
             PartitaProperties protectedByTwo = new PartitaProperties(base.clusterName(), base.discovery(),
                     base.members(), base.kubernetes(), base.network(), 1, base.heartbeatTimeout(), base.httpUrl(),
                     base.cp(), base.processing(), base.journal(), base.transfers(), base.requestTimeout(), 2);
-            MemberReadiness readiness = new MemberReadiness(cluster.member(0), protectedByTwo, blocking);
+            ClusterSafety safety = new ClusterSafety(cluster.member(0));
+            MemberReadiness readiness = new MemberReadiness(cluster.member(0), protectedByTwo, safety);
 
             await().atMost(Duration.ofSeconds(30)).until(() -> result(readiness).getStatus() == HealthStatus.UP);
 
@@ -43,8 +41,7 @@ class MemberReadinessTest {
             Map<?, ?> details = (Map<?, ?>) result(readiness).getDetails();
             assertEquals(1, details.get("members"));
             assertEquals(2, details.get("requiredMembers"));
-        } finally {
-            blocking.shutdownNow();
+            safety.stop();
         }
     }
 
