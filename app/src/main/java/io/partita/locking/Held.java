@@ -25,6 +25,12 @@ import java.util.concurrent.CompletionStage;
 public final class Held implements AutoCloseable {
 
     /**
+     * What this member logs when it finds, on unlocking, that its CP session expired while it held a lock (it was
+     * paused or cut off, and the lock went to another holder with a higher fence). Fault tests look for it.
+     */
+    public static final String SESSION_EXPIRED_WHILE_HELD = "its CP session expired while it was held";
+
+    /**
      * Unlock attempts before giving up on a lock. Each is bounded by Hazelcast's own invocation timeout, which is long
      * (minutes) only when the CP group has no leader; a lock left held then is the lesser harm than a thread kept.
      */
@@ -120,8 +126,8 @@ public final class Held implements AutoCloseable {
                 return;
             } catch (IllegalMonitorStateException e) {
                 // LockOwnershipLostException among them: the session is gone, and the lock with it.
-                LOG.warn("The lock of account {} (fence {}) was already released: its CP session expired while it "
-                        + "was held", lock.accountId(), lock.fence());
+                LOG.warn("The lock of account {} (fence {}) was already released: {}", lock.accountId(),
+                        lock.fence(), SESSION_EXPIRED_WHILE_HELD);
                 return;
             } catch (RuntimeException e) {
                 if (attempt >= UNLOCK_ATTEMPTS) {
