@@ -66,21 +66,21 @@ import java.util.concurrent.atomic.AtomicInteger;
  * ({@code cluster/Continuations}), not to the JDK's common pool.
  *
  * <p>Results, 3 members, ops/s, mean of 3 x 5 s iterations (slowest-fastest) after 2 x 5 s of warm-up, one fork, on
- * a 2-core Xeon VM shared with other builds, as shipped ({@code benchmarks/results/lock-vs-partition-pool.json}; to be
- * refreshed by the next run):
+ * a 2-vCPU AMD EPYC VM with nothing else running, as shipped ({@code benchmarks/results/lock-vs-partition-20261122.json}):
  * <pre>
  * mode                16 accounts (hot)        100000 accounts (spread)
- * LOCKED               1,907 (1,717-2,187)      1,055 (1,043-1,068)
- * PARTITIONED          5,989 (4,834-7,799)      4,873 (4,438-5,371)
- * PARTITIONED_ASYNC    4,856 (4,207-5,498)      7,409 (6,386-8,158)
- * IMAP_LOCK            2,583 (2,014-2,992)      3,752 (2,786-4,277)
- * RAW_SET             17,661 (6,145-24,222)    23,514 (20,406-25,855)
+ * LOCKED               1,245 (1,133-1,380)      1,185 (1,136-1,230)
+ * PARTITIONED          6,727 (5,357-7,720)      4,890 (4,135-5,803)
+ * PARTITIONED_ASYNC    8,013 (6,311-9,270)      9,877 (9,118-10,649)
+ * IMAP_LOCK            3,121 (2,529-3,654)      3,051 (2,531-3,752)
+ * RAW_SET             24,025 (22,741-25,059)   16,477 (14,779-17,881)
  * </pre>
- * PARTITIONED / LOCKED: 3.14 hot, 4.62 spread. PARTITIONED / RAW_SET: 0.34 hot, 0.21 spread. The locked path pays two
- * Raft commits and several more grid calls per transaction, all CPU on one host; {@code RAW_SET} is one replicated
- * write where the partitioned path rewrites the account and writes a journal entry as well. Runs made before the
- * continuation pool existed, when every Hazelcast callback started a thread on 2 cores, are kept with their
- * explanation in {@code benchmarks/results/NOTES.md}; their figures include that cost and are not comparable.
+ * PARTITIONED / LOCKED: 5.40 hot, 4.13 spread. PARTITIONED / RAW_SET: 0.28 hot, 0.30 spread. The locked path pays two
+ * Raft commits (lock, unlock) and more grid calls per transaction, and on hot accounts its threads queue on the locks,
+ * all CPU on one host; {@code RAW_SET} is one replicated write where the partitioned path rewrites the account and
+ * writes a journal entry as well. Runs made before the continuation pool existed, when every Hazelcast callback
+ * started a thread on 2 cores, are kept with their explanation in {@code benchmarks/results/NOTES.md}; their figures
+ * include that cost and are not comparable.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)

@@ -55,19 +55,18 @@ import java.util.concurrent.atomic.LongAdder;
  * java -jar benchmarks/target/benchmarks.jar chart $run.json $run.png "Transfers per second, 3 members"
  * </pre>
  *
- * <p>Results: not yet measured as shipped since nodes run Hazelcast's callbacks on their own continuation pool
- * ({@code cluster/Continuations}); to be refreshed by the next run. The last figures, 3 members, transfers/s, mean of
- * 3 x 5 s iterations (slowest-fastest), one fork, on a loaded 2-core VM, were taken before that pool existed, with
- * the common pool widened to 2 threads by a JVM flag so that callbacks did not start a thread each
- * ({@code benchmarks/results/transfer-fjp2.json}; the run without the flag, {@code transfer.json}, measured mostly
- * those thread starts and is explained in {@code benchmarks/results/NOTES.md}):
+ * <p>Results, 3 members, transfers/s, mean of 3 x 5 s iterations (slowest-fastest) after 2 x 5 s of warm-up, one
+ * fork, on a 2-vCPU AMD EPYC VM with nothing else running, as shipped
+ * ({@code benchmarks/results/transfer-20261122.json}):
  * <pre>
  * accounts  LOCKED           PARTITIONED
- * 16        302 (259-366)    1,297 (1,000-1,772)
- * 100000    399 (346-425)    859 (758-955)
+ * 16        370 (323-427)    1,004 (810-1,241)
+ * 100000    431 (404-450)    1,093 (978-1,183)
  * </pre>
- * PARTITIONED / LOCKED: 4.3 hot and 2.2 spread. The locked transfer is slowest on the hot set, where 16 threads
- * compete for pairs of 16 locks.
+ * PARTITIONED / LOCKED: 2.7 hot and 2.5 spread. A partitioned transfer writes its record, the debit and the credit
+ * (each with its journal entry and backup); the locked one adds two Raft lock round trips each way and queues on hot
+ * accounts. Earlier runs, before nodes had their own continuation pool, are explained in
+ * {@code benchmarks/results/NOTES.md} and are not comparable.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
