@@ -45,7 +45,7 @@ public final class ApplyTransaction
         if (account == null) {
             return TxOutcome.notFound();
         }
-        IMap<JournalKey, JournalEntry> journal = hazelcast == null ? null : Maps.journal(hazelcast);
+        IMap<JournalKey, JournalEntry> journal = hazelcast == null ? null : Maps.journalOnPartitionThread(hazelcast);
         Ledger.Decision decision = Ledger.decide(account, request, key -> journal == null ? null : journal.get(key),
                 key -> journal != null && journal.containsKey(key));
         if (decision.account() != null) {

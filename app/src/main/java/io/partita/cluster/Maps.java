@@ -28,6 +28,8 @@ public final class Maps {
     public static final String SCHEDULES = "schedules";
     /** The executor the per-partition job tasks run on, on each partition's owner. */
     public static final String JOB_EXECUTOR = "partita-jobs";
+    /** Put in the member's user context once {@link #createProxies} is done. */
+    private static final String PROXIES_CREATED = "partita.proxies-created";
 
     private Maps() {
     }
@@ -35,7 +37,8 @@ public final class Maps {
     /**
      * Creates this member's proxies of every map, once when a member starts, before any bean or request uses them:
      * entry processors reach the journal from a partition thread, where creating a proxy for the first time would
-     * need a call to other members, which a partition thread may not make.
+     * need a call on every partition, which a partition thread may not make; until this is done they ask to be
+     * retried ({@link #journalOnPartitionThread}).
      *
      * <p>Creating the proxy of a map with an index (journal, transfers, jobs) adds the index on every partition;
      * while other members are joining, or on a busy machine, a backup of that may not acknowledge in time and the
@@ -53,6 +56,7 @@ public final class Maps {
                 jobs(hazelcast);
                 jobGuards(hazelcast);
                 schedules(hazelcast);
+                hazelcast.getUserContext().put(PROXIES_CREATED, Boolean.TRUE);
                 return;
             } catch (SplitBrainProtectionException e) {
                 attempt = 0;
@@ -82,6 +86,20 @@ public final class Maps {
 
     public static IMap<JournalKey, JournalEntry> journal(HazelcastInstance hazelcast) {
         return hazelcast.getMap(JOURNAL);
+    }
+
+    /**
+     * The journal, for an entry processor on a partition thread of this member. Until {@link #createProxies} is done
+     * the answer is a {@link RetryableHazelcastException}, which the caller's invocation retries after a pause: a
+     * member that has just joined owns partitions before its journal proxy exists, and creating it adds the journal's
+     * index on every partition, this one included, so a partition thread that waited for the proxy would wait for
+     * itself (until the operation-heartbeat timeout, two minutes, failed both).
+     */
+    public static IMap<JournalKey, JournalEntry> journalOnPartitionThread(HazelcastInstance hazelcast) {
+        if (!hazelcast.getUserContext().containsKey(PROXIES_CREATED)) {
+            throw new RetryableHazelcastException("this member is still creating its maps; retry");
+        }
+        return journal(hazelcast);
     }
 
     public static IMap<String, Job> jobs(HazelcastInstance hazelcast) {

@@ -66,7 +66,7 @@ final class ApplyJob implements EntryProcessor<String, Account, JobStep>, Identi
 
     @Override
     public JobStep process(Map.Entry<String, Account> entry) {
-        IMap<JournalKey, JournalEntry> journal = hazelcast == null ? null : Maps.journal(hazelcast);
+        IMap<JournalKey, JournalEntry> journal = hazelcast == null ? null : Maps.journalOnPartitionThread(hazelcast);
         toJournal = List.of();
         JobStep step = apply(entry, key -> journal == null ? null : journal.get(key),
                 key -> journal != null && journal.containsKey(key));

@@ -87,7 +87,6 @@ final class PartitionTask implements Callable<Long>, IdentifiedDataSerializable,
     @Override
     public Long call() throws InterruptedException {
         IMap<String, Job> jobs = Maps.jobs(hazelcast);
-        Maps.journal(hazelcast);   // the proxy exists before ApplyJob needs it on a partition thread
         Job job = jobs.get(jobId);
         if (!toDo(job)) {
             return -1L;

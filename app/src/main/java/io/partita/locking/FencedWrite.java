@@ -79,7 +79,7 @@ public final class FencedWrite
 
     @Override
     public String process(Map.Entry<String, Account> entry) {
-        IMap<JournalKey, JournalEntry> journal = hazelcast == null ? null : Maps.journal(hazelcast);
+        IMap<JournalKey, JournalEntry> journal = hazelcast == null ? null : Maps.journalOnPartitionThread(hazelcast);
         return process(entry, key -> journal != null && journal.containsKey(key));
     }
 
