@@ -15,10 +15,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -328,6 +330,9 @@ class AccountApiTest {
 
     @Test
     void shouldDescribeTheClusterOfThisNode() {
+        // Whether the cluster is safe is learned by a background thread twice a second (ClusterSafety).
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> Boolean.TRUE.equals(api.get("/cluster").map().get("clusterSafe")));
         Api.Reply cluster = api.get("/cluster");
 
         assertEquals(200, cluster.status());

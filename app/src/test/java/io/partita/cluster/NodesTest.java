@@ -15,7 +15,6 @@ import java.util.stream.Collectors;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Three whole nodes: any node serves any account, /cluster agrees everywhere, and a node leaves without loss. */
 class NodesTest {
@@ -59,9 +58,10 @@ class NodesTest {
                 assertEquals(1, account.number("version"));
             }
             await().atMost(Duration.ofSeconds(30)).until(() -> apis.get(0).get("/health/readiness").status() == 200);
-            Api.Reply cluster = apis.get(1).get("/cluster");
-            assertEquals(2, members(cluster).size());
-            assertTrue((Boolean) cluster.map().get("clusterSafe"));
+            // Each node learns whether the cluster is safe on its own schedule (ClusterSafety), so wait for node 1 too.
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> Boolean.TRUE.equals(apis.get(1).get("/cluster").map().get("clusterSafe")));
+            assertEquals(2, members(apis.get(1).get("/cluster")).size());
         }
     }
 
