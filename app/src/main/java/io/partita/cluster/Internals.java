@@ -1,9 +1,11 @@
 package io.partita.cluster;
 
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.instance.EndpointQualifier;
 import com.hazelcast.instance.impl.HazelcastInstanceImpl;
 import com.hazelcast.instance.impl.HazelcastInstanceProxy;
 import com.hazelcast.internal.partition.InternalPartition;
+import com.hazelcast.internal.server.ServerConnectionManager;
 import com.hazelcast.internal.partition.PartitionReplica;
 import com.hazelcast.map.impl.MapService;
 import com.hazelcast.map.impl.MapServiceContext;
@@ -16,7 +18,8 @@ import java.util.UUID;
 
 /**
  * The only place that reaches into Hazelcast's internal API, which the public one does not cover: the size of one
- * partition's part of a map, and the backup replicas of a partition. Both are O(1) reads of structures the member
+ * partition's part of a map, the backup replicas of a partition, and the member's connections to other members
+ * ({@link SilentPeers}). The first two are O(1) reads of structures the member
  * keeps anyway, which is what makes the partition views cheap with a million accounts (the public alternatives
  * scan the entries). Hazelcast is pinned at 5.4.0, so these calls cannot move under us; if an upgrade breaks them,
  * it breaks here and {@code PartitionViewsTest} says so.
@@ -29,11 +32,17 @@ final class Internals {
     private Internals() {
     }
 
+    private static HazelcastInstanceImpl member(HazelcastInstance hazelcast) {
+        return hazelcast instanceof HazelcastInstanceProxy proxy ? proxy.getOriginal() : (HazelcastInstanceImpl) hazelcast;
+    }
+
     private static NodeEngineImpl nodeEngine(HazelcastInstance hazelcast) {
-        HazelcastInstanceImpl impl = hazelcast instanceof HazelcastInstanceProxy proxy
-                ? proxy.getOriginal()
-                : (HazelcastInstanceImpl) hazelcast;
-        return impl.node.getNodeEngine();
+        return member(hazelcast).node.getNodeEngine();
+    }
+
+    /** This member's connections to other members (and to peers it tries as members), opened or accepted. */
+    static ServerConnectionManager memberConnections(HazelcastInstance hazelcast) {
+        return member(hazelcast).node.getServer().getConnectionManager(EndpointQualifier.MEMBER);
     }
 
     /** The entries of {@code mapName} this member holds in each of {@code partitionIds}, primary or backup alike. */

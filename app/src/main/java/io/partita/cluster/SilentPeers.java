@@ -3,9 +3,6 @@ package io.partita.cluster;
 import com.hazelcast.cluster.Address;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
-import com.hazelcast.instance.EndpointQualifier;
-import com.hazelcast.instance.impl.HazelcastInstanceImpl;
-import com.hazelcast.instance.impl.HazelcastInstanceProxy;
 import com.hazelcast.internal.server.ServerConnection;
 import com.hazelcast.internal.server.ServerConnectionManager;
 import com.hazelcast.internal.server.tcp.TcpServerConnection;
@@ -50,8 +47,9 @@ public class SilentPeers {
     private static final Logger LOG = LoggerFactory.getLogger(SilentPeers.class);
 
     private final HazelcastInstance hazelcast;
+    private final ServerConnectionManager connections;
     /** When each unanswered outgoing connection was first seen; only the checking thread touches it. */
-    private final Map<ServerConnection, Long> unanswered = new HashMap<>();
+    private Map<ServerConnection, Long> unanswered = new HashMap<>();
     /** When a close was last logged per peer: a frozen peer is connected to again every second or so. */
     private final Map<Address, Long> logged = new HashMap<>();
     private final ScheduledExecutorService checker = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -62,24 +60,16 @@ public class SilentPeers {
 
     SilentPeers(HazelcastInstance hazelcast) {
         this.hazelcast = hazelcast;
-        if (!(hazelcast instanceof HazelcastInstanceProxy || hazelcast instanceof HazelcastInstanceImpl)) {
-            LOG.warn("Not an embedded Hazelcast member; connections to silent peers are left to Hazelcast");
-            return;
-        }
+        this.connections = Internals.memberConnections(hazelcast);
         checker.scheduleWithFixedDelay(this::check, PERIOD_MILLIS, PERIOD_MILLIS, TimeUnit.MILLISECONDS);
     }
 
     void check() {
         try {
-            ServerConnectionManager connections = memberConnections();
-            if (connections == null || !hazelcast.getLifecycleService().isRunning()) {
-                unanswered.clear();
-                return;
-            }
             Set<Address> members = hazelcast.getCluster().getMembers().stream().map(Member::getAddress)
                     .collect(Collectors.toSet());
             long now = System.nanoTime();
-            Map<ServerConnection, Long> seen = new HashMap<>();
+            Map<ServerConnection, Long> stillWaiting = new HashMap<>();
             for (ServerConnection connection : connections.getConnections()) {
                 if (!awaitsAnswer(connection) || members.contains(connection.getRemoteAddress())) {
                     continue;
@@ -89,13 +79,12 @@ public class SilentPeers {
                     logClose(connection.getRemoteAddress(), now);
                     connection.close(CLOSE_REASON, null);
                 } else {
-                    seen.put(connection, since);
+                    stillWaiting.put(connection, since);
                 }
             }
-            unanswered.keySet().retainAll(seen.keySet());
-            unanswered.putAll(seen);
+            unanswered = stillWaiting;
         } catch (RuntimeException e) {
-            // A member shutting down; the next round looks again.
+            // A member shutting down (not active any more); the next round looks again.
             LOG.debug("Checking connections to silent peers failed", e);
         }
     }
@@ -113,22 +102,6 @@ public class SilentPeers {
     private static boolean awaitsAnswer(ServerConnection connection) {
         return connection instanceof TcpServerConnection tcp && !tcp.isAcceptorSide() && tcp.isAlive()
                 && tcp.lastReadTimeMillis() < 0;
-    }
-
-    /** This member's connection manager for member connections, or null for anything but an embedded member. */
-    private ServerConnectionManager memberConnections() {
-        HazelcastInstanceImpl member;
-        if (hazelcast instanceof HazelcastInstanceProxy proxy) {
-            if (!proxy.getLifecycleService().isRunning()) {
-                return null;
-            }
-            member = proxy.getOriginal();
-        } else if (hazelcast instanceof HazelcastInstanceImpl impl) {
-            member = impl;
-        } else {
-            return null;
-        }
-        return member.node.getServer().getConnectionManager(EndpointQualifier.MEMBER);
     }
 
     @PreDestroy
