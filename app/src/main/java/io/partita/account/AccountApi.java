@@ -83,12 +83,15 @@ final class AccountApi {
     }
 
     /**
-     * @param partition the partition the account lives in (0..270)
-     * @param owner     the address of the member that owns that partition now
+     * @param partition      the partition the account lives in (0..270)
+     * @param owner          the address of the member that owns that partition now
+     * @param mergeConflicts how many split-brain merges left the account below its overdraft limit (both sides
+     *                       debited it); absent when none did
      */
     @Serdeable
+    @JsonInclude(JsonInclude.Include.NON_NULL)
     record AccountView(String id, long balance, long overdraftLimit, long version, int partition,
-                       @Nullable String owner) {
+                       @Nullable String owner, @Nullable Integer mergeConflicts) {
     }
 
     /**

@@ -28,6 +28,7 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.Pattern;
 
 import java.util.List;
+import java.util.function.ToIntFunction;
 import java.util.concurrent.CompletionStage;
 
 /** Accounts and their transactions over HTTP; every call may land on any node. */
@@ -54,13 +55,13 @@ class AccountController {
         long balance = body.balance() == null ? 0 : body.balance().longValueExact();
         long overdraftLimit = body.overdraftLimit() == null ? 0 : body.overdraftLimit().longValueExact();
         return accounts.open(body.id(), balance, overdraftLimit)
-                .thenApply(account -> HttpResponse.created(view(account)));
+                .thenApply(account -> HttpResponse.created(view(body.id(), account)));
     }
 
     @Get("/{id}")
     CompletionStage<AccountApi.AccountView> get(
             @PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String id) {
-        return accounts.find(id).thenApply(account -> view(account.orElseThrow(() -> notFound(id))));
+        return accounts.find(id).thenApply(account -> view(id, account.orElseThrow(() -> notFound(id))));
     }
 
     @Post("/{id}/transactions")
@@ -72,7 +73,7 @@ class AccountController {
                 System.currentTimeMillis());
         ProcessingMode processingMode = AccountService.parseMode(mode);
         return inFlight.run(1, () -> accounts.apply(id, request, processingMode))
-                .thenApply(outcome -> respond(id, body.txId(), outcome));
+                .thenApply(outcome -> respond(id, body.txId(), outcome, accounts::partitionOf));
     }
 
     @Get("/{id}/transactions")
@@ -88,8 +89,9 @@ class AccountController {
 
     /** The HTTP answer to an outcome: 200 applied, 422 rejected, 409 txId conflict, 404 no account. */
     static MutableHttpResponse<AccountApi.TransactionAnswer> respond(String accountId, String txId,
-                                                                     TxOutcome outcome) {
-        Reply reply = Reply.of(accountId, txId, outcome);
+                                                                     TxOutcome outcome,
+                                                                     ToIntFunction<String> partition) {
+        Reply reply = Reply.of(accountId, txId, outcome, partition);
         if (reply.error() != null) {
             throw reply.error();
         }
@@ -103,12 +105,13 @@ class AccountController {
         return response;
     }
 
-    private AccountApi.AccountView view(Account account) {
-        Partition partition = partitions.getPartition(account.id());
+    private AccountApi.AccountView view(String id, Account account) {
+        Partition partition = partitions.getPartition(id);
         Member owner = partition.getOwner();
-        return new AccountApi.AccountView(account.id(), account.balance(), account.overdraftLimit(),
+        return new AccountApi.AccountView(id, account.balance(), account.overdraftLimit(),
                 account.version(), partition.getPartitionId(),
-                owner == null ? null : owner.getAddress().getHost() + ":" + owner.getAddress().getPort());
+                owner == null ? null : owner.getAddress().getHost() + ":" + owner.getAddress().getPort(),
+                account.conflicts() > 0 ? account.conflicts() : null);
     }
 
     private static ApiException notFound(String id) {

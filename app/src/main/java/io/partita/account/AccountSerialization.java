@@ -1,124 +1,75 @@
 package io.partita.account;
 
-import com.hazelcast.nio.serialization.FieldKind;
+import com.hazelcast.config.SerializationConfig;
+import com.hazelcast.config.SerializerConfig;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import com.hazelcast.nio.serialization.compact.CompactReader;
 import com.hazelcast.nio.serialization.compact.CompactSerializer;
 import com.hazelcast.nio.serialization.compact.CompactWriter;
 import io.partita.cluster.Serialization;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
 /**
  * How the account feature's classes cross the wire: explicit Compact serializers for the values (SQL reads their
- * fields by these names) and the IdentifiedDataSerializable constructors for {@link Serialization}'s factory.
+ * fields by these names), the journal key's own serializer, and the IdentifiedDataSerializable constructors for
+ * {@link Serialization}'s factory.
  */
 public final class AccountSerialization {
 
     public static final String ACCOUNT_TYPE = "partita.Account";
-    public static final String JOURNAL_ENTRY_TYPE = "partita.JournalEntry";
-    public static final String JOURNAL_KEY_TYPE = "partita.JournalKey";
+    public static final String JOURNAL_RECORD_TYPE = "partita.JournalRecord";
 
     private AccountSerialization() {
     }
 
     public static IdentifiedDataSerializable create(int typeId) {
         return switch (typeId) {
-            case Serialization.APPLY_TRANSACTION -> new ApplyTransaction();
-            case Serialization.REPLACE_ACCOUNT -> new ReplaceAccount<>();
+            case Serialization.APPLY_TRANSACTIONS -> new ApplyTransactions();
+            case Serialization.ACCOUNT_BACKUP -> new AccountBackup();
             case Serialization.TRANSACTION_OUTCOME -> new TxOutcome();
             case Serialization.OPEN_ACCOUNT -> new OpenAccount();
-            case Serialization.APPLY_BATCH -> new ApplyBatch();
+            case Serialization.TX_OUTCOMES -> new TxOutcomes();
+            case Serialization.TRIM_TAILS -> new TrimTails();
+            case Serialization.JOURNAL_OF_ACCOUNTS -> new JournalPredicates.OfAccounts();
+            case Serialization.EXPIRED_BEFORE -> new ExpiredBefore();
+            case Serialization.STALE_TAIL -> new StaleTail();
             default -> null;
         };
     }
 
-    public static List<CompactSerializer<?>> compactSerializers() {
-        return List.of(new AccountSerializer(), new JournalEntrySerializer(), new JournalKeySerializer());
+    public static void register(SerializationConfig config) {
+        config.getCompactSerializationConfig()
+                .addSerializer(new AccountSerializer())
+                .addSerializer(new JournalRecordSerializer());
+        config.addSerializerConfig(new SerializerConfig()
+                .setTypeClass(JournalKey.class)
+                .setImplementation(new JournalKey.Serializer()));
     }
 
-    /**
-     * An account, with its recent entries as columns (one array per field) rather than as nested journal entries: a
-     * nested entry would repeat the account id and carry its own schema id and field table, and its type and status
-     * as names. The columns keep a recent entry to about 60 bytes. Type and status are stored by position in their
-     * enums, which is why new kinds are only ever added at the end (the journal map stores them by name).
-     */
+    /** An account, its tail as one byte array ({@link Tail}); its id is the map's key. */
     static final class AccountSerializer implements CompactSerializer<Account> {
-        private static final TxType[] TYPES = TxType.values();
-        private static final TxStatus[] STATUSES = TxStatus.values();
 
         @Override
         public Account read(CompactReader reader) {
-            String id = reader.readString("id");
-            // Fields added after the first schema are read only when the writer had them, so an entry written by an
-            // older member still reads (Compact keeps one schema per version of the class).
-            long opening = reader.getFieldKind("openingBalance") == FieldKind.INT64
-                    ? reader.readInt64("openingBalance") : Account.UNKNOWN_OPENING;
-            String[] jobs = reader.getFieldKind("jobs") == FieldKind.ARRAY_OF_STRING
-                    ? reader.readArrayOfString("jobs") : null;
-            return new Account(id, reader.readInt64("balance"),
-                    reader.readInt64("overdraftLimit"), reader.readInt64("version"), reader.readInt64("fence"),
-                    readRecent(reader, id), opening, jobs == null ? List.of() : Arrays.asList(jobs));
-        }
-
-        private static List<JournalEntry> readRecent(CompactReader reader, String accountId) {
-            if (reader.getFieldKind("recentTxIds") != FieldKind.ARRAY_OF_STRING) {
-                JournalEntry[] nested = reader.getFieldKind("recent") == FieldKind.ARRAY_OF_COMPACT
-                        ? reader.readArrayOfCompact("recent", JournalEntry.class) : null;
-                return nested == null ? List.of() : Arrays.asList(nested);
-            }
-            String[] txIds = reader.readArrayOfString("recentTxIds");
-            byte[] kinds = reader.readArrayOfInt8("recentKinds");
-            long[] amounts = reader.readArrayOfInt64("recentAmounts");
-            long[] balances = reader.readArrayOfInt64("recentBalances");
-            long[] at = reader.readArrayOfInt64("recentAt");
-            long[] seq = reader.readArrayOfInt64("recentSeq");
-            String[] refs = reader.readArrayOfString("recentRefs");
-            List<JournalEntry> recent = new ArrayList<>(txIds.length);
-            for (int i = 0; i < txIds.length; i++) {
-                recent.add(new JournalEntry(accountId, txIds[i], TYPES[kinds[i] >> 1], amounts[i],
-                        STATUSES[kinds[i] & 1], balances[i], at[i], seq[i], refs[i]));
-            }
-            return recent;
+            String[] jobs = reader.readArrayOfString("jobs");
+            return new Account(reader.readInt64("balance"), reader.readInt64("overdraftLimit"),
+                    reader.readInt64("version"), reader.readInt64("fence"), reader.readInt64("openingBalance"),
+                    reader.readArrayOfInt8("tail"), jobs == null ? List.of() : Arrays.asList(jobs),
+                    reader.readInt32("conflicts"));
         }
 
         @Override
         public void write(CompactWriter writer, Account account) {
-            writer.writeString("id", account.id());
             writer.writeInt64("balance", account.balance());
             writer.writeInt64("overdraftLimit", account.overdraftLimit());
             writer.writeInt64("version", account.version());
             writer.writeInt64("fence", account.fence());
             writer.writeInt64("openingBalance", account.openingBalance());
-            writer.writeArrayOfString("jobs", account.jobs().toArray(new String[0]));
-            List<JournalEntry> recent = account.recent();
-            int n = recent.size();
-            String[] txIds = new String[n];
-            byte[] kinds = new byte[n];
-            long[] amounts = new long[n];
-            long[] balances = new long[n];
-            long[] at = new long[n];
-            long[] seq = new long[n];
-            String[] refs = new String[n];
-            for (int i = 0; i < n; i++) {
-                JournalEntry entry = recent.get(i);
-                txIds[i] = entry.txId();
-                kinds[i] = (byte) (entry.type().ordinal() << 1 | entry.status().ordinal());
-                amounts[i] = entry.amount();
-                balances[i] = entry.balanceAfter();
-                at[i] = entry.at();
-                seq[i] = entry.seq();
-                refs[i] = entry.ref();
-            }
-            writer.writeArrayOfString("recentTxIds", txIds);
-            writer.writeArrayOfInt8("recentKinds", kinds);
-            writer.writeArrayOfInt64("recentAmounts", amounts);
-            writer.writeArrayOfInt64("recentBalances", balances);
-            writer.writeArrayOfInt64("recentAt", at);
-            writer.writeArrayOfInt64("recentSeq", seq);
-            writer.writeArrayOfString("recentRefs", refs);
+            writer.writeInt32("conflicts", account.conflicts());
+            writer.writeArrayOfInt8("tail", account.tail());
+            writer.writeArrayOfString("jobs", account.jobs().isEmpty() ? null : account.jobs().toArray(new String[0]));
         }
 
         @Override
@@ -132,59 +83,34 @@ public final class AccountSerialization {
         }
     }
 
-    static final class JournalEntrySerializer implements CompactSerializer<JournalEntry> {
+    /** A journal entry's value: flat, type and status in one byte, no id repeated from the key. */
+    static final class JournalRecordSerializer implements CompactSerializer<JournalRecord> {
+
         @Override
-        public JournalEntry read(CompactReader reader) {
-            return new JournalEntry(reader.readString("accountId"), reader.readString("txId"),
-                    TxType.valueOf(reader.readString("type")), reader.readInt64("amount"),
-                    TxStatus.valueOf(reader.readString("status")), reader.readInt64("balanceAfter"),
-                    reader.readInt64("at"), reader.readInt64("seq"), reader.readString("ref"));
+        public JournalRecord read(CompactReader reader) {
+            return new JournalRecord(reader.readInt8("kind"), reader.readInt64("amount"),
+                    reader.readInt64("balanceAfter"), reader.readInt64("at"), reader.readInt64("seq"),
+                    reader.readString("ref"));
         }
 
         @Override
-        public void write(CompactWriter writer, JournalEntry entry) {
-            writer.writeString("accountId", entry.accountId());
-            writer.writeString("txId", entry.txId());
-            writer.writeString("type", entry.type().name());
-            writer.writeInt64("amount", entry.amount());
-            writer.writeString("status", entry.status().name());
-            writer.writeInt64("balanceAfter", entry.balanceAfter());
-            writer.writeInt64("at", entry.at());
-            writer.writeInt64("seq", entry.seq());
-            writer.writeString("ref", entry.ref());
-        }
-
-        @Override
-        public String getTypeName() {
-            return JOURNAL_ENTRY_TYPE;
-        }
-
-        @Override
-        public Class<JournalEntry> getCompactClass() {
-            return JournalEntry.class;
-        }
-    }
-
-    static final class JournalKeySerializer implements CompactSerializer<JournalKey> {
-        @Override
-        public JournalKey read(CompactReader reader) {
-            return new JournalKey(reader.readString("accountId"), reader.readString("txId"));
-        }
-
-        @Override
-        public void write(CompactWriter writer, JournalKey key) {
-            writer.writeString("accountId", key.accountId());
-            writer.writeString("txId", key.txId());
+        public void write(CompactWriter writer, JournalRecord record) {
+            writer.writeInt8("kind", record.kind());
+            writer.writeInt64("amount", record.amount());
+            writer.writeInt64("balanceAfter", record.balanceAfter());
+            writer.writeInt64("at", record.at());
+            writer.writeInt64("seq", record.seq());
+            writer.writeString("ref", record.ref());
         }
 
         @Override
         public String getTypeName() {
-            return JOURNAL_KEY_TYPE;
+            return JOURNAL_RECORD_TYPE;
         }
 
         @Override
-        public Class<JournalKey> getCompactClass() {
-            return JournalKey.class;
+        public Class<JournalRecord> getCompactClass() {
+            return JournalRecord.class;
         }
     }
 }

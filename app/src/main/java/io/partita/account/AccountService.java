@@ -3,8 +3,8 @@ package io.partita.account;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import com.hazelcast.query.Predicates;
-import io.partita.cluster.Continuations;
 import io.partita.cluster.Maps;
+import io.partita.cluster.PartitionKeys;
 import io.partita.cluster.PartitaProperties;
 import io.partita.cluster.PartitaProperties.ProcessingMode;
 import io.partita.metrics.TransactionMeters;
@@ -20,7 +20,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -28,16 +30,19 @@ import java.util.concurrent.TimeUnit;
 /**
  * Accounts, transactions and the journal, for the API and for other features.
  *
- * <p>A transaction is answered only once its journal entry is stored with its backup: the processing path records
- * the outcome in the account, then this service writes the entry to the journal (a write of the same value, so it
- * may repeat), then the caller hears the answer. If this node dies in between, the client's retry lands on another
- * node, is recognised as a duplicate and writes the entry then; so every acknowledged transaction is in the journal.
+ * <p>A transaction is answered once its entry is recorded in its account with the account's backup: that is its one
+ * replicated write. The journal receives the entry later, in batches ({@link JournalWriter}); until then the
+ * account's tail holds it, so a retry is answered from one or the other and the journal listing reads both.
+ *
+ * <p>Concurrency: every method may be called on any thread and returns without blocking on the grid, except
+ * {@link #journal}, which blocks its caller (the HTTP blocking pool) on one partition query.
  */
 @Singleton
 public class AccountService {
 
+    private final HazelcastInstance hazelcast;
     private final IMap<String, Account> accounts;
-    private final IMap<JournalKey, JournalEntry> journal;
+    private final IMap<JournalKey, JournalRecord> journal;
     private final Map<ProcessingMode, TransactionPath> paths = new EnumMap<>(ProcessingMode.class);
     private final ProcessingMode defaultMode;
     private final TransactionMeters meters;
@@ -46,6 +51,7 @@ public class AccountService {
     @Inject
     AccountService(HazelcastInstance hazelcast, List<TransactionPath> paths, PartitaProperties properties,
                    TransactionMeters meters) {
+        this.hazelcast = hazelcast;
         this.accounts = Maps.accounts(hazelcast);
         this.journal = Maps.journal(hazelcast);
         paths.forEach(path -> this.paths.put(path.mode(), path));
@@ -59,31 +65,52 @@ public class AccountService {
         this(hazelcast, paths, properties, TransactionMeters.detached());
     }
 
-    /** Opens an account; a 409 when the id is taken. */
+    /** Opens an account; 409 when the id is taken, 503 when its partition's data is lost. */
     public CompletionStage<Account> open(String id, long balance, long overdraftLimit) {
-        Account account = Account.open(id, balance, overdraftLimit);
-        return accounts.submitToKey(id, new OpenAccount(account)).toCompletableFuture()
+        Account account = Account.open(balance, overdraftLimit);
+        return bounded(accounts.submitToKey(id, new OpenAccount(account))).thenApply(result -> {
+            switch (OpenAccount.Result.valueOf(result)) {
+                case EXISTS -> throw ApiException.conflict("account-exists", "Account exists",
+                        "An account with id '" + id + "' already exists.");
+                case PARTITION_LOST -> throw ApiException.partitionLost("Account", id, partitionOf(id));
+                default -> {
+                    return account;
+                }
+            }
+        });
+    }
+
+    /** The account, or empty when there is none; 503 when its partition's data is lost. */
+    public CompletionStage<Optional<Account>> find(String id) {
+        return bounded(accounts.getAsync(id)).thenCompose(account -> account != null
+                ? CompletableFuture.completedFuture(Optional.of(account))
+                : bounded(sentinelPresent(id)).thenApply(present -> {
+                    if (!present) {
+                        throw ApiException.partitionLost("Account", id, partitionOf(id));
+                    }
+                    return Optional.<Account>empty();
+                }));
+    }
+
+    private CompletionStage<Boolean> sentinelPresent(String accountId) {
+        IMap<String, Long> sentinels = hazelcast.getMap(Maps.SENTINELS);
+        return sentinels.getAsync(PartitionKeys.of(hazelcast, partitionOf(accountId))).thenApply(Objects::nonNull);
+    }
+
+    int partitionOf(String accountId) {
+        return hazelcast.getPartitionService().getPartition(accountId).getPartitionId();
+    }
+
+    /** {@code call} within the request timeout, its failures translated for the API. */
+    private <T> CompletableFuture<T> bounded(CompletionStage<T> call) {
+        return call.toCompletableFuture()
                 .orTimeout(requestTimeout.toMillis(), TimeUnit.MILLISECONDS)
-                .handle((opened, failure) -> {
+                .handle((result, failure) -> {
                     if (failure != null) {
                         throw Failures.translate(failure);
                     }
-                    if (!opened) {
-                        throw ApiException.conflict("account-exists", "Account exists",
-                                "An account with id '" + id + "' already exists.");
-                    }
-                    return account;
+                    return result;
                 });
-    }
-
-    public CompletionStage<Optional<Account>> find(String id) {
-        return accounts.getAsync(id).toCompletableFuture()
-                .orTimeout(requestTimeout.toMillis(), TimeUnit.MILLISECONDS).handle((account, failure) -> {
-            if (failure != null) {
-                throw Failures.translate(failure);
-            }
-            return Optional.ofNullable(account);
-        });
     }
 
     /** How long a transaction waits for the member that holds its data (partita.request-timeout). */
@@ -107,8 +134,8 @@ public class AccountService {
     }
 
     /**
-     * Runs one transaction on the path {@code mode} names (the node's default when null) and stores its journal
-     * entry. Completes with the outcome; a grid failure completes it with the API's translation of it.
+     * Runs one transaction on the path {@code mode} names (the node's default when null). Completes with the outcome;
+     * a grid failure completes it with the API's translation of it.
      */
     public CompletionStage<TxOutcome> apply(String accountId, TxRequest request, ProcessingMode mode) {
         TransactionPath path;
@@ -121,58 +148,35 @@ public class AccountService {
     }
 
     /**
-     * Runs one transaction on the given path and stores its journal entry, as {@link #apply(String, TxRequest,
-     * ProcessingMode)} does. For callers that bring their own path, such as a transfer that already holds the locks
-     * of both its accounts.
+     * Runs one transaction on the given path, as {@link #apply(String, TxRequest, ProcessingMode)} does. For callers
+     * that bring their own path, such as a transfer that already holds the locks of both its accounts.
      */
     public CompletionStage<TxOutcome> applyWith(TransactionPath path, String accountId, TxRequest request) {
         long started = System.nanoTime();
         // Bounded: a member that cannot reach the data (or holds it while paused) answers 503 instead of hanging.
-        return path.apply(accountId, request)
-                .thenComposeAsync(outcome -> journaled(journal, outcome), Continuations.executor())
-                .toCompletableFuture()
-                .orTimeout(requestTimeout.toMillis(), TimeUnit.MILLISECONDS)
-                .handle((outcome, failure) -> {
-                    if (failure != null) {
-                        throw Failures.translate(failure);
-                    }
-                    return outcome;
-                })
+        return bounded(path.apply(accountId, request))
                 .whenComplete((outcome, failure) ->
                         meters.record(path.mode(), outcome, failure, System.nanoTime() - started));
     }
 
     /**
-     * Stores the journal entry of a recorded or replayed outcome, then completes with the outcome. Writing the same
-     * entry twice is harmless, so every path and every retry calls it.
-     */
-    static CompletionStage<TxOutcome> journaled(IMap<JournalKey, JournalEntry> journal, TxOutcome outcome) {
-        boolean recorded = outcome.kind() == TxOutcome.Kind.RECORDED || outcome.kind() == TxOutcome.Kind.REPLAYED;
-        if (!recorded) {
-            return CompletableFuture.completedFuture(outcome);
-        }
-        JournalEntry entry = outcome.entry();
-        return journal.setAsync(entry.key(), entry).thenApply(ignored -> outcome);
-    }
-
-    /**
-     * The account's journal, newest first; entries older than the retention are gone. 404 for no account.
+     * The account's journal, newest first; entries older than the retention are gone. 404 for no account, 503 when
+     * its partition's data is lost.
      *
-     * <p>The account is read first and its recent entries are merged in: an entry whose journal write was lost with
-     * the node that recorded it is held by the account until it reaches the journal (see {@link Ledger#decide}), and
-     * it is part of the account's history all the same. Reading the account before the journal means an entry that
-     * moves from one to the other in between is seen in at least one of them.
+     * <p>The account is read first and its tail merged in: the tail holds the entries the journal does not yet, and an
+     * entry that moves from one to the other in between is seen in at least one of them. The journal has no index, so
+     * its entries are found by scanning the account's partition (on its owner).
      */
     public List<JournalEntry> journal(String accountId, int limit) {
         Map<String, JournalEntry> entries = new HashMap<>();
         try {
-            Account account = accounts.get(accountId);
-            if (account == null) {
-                throw ApiException.notFound("Account", accountId);
+            Optional<Account> found = find(accountId).toCompletableFuture().join();
+            Account account = found.orElseThrow(() -> ApiException.notFound("Account", accountId));
+            for (Map.Entry<JournalKey, JournalRecord> entry : journal.entrySet(Predicates.partitionPredicate(
+                    accountId, JournalPredicates.ofAccounts(Set.of(accountId))))) {
+                entries.put(entry.getKey().txId(), entry.getValue().entry(entry.getKey()));
             }
-            account.recent().forEach(entry -> entries.put(entry.txId(), entry));
-            journal.values(Predicates.partitionPredicate(accountId, Predicates.equal("accountId", accountId)))
-                    .forEach(entry -> entries.put(entry.txId(), entry));
+            account.tailEntries(accountId).forEach(entry -> entries.put(entry.txId(), entry));
         } catch (RuntimeException e) {
             // A grid failure (a member cut off from the majority, a migration) is a 503 like on the write paths.
             throw Failures.translate(e);

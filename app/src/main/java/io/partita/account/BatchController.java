@@ -77,7 +77,8 @@ class BatchController {
                                 ? AccountApi.BatchAnswer.problem(item.txId(), item.accountId(), ApiException.unavailable(
                                 "No definite answer could be had for this item. Retry it with the same txId.",
                                 Duration.ofSeconds(1)))
-                                : AccountApi.BatchAnswer.of(Reply.of(item.accountId(), item.txId(), outcome));
+                                : AccountApi.BatchAnswer.of(Reply.of(item.accountId(), item.txId(), outcome,
+                                        batches::partitionOf));
                     }
                     return List.of(answers);
                 });

@@ -1,15 +1,14 @@
 package io.partita.account;
 
-import com.hazelcast.cluster.Member;
-import com.hazelcast.core.ExecutionCallback;
 import com.hazelcast.core.HazelcastInstance;
-import com.hazelcast.core.IExecutorService;
-import com.hazelcast.partition.PartitionService;
+import com.hazelcast.map.IMap;
 import io.partita.cluster.Continuations;
+import io.partita.cluster.LocalStores;
 import io.partita.cluster.Maps;
 import io.partita.cluster.PartitaProperties.ProcessingMode;
 import jakarta.inject.Singleton;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -21,14 +20,20 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Many transactions in one request. On the partitioned path the batch is cut into one {@link ApplyBatch} slice per
- * member that owns some of its accounts, so a batch of thousands costs a few network round trips. On the locked path
- * each item takes the single-call route. Either way items on one account run in batch order.
+ * Many transactions in one request. On the partitioned path the batch goes as one {@link ApplyTransactions} over all
+ * its accounts: one operation (and one backup message) per partition, one message per member, so a batch of thousands
+ * costs a few round trips. On the locked path each item takes the single-call route. Either way items on one account
+ * run in batch order.
  *
- * <p>A slice that fails (its member left mid-way) or items that failed transiently are re-sent, cut again by the new
- * owners, up to {@link #ATTEMPTS} times; re-sending is safe because each item is idempotent by txId. An item that
- * failed stops the later items on its account, so they are re-sent after it rather than run ahead of it. Items still
- * without an answer then come back as null, which the API answers as a retryable 503 for that item.
+ * <p>What runs where: the calls are issued from the calling thread and their continuations on Hazelcast's default
+ * async executor (the node's continuation pool); the processors run on the owners' partition threads. A partition's
+ * items go at most {@link PartitionBatcher#MAX_PER_OPERATION} per operation, so one batch never holds a partition
+ * thread for long; larger shares go in further rounds, each after the previous one answered.
+ *
+ * <p>Failure: a round that fails (its member left mid-way, a backup did not confirm) stops the rounds after it, and
+ * what is unanswered is sent again, cut anew by the current owners, up to {@link #ATTEMPTS} times; re-sending is safe
+ * because each item is idempotent by txId, and order holds because nothing after a failed item on its account ran.
+ * Items still without an answer then come back as null, which the API answers as a retryable 503 for that item.
  *
  * <p>A batch is bounded in time: {@link #ATTEMPTS} times the request timeout from its arrival. No attempt starts, and
  * on the locked path no item starts, after that; what is left is answered 503 per item, so a large locked batch on a
@@ -40,15 +45,17 @@ class BatchService {
     static final int ATTEMPTS = 4;
 
     private final AccountService accounts;
-    private final PartitionService partitions;
-    private final IExecutorService executor;
-    private final HazelcastInstance hazelcast;
+    private final IMap<String, Account> accountMap;
+    private final LocalStores stores;
 
     BatchService(AccountService accounts, HazelcastInstance hazelcast) {
         this.accounts = accounts;
-        this.hazelcast = hazelcast;
-        this.partitions = hazelcast.getPartitionService();
-        this.executor = hazelcast.getExecutorService(Maps.BATCH_EXECUTOR);
+        this.accountMap = Maps.accounts(hazelcast);
+        this.stores = LocalStores.of(hazelcast);
+    }
+
+    int partitionOf(String accountId) {
+        return stores.partitionOf(accountId);
     }
 
     /** Completes with one outcome per request, in order; null where no definite answer could be had. */
@@ -61,49 +68,19 @@ class BatchService {
         }
         long deadline = System.nanoTime() + ATTEMPTS * accounts.requestTimeout().toNanos();
         CompletionStage<Void> done = accounts.effectiveMode(mode) == ProcessingMode.PARTITIONED
-                ? bySlices(accountIds, requests, all, outcomes, 1, deadline)
+                ? attempt(accountIds, requests, all, outcomes, 1, deadline)
                 : oneByOne(accountIds, requests, mode, outcomes, deadline);
         return done.thenApply(ignored -> Arrays.asList(outcomes));
     }
 
-    private CompletionStage<Void> bySlices(List<String> accountIds, List<TxRequest> requests, List<Integer> pending,
-                                           TxOutcome[] outcomes, int attempt, long deadline) {
-        Map<Member, List<Integer>> byOwner = new LinkedHashMap<>();
+    /** Sends {@code pending} in rounds; what a failed round left unanswered is tried again after a pause. */
+    private CompletionStage<Void> attempt(List<String> accountIds, List<TxRequest> requests, List<Integer> pending,
+                                          TxOutcome[] outcomes, int attempt, long deadline) {
+        Map<Integer, ArrayDeque<Integer>> byPartition = new LinkedHashMap<>();
         for (int index : pending) {
-            Member owner = partitions.getPartition(accountIds.get(index)).getOwner();
-            byOwner.computeIfAbsent(owner == null ? hazelcast.getCluster().getLocalMember() : owner,
-                    member -> new ArrayList<>()).add(index);
+            byPartition.computeIfAbsent(stores.partitionOf(accountIds.get(index)), p -> new ArrayDeque<>()).add(index);
         }
-        List<CompletableFuture<Void>> slices = new ArrayList<>();
-        for (Map.Entry<Member, List<Integer>> slice : byOwner.entrySet()) {
-            List<Integer> indices = slice.getValue();
-            ApplyBatch task = new ApplyBatch(indices.stream().map(accountIds::get).toList(),
-                    indices.stream().map(requests::get).toList());
-            CompletableFuture<List<TxOutcome>> sent = new CompletableFuture<>();
-            executor.submitToMember(task, slice.getKey(), new ExecutionCallback<>() {
-                @Override
-                public void onResponse(List<TxOutcome> response) {
-                    sent.complete(response);
-                }
-
-                @Override
-                public void onFailure(Throwable failure) {
-                    sent.completeExceptionally(failure);
-                }
-            });
-            // A slice whose member does not answer within the request timeout stays unanswered (a 503 per item, or
-            // another attempt); an answer arriving after that is dropped, since completing a done future does nothing.
-            slices.add(sent.orTimeout(accounts.requestTimeout().toMillis(), TimeUnit.MILLISECONDS)
-                    .handle((response, failure) -> {
-                        if (response != null) {
-                            for (int i = 0; i < indices.size(); i++) {
-                                outcomes[indices.get(i)] = response.get(i);
-                            }
-                        }
-                        return null;
-                    }));
-        }
-        return CompletableFuture.allOf(slices.toArray(CompletableFuture[]::new)).thenComposeAsync(ignored -> {
+        return rounds(accountIds, requests, byPartition, outcomes).thenComposeAsync(ignored -> {
             List<Integer> unanswered = pending.stream().filter(index -> outcomes[index] == null).toList();
             long pause = 100L * attempt;
             if (unanswered.isEmpty() || attempt >= ATTEMPTS
@@ -112,8 +89,51 @@ class BatchService {
             }
             return CompletableFuture.supplyAsync(() -> null,
                             CompletableFuture.delayedExecutor(pause, TimeUnit.MILLISECONDS, Continuations.executor()))
-                    .thenCompose(later -> bySlices(accountIds, requests, unanswered, outcomes, attempt + 1, deadline));
+                    .thenCompose(later -> attempt(accountIds, requests, unanswered, outcomes, attempt + 1, deadline));
         }, Continuations.executor());
+    }
+
+    /**
+     * One operation per partition with up to {@link PartitionBatcher#MAX_PER_OPERATION} of its items, all partitions
+     * in one call; then the next round, until every item was sent or a round failed.
+     */
+    private CompletionStage<Void> rounds(List<String> accountIds, List<TxRequest> requests,
+                                         Map<Integer, ArrayDeque<Integer>> byPartition, TxOutcome[] outcomes) {
+        Map<String, List<TxRequest>> round = new LinkedHashMap<>();
+        Map<String, List<Integer>> indices = new LinkedHashMap<>();
+        for (ArrayDeque<Integer> queue : byPartition.values()) {
+            for (int taken = 0; taken < PartitionBatcher.MAX_PER_OPERATION && !queue.isEmpty(); taken++) {
+                int index = queue.poll();
+                String accountId = accountIds.get(index);
+                round.computeIfAbsent(accountId, id -> new ArrayList<>()).add(requests.get(index));
+                indices.computeIfAbsent(accountId, id -> new ArrayList<>()).add(index);
+            }
+        }
+        if (round.isEmpty()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        CompletableFuture<Map<String, TxOutcomes>> sent;
+        try {
+            sent = accountMap.submitToKeys(round.keySet(), new ApplyTransactions(round)).toCompletableFuture();
+        } catch (RuntimeException e) {
+            sent = CompletableFuture.failedFuture(e);
+        }
+        // A round whose members do not answer within the request timeout stays unanswered (a 503 per item, or
+        // another attempt); an answer arriving after that is dropped, since completing a done future does nothing.
+        return sent.orTimeout(accounts.requestTimeout().toMillis(), TimeUnit.MILLISECONDS)
+                .handle((answers, failure) -> answers)
+                .thenComposeAsync(answers -> {
+                    if (answers == null) {
+                        return CompletableFuture.completedFuture(null);
+                    }
+                    indices.forEach((accountId, items) -> {
+                        TxOutcomes answered = answers.get(accountId);
+                        for (int i = 0; answered != null && i < items.size() && i < answered.list().size(); i++) {
+                            outcomes[items.get(i)] = answered.list().get(i);
+                        }
+                    });
+                    return rounds(accountIds, requests, byPartition, outcomes);
+                }, Continuations.executor());
     }
 
     private CompletionStage<Void> oneByOne(List<String> accountIds, List<TxRequest> requests, ProcessingMode mode,

@@ -5,9 +5,9 @@ import io.micronaut.core.annotation.Nullable;
 import java.util.Objects;
 
 /**
- * One recorded transaction on one account: its request, its outcome and the balance it left. The same record is the
- * value of the {@code journal} map and of an account's recent-transactions list, and it is the answer a retry of
- * {@link #txId} gets.
+ * One recorded transaction on one account: its request, its outcome and the balance it left, and the answer a retry of
+ * {@link #txId} gets. This is how the code and the API see an entry; it is stored packed in an account's
+ * {@link Tail} and, once journaled, as a {@link JournalKey} and a {@link JournalRecord}.
  *
  * @param seq the account's version once this entry was recorded; orders the journal newest first
  * @param at  epoch milliseconds, stamped by the node that received the request (never inside an entry processor)

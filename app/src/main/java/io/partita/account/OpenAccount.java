@@ -1,5 +1,7 @@
 package io.partita.account;
 
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.HazelcastInstanceAware;
 import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
@@ -9,11 +11,18 @@ import io.partita.cluster.Serialization;
 import java.io.IOException;
 import java.util.Map;
 
-/** Stores a new account unless the id is taken; answers whether it did. Runs on the owner's partition thread. */
-public final class OpenAccount implements EntryProcessor<String, Account, Boolean>, IdentifiedDataSerializable {
+/**
+ * Stores a new account unless the id is taken, or unless its partition lost its data: an id that may exist on the
+ * other side of a split, or in data that a merge will bring back, is never opened again. Runs on the owner's
+ * partition thread; answers a {@link Result} by name.
+ */
+public final class OpenAccount
+        implements EntryProcessor<String, Account, String>, IdentifiedDataSerializable, HazelcastInstanceAware {
+
+    enum Result { OPENED, EXISTS, PARTITION_LOST }
 
     private Account account;
-    private transient boolean opened;
+    private final transient LedgerWrites ledger = new LedgerWrites();
 
     public OpenAccount() {
     }
@@ -22,19 +31,32 @@ public final class OpenAccount implements EntryProcessor<String, Account, Boolea
         this.account = account;
     }
 
-    @Override
-    public Boolean process(Map.Entry<String, Account> entry) {
-        if (entry.getValue() != null) {
-            return false;
-        }
-        entry.setValue(account);
-        opened = true;
-        return true;
+    OpenAccount on(LedgerHost host) {
+        ledger.attach(host);
+        return this;
     }
 
     @Override
-    public EntryProcessor<String, Account, Boolean> getBackupProcessor() {
-        return opened ? new ReplaceAccount<>(account) : null;
+    public String process(Map.Entry<String, Account> entry) {
+        int partition = ledger.visit(entry);
+        if (entry.getValue() != null) {
+            return Result.EXISTS.name();
+        }
+        if (ledger.lost(partition)) {
+            return Result.PARTITION_LOST.name();
+        }
+        ledger.replace(entry, account);
+        return Result.OPENED.name();
+    }
+
+    @Override
+    public EntryProcessor<String, Account, String> getBackupProcessor() {
+        return ledger.backup();
+    }
+
+    @Override
+    public void setHazelcastInstance(HazelcastInstance hazelcastInstance) {
+        ledger.attach(hazelcastInstance);
     }
 
     @Override

@@ -2,18 +2,22 @@ package io.partita.account;
 
 import io.partita.web.ApiException;
 
+import java.util.function.ToIntFunction;
+
 /**
  * What one transaction answers over HTTP, whether it came alone or in a batch: 200 applied, 422 rejected (both
- * replayable), 409 a txId reused with another payload, 404 no such account.
+ * replayable), 409 a txId reused with another payload, 404 no such account, 503 its partition's data lost.
  *
  * @param answer the body of a 200 or 422, or null when {@code error} says what went wrong
  * @param error  the problem of a 404 or 409, or null
  */
 record Reply(int httpStatus, boolean replayed, AccountApi.TransactionAnswer answer, ApiException error) {
 
-    static Reply of(String accountId, String txId, TxOutcome outcome) {
+    static Reply of(String accountId, String txId, TxOutcome outcome, ToIntFunction<String> partition) {
         return switch (outcome.kind()) {
             case NOT_FOUND -> new Reply(404, false, null, notFound(accountId));
+            case PARTITION_LOST -> new Reply(503, false, null, ApiException.partitionLost("Account", accountId,
+                    partition.applyAsInt(accountId)));
             case CONFLICT -> new Reply(409, false, null, ApiException.conflict("txid-conflict",
                     "Transaction id reused", "Transaction id '" + txId + "' was already used on account '"
                             + accountId + "' with another payload."));

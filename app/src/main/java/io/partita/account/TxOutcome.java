@@ -19,8 +19,15 @@ public final class TxOutcome implements IdentifiedDataSerializable {
         /** The txId was recorded before with another payload: the entry is what it recorded. */
         CONFLICT,
         /** There is no such account. */
-        NOT_FOUND
+        NOT_FOUND,
+        /**
+         * The account's partition lost every copy of its data (its owner and backups left at once, or the other side of
+         * a network split holds it): whether the account exists is unknown until the data is back.
+         */
+        PARTITION_LOST
     }
+
+    private static final Kind[] KINDS = Kind.values();
 
     private Kind kind;
     private JournalEntry entry;
@@ -49,11 +56,15 @@ public final class TxOutcome implements IdentifiedDataSerializable {
         return new TxOutcome(Kind.NOT_FOUND, null);
     }
 
+    public static TxOutcome partitionLost() {
+        return new TxOutcome(Kind.PARTITION_LOST, null);
+    }
+
     public Kind kind() {
         return kind;
     }
 
-    /** The recorded entry; null only for {@link Kind#NOT_FOUND}. */
+    /** The recorded entry; null for {@link Kind#NOT_FOUND} and {@link Kind#PARTITION_LOST}. */
     public JournalEntry entry() {
         return entry;
     }
@@ -68,16 +79,42 @@ public final class TxOutcome implements IdentifiedDataSerializable {
         return Serialization.TRANSACTION_OUTCOME;
     }
 
+    /** Flat: the kind, then the entry's fields, type and status in one byte; no nested object, no schema. */
     @Override
     public void writeData(ObjectDataOutput out) throws IOException {
         out.writeByte(kind.ordinal());
-        out.writeObject(entry);
+        writeEntry(out, entry);
     }
 
     @Override
     public void readData(ObjectDataInput in) throws IOException {
-        kind = Kind.values()[in.readByte()];
-        entry = in.readObject();
+        kind = KINDS[in.readByte()];
+        entry = readEntry(in);
+    }
+
+    /** Writes an entry, or null, field by field; {@link #readEntry} reads it back. */
+    public static void writeEntry(ObjectDataOutput out, JournalEntry entry) throws IOException {
+        if (entry == null) {
+            out.writeByte(-1);
+            return;
+        }
+        out.writeByte(Tail.kind(entry.type(), entry.status()));
+        out.writeString(entry.accountId());
+        out.writeString(entry.txId());
+        out.writeLong(entry.amount());
+        out.writeLong(entry.balanceAfter());
+        out.writeLong(entry.at());
+        out.writeLong(entry.seq());
+        out.writeString(entry.ref());
+    }
+
+    public static JournalEntry readEntry(ObjectDataInput in) throws IOException {
+        byte kind = in.readByte();
+        if (kind == -1) {
+            return null;
+        }
+        return new JournalEntry(in.readString(), in.readString(), Tail.type(kind), in.readLong(), Tail.status(kind),
+                in.readLong(), in.readLong(), in.readLong(), in.readString());
     }
 
     @Override

@@ -14,6 +14,8 @@ import java.io.IOException;
  */
 public record TxRequest(String txId, TxType type, long amount, long at, @Nullable String ref) {
 
+    private static final TxType[] TYPES = TxType.values();
+
     public static TxRequest of(String txId, TxType type, long amount, long at) {
         return new TxRequest(txId, type, amount, at, null);
     }
@@ -21,14 +23,13 @@ public record TxRequest(String txId, TxType type, long amount, long at, @Nullabl
     /** Writes the request into an IdentifiedDataSerializable that carries it; {@link #readFrom} reads it back. */
     void writeTo(ObjectDataOutput out) throws IOException {
         out.writeString(txId);
-        out.writeString(type.name());
+        out.writeByte(type.ordinal());
         out.writeLong(amount);
         out.writeLong(at);
         out.writeString(ref);
     }
 
     static TxRequest readFrom(ObjectDataInput in) throws IOException {
-        return new TxRequest(in.readString(), TxType.valueOf(in.readString()), in.readLong(), in.readLong(),
-                in.readString());
+        return new TxRequest(in.readString(), TYPES[in.readByte()], in.readLong(), in.readLong(), in.readString());
     }
 }

@@ -1,5 +1,6 @@
 package io.partita.cluster;
 
+import com.hazelcast.config.Config;
 import com.hazelcast.core.HazelcastInstance;
 import io.micronaut.context.annotation.Bean;
 import io.micronaut.context.annotation.Context;
@@ -8,6 +9,7 @@ import io.micronaut.context.annotation.Value;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.util.List;
 
 /**
  * Owns the node's embedded Hazelcast member. It starts with the application context (so a node joins the cluster
@@ -20,8 +22,11 @@ class HazelcastFactory {
     @Context
     @Bean(preDestroy = "shutdown")
     HazelcastInstance hazelcastInstance(PartitaProperties properties,
-                                        @Value("${micronaut.server.port:8080}") int httpPort) {
-        return Members.start(HazelcastConfigs.memberConfig(properties, httpUrl(properties, httpPort)));
+                                        @Value("${micronaut.server.port:8080}") int httpPort,
+                                        List<MemberConfigCustomizer> customizers) {
+        Config config = HazelcastConfigs.memberConfig(properties, httpUrl(properties, httpPort));
+        customizers.forEach(customizer -> customizer.customize(config));
+        return Members.start(config);
     }
 
     private static String httpUrl(PartitaProperties properties, int httpPort) {

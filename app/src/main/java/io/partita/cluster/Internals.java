@@ -36,7 +36,7 @@ final class Internals {
         return hazelcast instanceof HazelcastInstanceProxy proxy ? proxy.getOriginal() : (HazelcastInstanceImpl) hazelcast;
     }
 
-    private static NodeEngineImpl nodeEngine(HazelcastInstance hazelcast) {
+    static NodeEngineImpl nodeEngine(HazelcastInstance hazelcast) {
         return member(hazelcast).node.getNodeEngine();
     }
 

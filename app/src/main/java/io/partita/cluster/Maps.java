@@ -6,7 +6,7 @@ import com.hazelcast.spi.exception.RetryableHazelcastException;
 import com.hazelcast.splitbrainprotection.SplitBrainProtectionException;
 import com.hazelcast.map.IMap;
 import io.partita.account.Account;
-import io.partita.account.JournalEntry;
+import io.partita.account.JournalRecord;
 import io.partita.account.JournalKey;
 import io.partita.job.Job;
 import io.partita.job.Schedule;
@@ -19,6 +19,8 @@ public final class Maps {
     public static final String ACCOUNTS = "accounts";
     public static final String JOURNAL = "journal";
     public static final String TRANSFERS = "transfers";
+    /** One entry per partition, lost exactly when the partition's data is lost ({@link PartitionSentinels}). */
+    public static final String SENTINELS = "partita-sentinels";
     /** The executor that runs batch slices on the members owning their accounts. */
     public static final String BATCH_EXECUTOR = "partita-batch";
     /** Jobs by id, with their per-partition progress; a finished job expires after the retention. */
@@ -28,19 +30,14 @@ public final class Maps {
     public static final String SCHEDULES = "schedules";
     /** The executor the per-partition job tasks run on, on each partition's owner. */
     public static final String JOB_EXECUTOR = "partita-jobs";
-    /** Put in the member's user context once {@link #createProxies} is done. */
-    private static final String PROXIES_CREATED = "partita.proxies-created";
 
     private Maps() {
     }
 
     /**
-     * Creates this member's proxies of every map, once when a member starts, before any bean or request uses them:
-     * entry processors reach the journal from a partition thread, where creating a proxy for the first time would
-     * need a call on every partition, which a partition thread may not make; until this is done they ask to be
-     * retried ({@link #journalOnPartitionThread}).
+     * Creates this member's proxies of every map, once when a member starts, before any bean or request uses them.
      *
-     * <p>Creating the proxy of a map with an index (journal, transfers, jobs) adds the index on every partition;
+     * <p>Creating the proxy of a map with an index (transfers, jobs) adds the index on every partition;
      * while other members are joining, or on a busy machine, a backup of that may not acknowledge in time and the
      * member reports an indeterminate state. Adding an index again is harmless and a failed proxy is forgotten, so
      * the creation is simply retried. With split-brain protection on (partita.split-brain-protection),
@@ -56,7 +53,7 @@ public final class Maps {
                 jobs(hazelcast);
                 jobGuards(hazelcast);
                 schedules(hazelcast);
-                hazelcast.getUserContext().put(PROXIES_CREATED, Boolean.TRUE);
+                hazelcast.getMap(SENTINELS);
                 return;
             } catch (SplitBrainProtectionException e) {
                 attempt = 0;
@@ -84,22 +81,8 @@ public final class Maps {
         return hazelcast.getMap(ACCOUNTS);
     }
 
-    public static IMap<JournalKey, JournalEntry> journal(HazelcastInstance hazelcast) {
+    public static IMap<JournalKey, JournalRecord> journal(HazelcastInstance hazelcast) {
         return hazelcast.getMap(JOURNAL);
-    }
-
-    /**
-     * The journal, for an entry processor on a partition thread of this member. Until {@link #createProxies} is done
-     * the answer is a {@link RetryableHazelcastException}, which the caller's invocation retries after a pause: a
-     * member that has just joined owns partitions before its journal proxy exists, and creating it adds the journal's
-     * index on every partition, this one included, so a partition thread that waited for the proxy would wait for
-     * itself (until the operation-heartbeat timeout, two minutes, failed both).
-     */
-    public static IMap<JournalKey, JournalEntry> journalOnPartitionThread(HazelcastInstance hazelcast) {
-        if (!hazelcast.getUserContext().containsKey(PROXIES_CREATED)) {
-            throw new RetryableHazelcastException("this member is still creating its maps; retry");
-        }
-        return journal(hazelcast);
     }
 
     public static IMap<String, Job> jobs(HazelcastInstance hazelcast) {

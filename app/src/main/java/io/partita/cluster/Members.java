@@ -3,6 +3,7 @@ package io.partita.cluster;
 import com.hazelcast.config.Config;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
+import io.partita.account.MemberLedger;
 
 /** Starts a Partita member: the one way a node, a test or a benchmark gets one. */
 public final class Members {
@@ -12,12 +13,15 @@ public final class Members {
 
     /**
      * Starts a member with the given configuration (from {@link HazelcastConfigs}) after making Partita's continuation
-     * pool Hazelcast's default async executor, and creates its maps' proxies before anything uses them.
+     * pool Hazelcast's default async executor, creates its maps' proxies before anything uses them, and starts the
+     * member's partition sentinels and journal writer.
      */
     public static HazelcastInstance start(Config config) {
         Continuations.install();
         HazelcastInstance member = Hazelcast.newHazelcastInstance(config);
         Maps.createProxies(member);
+        PartitionSentinels.of(member).start();
+        MemberLedger.start(member);
         return member;
     }
 }

@@ -107,10 +107,16 @@ public record PartitaProperties(
     public record Processing(@NotNull ProcessingMode mode) {
     }
 
-    /** @param retention journal entries live this long; a txId retried later than this is new again */
+    /**
+     * @param retention     journal entries live this long; a txId retried later than this is new again
+     * @param flushBatch    the journal writer writes a partition's entries once this many wait ...
+     * @param flushDelay    ... or once the oldest has waited this long
+     * @param sweepInterval how often tail entries the journal should hold by now are looked for (after a failover)
+     */
     @Introspected
     @ConfigurationProperties("journal")
-    public record Journal(@NotNull Duration retention) {
+    public record Journal(@NotNull Duration retention, @Min(1) @Max(100_000) int flushBatch,
+                          @NotNull Duration flushDelay, @NotNull Duration sweepInterval) {
     }
 
     public List<String> members() {

@@ -20,11 +20,15 @@ public final class Serialization {
     public static final int FACTORY_ID = 7_271;
 
     // account: 1..19
-    public static final int APPLY_TRANSACTION = 1;
-    public static final int REPLACE_ACCOUNT = 2;
+    public static final int APPLY_TRANSACTIONS = 1;
+    public static final int ACCOUNT_BACKUP = 2;
     public static final int TRANSACTION_OUTCOME = 3;
     public static final int OPEN_ACCOUNT = 4;
-    public static final int APPLY_BATCH = 5;
+    public static final int TX_OUTCOMES = 5;
+    public static final int TRIM_TAILS = 6;
+    public static final int JOURNAL_OF_ACCOUNTS = 7;
+    public static final int EXPIRED_BEFORE = 8;
+    public static final int STALE_TAIL = 9;
     // transfer: 20..39
     public static final int BEGIN_TRANSFER = 20;
     public static final int ADVANCE_TRANSFER = 21;
@@ -49,7 +53,7 @@ public final class Serialization {
 
     static void register(SerializationConfig config) {
         config.addDataSerializableFactory(FACTORY_ID, factory());
-        AccountSerialization.compactSerializers().forEach(config.getCompactSerializationConfig()::addSerializer);
+        AccountSerialization.register(config);
         TransferSerialization.compactSerializers().forEach(config.getCompactSerializationConfig()::addSerializer);
         JobSerialization.compactSerializers().forEach(config.getCompactSerializationConfig()::addSerializer);
     }

@@ -98,30 +98,28 @@ final class JobRules {
      * whole (the oldest entry is the account's first). When older entries have expired from the journal (its
      * retention), the balance before the oldest retained entry is taken from that entry and the rest is added on.
      *
-     * @param journal the account's journal entries; the account's own recent list is added to them, so that an entry
-     *                whose journal write is still in flight (the node writes it after the entry processor) counts
+     * @param journal the account's journal entries; the account's tail is added to them, so that an entry the journal
+     *                writer has not copied yet counts
      */
-    static long explainedBalance(Account account, Collection<JournalEntry> journal) {
+    static long explainedBalance(String accountId, Account account, Collection<JournalEntry> journal) {
         Map<String, JournalEntry> byTxId = new LinkedHashMap<>();
         journal.forEach(entry -> byTxId.put(entry.txId(), entry));
-        account.recent().forEach(entry -> byTxId.put(entry.txId(), entry));
+        account.tailEntries(accountId).forEach(entry -> byTxId.put(entry.txId(), entry));
         List<JournalEntry> history = new ArrayList<>(byTxId.values());
         history.sort(Comparator.comparingLong(JournalEntry::seq));
         if (history.isEmpty()) {
-            return account.openingBalance() == Account.UNKNOWN_OPENING ? account.balance() : account.openingBalance();
+            return account.openingBalance();
         }
         JournalEntry oldest = history.get(0);
-        long balance = oldest.seq() == 1 && account.openingBalance() != Account.UNKNOWN_OPENING
-                ? account.openingBalance()
-                : oldest.balanceAfter() - applied(oldest);
+        long balance = oldest.seq() == 1 ? account.openingBalance() : oldest.balanceAfter() - applied(oldest);
         for (JournalEntry entry : history) {
             balance += applied(entry);
         }
         return balance;
     }
 
-    static boolean balanced(Account account, Collection<JournalEntry> journal) {
-        return explainedBalance(account, journal) == account.balance();
+    static boolean balanced(String accountId, Account account, Collection<JournalEntry> journal) {
+        return explainedBalance(accountId, account, journal) == account.balance();
     }
 
     private static long applied(JournalEntry entry) {

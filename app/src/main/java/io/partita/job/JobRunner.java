@@ -10,6 +10,7 @@ import com.hazelcast.query.Predicates;
 import io.micronaut.context.annotation.Context;
 import io.partita.cluster.HazelcastConfigs;
 import io.partita.cluster.Maps;
+import io.partita.cluster.PartitionKeys;
 import io.partita.metrics.JobMeters;
 import io.partita.web.ApiException;
 import io.partita.web.Failures;
@@ -97,9 +98,6 @@ final class JobRunner implements AutoCloseable {
         this.jobs = Maps.jobs(hazelcast);
         this.executor = hazelcast.getExecutorService(Maps.JOB_EXECUTOR);
         this.self = hazelcast.getCluster().getLocalMember().getUuid().toString();
-        // The job's entry processors use the journal from a partition thread, where its proxy cannot be created
-        // (that sets up the index on every partition): create it here, on every member, first.
-        Maps.journal(hazelcast);
         this.loop = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "partita-job-runner");
             thread.setDaemon(true);

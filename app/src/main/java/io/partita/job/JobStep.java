@@ -4,6 +4,7 @@ import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import io.partita.account.JournalEntry;
+import io.partita.account.TxOutcome;
 import io.partita.account.TxStatus;
 import io.partita.cluster.Serialization;
 
@@ -85,13 +86,13 @@ final class JobStep implements IdentifiedDataSerializable {
     @Override
     public void writeData(ObjectDataOutput out) throws IOException {
         out.writeByte(kind.ordinal());
-        out.writeObject(entry);
+        TxOutcome.writeEntry(out, entry);
     }
 
     @Override
     public void readData(ObjectDataInput in) throws IOException {
         kind = Kind.values()[in.readByte()];
-        entry = in.readObject();
+        entry = TxOutcome.readEntry(in);
     }
 
     @Override

@@ -11,6 +11,8 @@ import com.hazelcast.query.Predicates;
 import io.partita.account.Account;
 import io.partita.account.JournalEntry;
 import io.partita.account.JournalKey;
+import io.partita.account.JournalPredicates;
+import io.partita.account.JournalRecord;
 import io.partita.cluster.Maps;
 import io.partita.cluster.Serialization;
 
@@ -33,8 +35,8 @@ import java.util.concurrent.Callable;
  * partition thread as one {@link ApplyJob} batch per slice ({@code executeOnKeys}; all keys of a slice share the
  * partition, so each slice is one short operation). Between slices the partition thread serves everything else, so a
  * transaction on an account of this partition waits for at most one slice; {@code slicePause} can throttle further.
- * After each slice the task writes the slice's journal entries (the partition's journal lives in the same partition)
- * and only then, after the last slice, records the partition done in the job.
+ * The entries the slices record go to the journal through the member's journal writer, like every transaction's;
+ * after the last slice the task records the partition done in the job.
  *
  * <p>Every {@link #RECHECK_SLICES} slices the task reads the job again and stops when it is no longer this run and
  * RUNNING (it FAILED, or its id now names another run): a failed job stops charging within that many slices of each
@@ -43,12 +45,12 @@ import java.util.concurrent.Callable;
  *
  * <p>Failure: if this member dies mid-way the partition is not marked done, the coordinator sends the task again and
  * it lands on the partition's new owner, which redoes the partition. Accounts done before the crash answer "already
- * processed" (the job id in the account), so nothing is applied twice; their journal entries are written again (the
- * same value). If the partition migrates while the task runs, the calls simply follow it to the new owner.
+ * processed" (the job id in the account), so nothing is applied twice. If the partition migrates while the task runs,
+ * the calls simply follow it to the new owner.
  *
- * <p>AUDIT reads instead: per slice, the slice's journal entries (one indexed query in the partition) and then the
- * accounts, in that order, so every entry read is already reflected in the balance read after it, and an entry still
- * being written is found in the account's recent list. An account that looks wrong is read again on its own before it
+ * <p>AUDIT reads instead: per slice, the slice's journal entries (one query, a scan of the partition's journal on its
+ * owner) and then the accounts, in that order, so every entry read is already reflected in the balance read after it,
+ * and an entry not yet copied to the journal is found in the account's tail. An account that looks wrong is read again on its own before it
  * is reported, so a transaction racing the audit does not show as a mismatch.
  */
 final class PartitionTask implements Callable<Long>, IdentifiedDataSerializable, HazelcastInstanceAware,
@@ -120,27 +122,16 @@ final class PartitionTask implements Callable<Long>, IdentifiedDataSerializable,
     private JobTally apply(Job job, List<String> slice) {
         Map<String, JobStep> steps = Maps.accounts(hazelcast).executeOnKeys(new LinkedHashSet<>(slice),
                 new ApplyJob(jobId, run, job.spec(), System.currentTimeMillis()));
-        Map<JournalKey, JournalEntry> entries = new HashMap<>();
         JobTally tally = JobTally.EMPTY;
         for (JobStep step : steps.values()) {
             tally = tally.plus(step.tally());
-            JournalEntry entry = step.entry();
-            if (entry != null) {
-                entries.put(new JournalKey(entry.accountId(), entry.txId()), entry);
-            }
         }
-        // Written before the partition is marked done, so a COMPLETED job's movements are all in the journal.
-        Maps.journal(hazelcast).setAll(entries);
         return tally;
     }
 
     private JobTally audit(List<String> slice) {
-        IMap<JournalKey, JournalEntry> journal = Maps.journal(hazelcast);
-        Collection<JournalEntry> entries = journal.values(Predicates.partitionPredicate(partitionKey,
-                Predicates.in("accountId", slice.toArray(new String[0]))));
+        Map<String, List<JournalEntry>> byAccount = journalOf(partitionKey, slice);
         Map<String, Account> accounts = Maps.accounts(hazelcast).getAll(new LinkedHashSet<>(slice));
-        Map<String, List<JournalEntry>> byAccount = new HashMap<>();
-        entries.forEach(entry -> byAccount.computeIfAbsent(entry.accountId(), id -> new ArrayList<>()).add(entry));
         long checked = 0;
         List<String> mismatched = new ArrayList<>();
         for (String id : slice) {
@@ -149,18 +140,28 @@ final class PartitionTask implements Callable<Long>, IdentifiedDataSerializable,
                 continue;
             }
             checked++;
-            if (!JobRules.balanced(account, byAccount.getOrDefault(id, List.of())) && !balancedOnSecondLook(id)) {
+            if (!JobRules.balanced(id, account, byAccount.getOrDefault(id, List.of())) && !balancedOnSecondLook(id)) {
                 mismatched.add(id);
             }
         }
         return JobTally.audited(checked, mismatched);
     }
 
+    /** The journal entries of {@code accountIds}, all in the partition of {@code partitionKey}, by account. */
+    private Map<String, List<JournalEntry>> journalOf(String partitionKey, Collection<String> accountIds) {
+        Map<String, List<JournalEntry>> byAccount = new HashMap<>();
+        for (Map.Entry<JournalKey, JournalRecord> entry : Maps.journal(hazelcast).entrySet(
+                Predicates.partitionPredicate(partitionKey, JournalPredicates.ofAccounts(accountIds)))) {
+            byAccount.computeIfAbsent(entry.getKey().accountId(), id -> new ArrayList<>())
+                    .add(entry.getValue().entry(entry.getKey()));
+        }
+        return byAccount;
+    }
+
     private boolean balancedOnSecondLook(String accountId) {
-        Collection<JournalEntry> entries = Maps.journal(hazelcast).values(Predicates.partitionPredicate(accountId,
-                Predicates.equal("accountId", accountId)));
+        List<JournalEntry> entries = journalOf(accountId, List.of(accountId)).getOrDefault(accountId, List.of());
         Account account = Maps.accounts(hazelcast).get(accountId);
-        return account == null || JobRules.balanced(account, entries);
+        return account == null || JobRules.balanced(accountId, account, entries);
     }
 
     @Override

@@ -3,7 +3,7 @@ package io.partita.locking;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import io.partita.account.Account;
-import io.partita.account.JournalEntry;
+import io.partita.account.JournalRecord;
 import io.partita.account.JournalKey;
 import io.partita.account.Ledger;
 import io.partita.account.TxOutcome;
@@ -17,18 +17,18 @@ import java.time.Duration;
  * Read, check, write: one transaction on one account by a thread that holds the account's lock with {@code fence}.
  *
  * <p>Runs on the calling thread and blocks on the grid, each wait bounded by the request's {@link Deadline}: it reads
- * the account, then (only when the txId is not among the account's recent entries) the txId's journal entry, decides
+ * the account, then (only when the txId is not in the account's tail) the txId's journal entry, decides
  * with {@link Ledger#decide} exactly as the partitioned path does, and writes with a {@link FencedWrite}. The lock
  * keeps other locked-mode writers out; writers that take no lock (partitioned mode, transfer recovery) may still move
  * the account between the read and the write, and then the write is refused and the decision is taken again on a
  * fresh read. A refused fence means this holder lost its lock: nothing was written, and the client retries with the
  * same id.
  *
- * <p>Why the account is read before the journal: an entry leaves the account's recent list only once the journal
- * holds it, so a txId missing from the account when it is read is, if recorded at all, in the journal when the journal
- * is read afterwards. Read the other way round, the entry could reach the journal just after the journal read and
- * leave the account (two unlocked transactions later) just before the account read, and the txId would be applied a
- * second time. The write re-checks both places at the owner ({@link FencedWrite.Result#DUPLICATE}) as well.
+ * <p>Why the account is read before the journal: an entry leaves the account's tail only once the journal holds it,
+ * so a txId missing from the account when it is read is, if recorded at all, in the journal when the journal is read
+ * afterwards. Read the other way round, the entry could reach the journal just after the journal read and leave the
+ * account just before the account read, and the txId would be applied a second time. The write re-checks both places
+ * at the owner ({@link FencedWrite.Result#DUPLICATE}) as well.
  *
  * <p>Time: the deadline is checked before every attempt and before the write; past it the request answers 503 and
  * writes nothing more. A write that was sent but not confirmed in time answers 503 "may or may not have been applied";
@@ -41,13 +41,13 @@ final class FencedWrites {
     static final Duration RETRY_AFTER = Deadline.RETRY_AFTER;
 
     private final IMap<String, Account> accounts;
-    private final IMap<JournalKey, JournalEntry> journal;
+    private final IMap<JournalKey, JournalRecord> journal;
 
     FencedWrites(HazelcastInstance hazelcast) {
         this(Maps.accounts(hazelcast), Maps.journal(hazelcast));
     }
 
-    FencedWrites(IMap<String, Account> accounts, IMap<JournalKey, JournalEntry> journal) {
+    FencedWrites(IMap<String, Account> accounts, IMap<JournalKey, JournalRecord> journal) {
         this.accounts = accounts;
         this.journal = journal;
     }
@@ -59,17 +59,17 @@ final class FencedWrites {
             if (account == null) {
                 return TxOutcome.notFound();
             }
-            Ledger.Decision decision = Ledger.decide(account, request,
-                    key -> deadline.await(journal.getAsync(key)),
-                    key -> deadline.await(journal.getAsync(key)) != null);
-            if (decision.account() == null) {
+            Ledger.Decision decision = Ledger.decide(accountId, account, request, txId -> {
+                JournalKey key = new JournalKey(accountId, txId);
+                JournalRecord record = deadline.await(journal.getAsync(key));
+                return record == null ? null : record.entry(key);
+            });
+            if (decision.recorded() == null) {
                 return decision.outcome();
             }
-            // Before the account that still holds them is written: the same value each time, so harmless if repeated.
-            decision.toJournal().forEach(missing -> deadline.await(journal.setAsync(missing.key(), missing)));
             deadline.beforeWrite();
             FencedWrite.Result result = FencedWrite.Result.valueOf(deadline.await(accounts.submitToKey(accountId,
-                    new FencedWrite(fence, account, decision.account(), request.txId()))));
+                    new FencedWrite(fence, account.version(), decision.recorded()))));
             switch (result) {
                 case WRITTEN:
                     return decision.outcome();

@@ -104,6 +104,7 @@ public class TransactionMeters implements NodeActivity {
             case REPLAYED -> "replayed";
             case CONFLICT -> "conflict";
             case NOT_FOUND -> "not_found";
+            case PARTITION_LOST -> "unavailable";
         };
     }
 

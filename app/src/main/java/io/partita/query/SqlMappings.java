@@ -3,6 +3,10 @@ package io.partita.query;
 import com.hazelcast.core.HazelcastInstance;
 import io.micronaut.context.annotation.Context;
 import io.partita.account.AccountSerialization;
+import io.partita.account.JournalKey;
+import io.partita.account.Tail;
+import io.partita.account.TxStatus;
+import io.partita.account.TxType;
 import io.partita.cluster.Maps;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -11,18 +15,21 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.IntFunction;
 
 /**
- * The SQL mappings Partita publishes, created when the node starts ({@code CREATE MAPPING IF NOT EXISTS}, so every
- * node may run it and the first one wins). Values are read in Compact format under the type names that
- * {@link AccountSerialization} writes, so SQL reads fields without deserializing an account.
+ * The SQL tables Partita publishes, created when the node starts ({@code CREATE OR REPLACE}, the same definition from
+ * every node, so racing nodes are harmless). Values are read under the Compact type names that
+ * {@link AccountSerialization} writes.
  *
  * <ul>
- *   <li>{@code accounts}: {@code id, balance, overdraftLimit, version, fence} (the recent-transactions list is
- *       stored as arrays, which SQL cannot read, so it is not mapped);</li>
- *   <li>{@code journal}: {@code accountId, txId} from the Compact key, and {@code type, amount, status,
- *       balanceAfter, recordedAt, seq, ref} from the entry ({@code recordedAt} is the entry's {@code at}: AT is a
- *       reserved word of the SQL parser, which would make every query have to quote it).</li>
+ *   <li>{@code accounts}: a view of {@code id} (the key), {@code balance, overdraftLimit, version, fence} (the tail is
+ *       a byte array, which SQL does not read, so it is not mapped);</li>
+ *   <li>{@code journal}: a view of one row per journal entry: {@code accountId, txId} from the key, and
+ *       {@code type, amount, status, balanceAfter, recordedAt, seq, ref} from the entry, type and status decoded from
+ *       the one byte they are stored in ({@code recordedAt} is the entry's {@code at}: AT is a reserved word of the
+ *       SQL parser, which would make every query have to quote it). Entries still in an account's tail, not yet
+ *       copied by the journal writer (tens of milliseconds normally), are not in it yet.</li>
  * </ul>
  *
  * <p>If the engine cannot create them at start (a cluster still forming), {@link #ensure()} retries before the next
@@ -33,6 +40,12 @@ class SqlMappings {
 
     private static final Logger LOG = LoggerFactory.getLogger(SqlMappings.class);
 
+    /** The stored rows, under the views that name and decode them. */
+    static final String ACCOUNT_RECORDS = "account_records";
+    static final String JOURNAL_RECORDS = "journal_records";
+    /** What a query may name: the accounts and the journal. */
+    static final Set<String> TABLES = Set.of(Maps.ACCOUNTS, Maps.JOURNAL);
+    /** The statements that create them, in order. */
     static final Map<String, String> DDL = ddl();
 
     private final HazelcastInstance hazelcast;
@@ -49,7 +62,7 @@ class SqlMappings {
 
     /** The names of the published mappings, as a query must spell them. */
     Set<String> tables() {
-        return DDL.keySet();
+        return TABLES;
     }
 
     void ensure() {
@@ -66,9 +79,11 @@ class SqlMappings {
 
     private static Map<String, String> ddl() {
         Map<String, String> ddl = new LinkedHashMap<>();
-        ddl.put(Maps.ACCOUNTS, """
-                CREATE MAPPING IF NOT EXISTS "%s" (
-                    "id" VARCHAR,
+        // An account's id is its key, which a mapping cannot rename: the stored rows go under a mapping of their own,
+        // and the published name is a view that calls the key "id".
+        ddl.put(ACCOUNT_RECORDS, """
+                CREATE OR REPLACE MAPPING "%s" EXTERNAL NAME "%s" (
+                    "__key" VARCHAR,
                     "balance" BIGINT,
                     "overdraftLimit" BIGINT,
                     "version" BIGINT,
@@ -77,25 +92,48 @@ class SqlMappings {
                     'keyFormat' = 'varchar',
                     'valueFormat' = 'compact',
                     'valueCompactTypeName' = '%s'
-                )""".formatted(Maps.ACCOUNTS, AccountSerialization.ACCOUNT_TYPE));
-        ddl.put(Maps.JOURNAL, """
-                CREATE MAPPING IF NOT EXISTS "%s" (
+                )""".formatted(ACCOUNT_RECORDS, Maps.ACCOUNTS, AccountSerialization.ACCOUNT_TYPE));
+        ddl.put(Maps.ACCOUNTS, """
+                CREATE OR REPLACE VIEW "%s" AS SELECT
+                    "__key" AS "id", "balance", "overdraftLimit", "version", "fence"
+                FROM "%s\"""".formatted(Maps.ACCOUNTS, ACCOUNT_RECORDS));
+        // The journal's rows as stored: the key's ids read from the key object, type and status as one number. Not
+        // published: the view below is what a query names.
+        ddl.put(JOURNAL_RECORDS, """
+                CREATE OR REPLACE MAPPING "%s" EXTERNAL NAME "%s" (
                     "accountId" VARCHAR EXTERNAL NAME "__key.accountId",
                     "txId" VARCHAR EXTERNAL NAME "__key.txId",
-                    "type" VARCHAR EXTERNAL NAME "this.type",
+                    "kind" TINYINT EXTERNAL NAME "this.kind",
                     "amount" BIGINT EXTERNAL NAME "this.amount",
-                    "status" VARCHAR EXTERNAL NAME "this.status",
                     "balanceAfter" BIGINT EXTERNAL NAME "this.balanceAfter",
                     "recordedAt" BIGINT EXTERNAL NAME "this.at",
                     "seq" BIGINT EXTERNAL NAME "this.seq",
                     "ref" VARCHAR EXTERNAL NAME "this.ref"
                 ) TYPE IMap OPTIONS (
-                    'keyFormat' = 'compact',
-                    'keyCompactTypeName' = '%s',
+                    'keyFormat' = 'java',
+                    'keyJavaClass' = '%s',
                     'valueFormat' = 'compact',
                     'valueCompactTypeName' = '%s'
-                )""".formatted(Maps.JOURNAL, AccountSerialization.JOURNAL_KEY_TYPE,
-                AccountSerialization.JOURNAL_ENTRY_TYPE));
+                )""".formatted(JOURNAL_RECORDS, Maps.JOURNAL, JournalKey.class.getName(),
+                AccountSerialization.JOURNAL_RECORD_TYPE));
+        ddl.put(Maps.JOURNAL, """
+                CREATE OR REPLACE VIEW "%s" AS SELECT
+                    "accountId", "txId", %s AS "type", "amount", %s AS "status", "balanceAfter", "recordedAt",
+                    "seq", "ref"
+                FROM "%s\"""".formatted(Maps.JOURNAL, names(kind -> Tail.type((byte) kind).name()),
+                names(kind -> Tail.status((byte) kind).name()), JOURNAL_RECORDS));
         return Collections.unmodifiableMap(ddl);
+    }
+
+    /** A CASE over every kind a journal entry can have, naming its type or status as the API spells them. */
+    private static String names(IntFunction<String> name) {
+        StringBuilder sql = new StringBuilder("CASE \"kind\"");
+        for (TxType type : TxType.values()) {
+            for (TxStatus status : TxStatus.values()) {
+                byte kind = Tail.kind(type, status);
+                sql.append(" WHEN ").append(kind).append(" THEN '").append(name.apply(kind)).append('\'');
+            }
+        }
+        return sql.append(" END").toString();
     }
 }

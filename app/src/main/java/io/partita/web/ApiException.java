@@ -67,6 +67,18 @@ public final class ApiException extends RuntimeException {
                 List.of(), retryAfter);
     }
 
+    /**
+     * The data of the partition that holds {@code what} is lost for now (every copy left at once, or it is on the other
+     * side of a network split): whether it exists cannot be told, so it is neither found nor created until the data
+     * is back.
+     */
+    public static ApiException partitionLost(String what, String id, int partition) {
+        return new ApiException(HttpStatus.SERVICE_UNAVAILABLE, "partition-lost", "Partition lost",
+                "The data of partition " + partition + ", which holds " + what.toLowerCase() + " '" + id + "', is not "
+                        + "available: every copy of it left the cluster at once. Nothing was changed. Retry later; "
+                        + "the data comes back when the members holding it rejoin.", List.of(), Duration.ofSeconds(5));
+    }
+
     /** This answer with each field error's field named from an enclosing object: {@code amount} as {@code job.amount}. */
     public ApiException withFieldPrefix(String prefix) {
         return new ApiException(status, slug, title, getMessage(),

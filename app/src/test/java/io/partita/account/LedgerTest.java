@@ -1,13 +1,16 @@
 package io.partita.account;
 
+import io.partita.support.WireSerialization;
 import org.junit.jupiter.api.Test;
 
 import java.util.AbstractMap;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -16,175 +19,229 @@ class LedgerTest {
 
     private static final long NOW = 1_700_000_000_000L;
 
-    private final Map<JournalKey, JournalEntry> journal = new HashMap<>();
+    private final FakeLedgerHost host = new FakeLedgerHost();
+    private final Map<String, Account> accounts = new HashMap<>();
 
-    private TxOutcome run(Map.Entry<String, Account> entry, String txId, TxType type, long amount) {
-        Ledger.Decision decision = Ledger.decide(entry.getValue(), TxRequest.of(txId, type, amount, NOW),
-                journal::get, journal::containsKey);
-        if (decision.account() != null) {
-            entry.setValue(decision.account());
-            journal.put(decision.outcome().entry().key(), decision.outcome().entry());
-        }
-        return decision.outcome();
+    private TxOutcome run(String accountId, String txId, TxType type, long amount) {
+        return runAll(accountId, List.of(TxRequest.of(txId, type, amount, NOW))).get(0);
     }
 
-    private static Map.Entry<String, Account> account(long balance, long overdraft) {
-        return new AbstractMap.SimpleEntry<>("a-1", Account.open("a-1", balance, overdraft));
+    private List<TxOutcome> runAll(String accountId, List<TxRequest> requests) {
+        Map.Entry<String, Account> entry = new AbstractMap.SimpleEntry<>(accountId, accounts.get(accountId));
+        TxOutcomes outcomes = new ApplyTransactions(Map.of(accountId, requests)).on(host).process(entry);
+        if (entry.getValue() != null) {
+            accounts.put(accountId, entry.getValue());
+        }
+        return outcomes.list();
+    }
+
+    private void open(String id, long balance, long overdraft) {
+        accounts.put(id, Account.open(balance, overdraft));
     }
 
     @Test
-    void shouldApplyADebitAndRecordIt() {
-        var entry = account(1_000, 0);
-        TxOutcome outcome = run(entry, "t-1", TxType.DEBIT, 100);
+    void shouldApplyADebitAndKeepItsEntryInTheAccountsTail() {
+        open("a-1", 1_000, 0);
+        TxOutcome outcome = run("a-1", "t-1", TxType.DEBIT, 100);
 
         assertEquals(TxOutcome.Kind.RECORDED, outcome.kind());
         assertEquals(TxStatus.APPLIED, outcome.entry().status());
         assertEquals(900, outcome.entry().balanceAfter());
-        assertEquals(900, entry.getValue().balance());
-        assertEquals(1, entry.getValue().version());
+        Account account = accounts.get("a-1");
+        assertEquals(900, account.balance());
+        assertEquals(1, account.version());
+        assertEquals(List.of(outcome.entry()), account.tailEntries("a-1"));
+        assertEquals(List.of(outcome.entry()), host.queued, "handed to the journal writer");
     }
 
     @Test
     void shouldRejectADebitBelowTheOverdraftLimitAndLeaveTheBalance() {
-        var entry = account(100, 50);
-        assertEquals(TxStatus.APPLIED, run(entry, "t-1", TxType.DEBIT, 150).entry().status());
-        TxOutcome rejected = run(entry, "t-2", TxType.DEBIT, 1);
+        open("a-1", 100, 50);
+        assertEquals(TxStatus.APPLIED, run("a-1", "t-1", TxType.DEBIT, 150).entry().status());
+        TxOutcome rejected = run("a-1", "t-2", TxType.DEBIT, 1);
 
         assertEquals(TxStatus.REJECTED, rejected.entry().status());
         assertEquals(-50, rejected.entry().balanceAfter());
-        assertEquals(-50, entry.getValue().balance());
+        assertEquals(-50, accounts.get("a-1").balance());
+        assertEquals(2, accounts.get("a-1").version(), "a rejection is recorded too");
     }
 
     @Test
     void shouldReplayTheFirstAnswerWhenATxIdIsRetried() {
-        var entry = account(1_000, 0);
-        TxOutcome first = run(entry, "t-1", TxType.DEBIT, 100);
-        run(entry, "t-2", TxType.CREDIT, 5);
-        TxOutcome retry = run(entry, "t-1", TxType.DEBIT, 100);
+        open("a-1", 1_000, 0);
+        TxOutcome first = run("a-1", "t-1", TxType.DEBIT, 100);
+        run("a-1", "t-2", TxType.CREDIT, 5);
+        TxOutcome retry = run("a-1", "t-1", TxType.DEBIT, 100);
 
         assertEquals(TxOutcome.Kind.REPLAYED, retry.kind());
         assertEquals(first.entry(), retry.entry());
-        assertEquals(905, entry.getValue().balance());
+        assertEquals(905, accounts.get("a-1").balance());
+        assertEquals(2, accounts.get("a-1").version());
     }
 
     @Test
     void shouldReplayARejectionAsARejectionEvenWhenFundsArrivedSince() {
-        var entry = account(10, 0);
-        run(entry, "t-1", TxType.DEBIT, 100);
-        run(entry, "t-2", TxType.CREDIT, 1_000);
-        TxOutcome retry = run(entry, "t-1", TxType.DEBIT, 100);
+        open("a-1", 10, 0);
+        run("a-1", "t-1", TxType.DEBIT, 100);
+        run("a-1", "t-2", TxType.CREDIT, 1_000);
+        TxOutcome retry = run("a-1", "t-1", TxType.DEBIT, 100);
 
         assertEquals(TxOutcome.Kind.REPLAYED, retry.kind());
         assertEquals(TxStatus.REJECTED, retry.entry().status());
         assertEquals(10, retry.entry().balanceAfter());
-        assertEquals(1_010, entry.getValue().balance());
+        assertEquals(1_010, accounts.get("a-1").balance());
     }
 
     @Test
     void shouldReportAConflictWhenATxIdComesBackWithAnotherPayload() {
-        var entry = account(1_000, 0);
-        run(entry, "t-1", TxType.DEBIT, 100);
-        TxOutcome conflict = run(entry, "t-1", TxType.DEBIT, 101);
-        TxOutcome otherType = run(entry, "t-1", TxType.CREDIT, 100);
+        open("a-1", 1_000, 0);
+        run("a-1", "t-1", TxType.DEBIT, 100);
+        TxOutcome conflict = run("a-1", "t-1", TxType.DEBIT, 101);
+        TxOutcome otherType = run("a-1", "t-1", TxType.CREDIT, 100);
 
         assertEquals(TxOutcome.Kind.CONFLICT, conflict.kind());
         assertEquals(TxOutcome.Kind.CONFLICT, otherType.kind());
-        assertEquals(900, entry.getValue().balance());
+        assertEquals(900, accounts.get("a-1").balance());
     }
 
     @Test
-    void shouldFindARetryOlderThanTheRecentListInTheJournal() {
-        var entry = account(1_000, 0);
-        TxOutcome first = run(entry, "old", TxType.DEBIT, 1);
-        for (int i = 0; i < Ledger.RECENT * 2; i++) {
-            run(entry, "t-" + i, TxType.CREDIT, 1);
-        }
-        assertNull(entry.getValue().recent("old"));
+    void shouldFindARetryInTheJournalOnceItsEntryLeftTheTail() {
+        open("a-1", 1_000, 0);
+        TxOutcome first = run("a-1", "old", TxType.DEBIT, 1);
+        run("a-1", "t-1", TxType.CREDIT, 1);
+        host.flush(accounts);
+        assertEquals(0, Tail.size(accounts.get("a-1").tail()), "the journal writer trimmed what it wrote");
+        assertNull(accounts.get("a-1").recorded("a-1", "old"));
 
-        TxOutcome retry = run(entry, "old", TxType.DEBIT, 1);
+        TxOutcome retry = run("a-1", "old", TxType.DEBIT, 1);
         assertEquals(TxOutcome.Kind.REPLAYED, retry.kind());
         assertEquals(first.entry(), retry.entry());
-        assertEquals(1_000 - 1 + Ledger.RECENT * 2, entry.getValue().balance());
+        assertEquals(1_000, accounts.get("a-1").balance());
+        assertEquals(TxOutcome.Kind.CONFLICT, run("a-1", "old", TxType.DEBIT, 2).kind());
     }
 
     @Test
-    void shouldDropFromTheRecentListOnlyWhatTheJournalHolds() {
-        var entry = account(0, 0);
-        for (int i = 0; i < Ledger.RECENT; i++) {
-            run(entry, "t-" + i, TxType.CREDIT, 1);
+    void shouldKeepAnEntryInTheTailUntilTheJournalHoldsIt() {
+        open("a-1", 0, 0);
+        for (int i = 0; i < 5; i++) {
+            run("a-1", "t-" + i, TxType.CREDIT, 1);
         }
-        Ledger.Decision decision = Ledger.decide(entry.getValue(), TxRequest.of("next", TxType.CREDIT, 1, NOW),
-                journal::get, journal::containsKey);
-
-        assertEquals(Ledger.RECENT, decision.account().recent().size());
-        assertNull(decision.account().recent("t-0"));
-        assertEquals("next", decision.account().recent().get(Ledger.RECENT - 1).txId());
-        assertEquals(List.of(), decision.toJournal());
+        // The writer died with its queue: nothing was journaled, so nothing left the tail, and every retry is answered.
+        host.queued.clear();
+        assertEquals(5, Tail.size(accounts.get("a-1").tail()));
+        for (int i = 0; i < 5; i++) {
+            assertEquals(TxOutcome.Kind.REPLAYED, run("a-1", "t-" + i, TxType.CREDIT, 1).kind());
+        }
+        // Trimming takes exactly what the journal holds.
+        Account account = accounts.get("a-1");
+        assertEquals(List.of("t-3", "t-4"), account.trimmedThrough(3).tailEntries("a-1").stream()
+                .map(JournalEntry::txId).toList());
+        assertEquals(5, account.balance());
     }
 
-    /**
-     * The node that recorded t-0 died before it wrote the journal: the account keeps t-0 (a late retry of it is still
-     * answered), names it for writing once enough newer transactions passed, and lets it go once the journal has it.
-     */
     @Test
-    void shouldKeepAnEntryTheJournalLacksAndNameItForWritingOnceItHasWaited() {
-        var entry = account(0, 0);
-        Map<JournalKey, JournalEntry> none = Map.of();
-        Ledger.Decision first = Ledger.decide(entry.getValue(), TxRequest.of("t-0", TxType.CREDIT, 1, NOW),
-                none::get, none::containsKey);
-        entry.setValue(first.account());
-        JournalEntry lost = first.outcome().entry();
-        int newer = Ledger.RECENT + Ledger.JOURNAL_SLACK;
-        for (int i = 1; i <= newer; i++) {
-            Ledger.Decision decision = Ledger.decide(entry.getValue(), TxRequest.of("t-" + i, TxType.CREDIT, 1, NOW),
-                    journal::get, journal::containsKey);
-            assertEquals(List.of(), decision.toJournal());
-            entry.setValue(decision.account());
-            journal.put(decision.outcome().entry().key(), decision.outcome().entry());
-            assertEquals(lost, entry.getValue().recent("t-0"));
-        }
-        Ledger.Decision late = Ledger.decide(entry.getValue(), TxRequest.of("late", TxType.CREDIT, 1, NOW),
-                journal::get, journal::containsKey);
-        assertEquals(List.of(lost), late.toJournal());
-        assertEquals(lost, late.account().recent("t-0"));
-        assertEquals(TxOutcome.Kind.REPLAYED, Ledger.decide(late.account(),
-                TxRequest.of("t-0", TxType.CREDIT, 1, NOW), journal::get, journal::containsKey).outcome().kind());
+    void shouldApplyABatchOnOneAccountInOrderAndReplayARepeatWithinIt() {
+        open("a-1", 10, 0);
+        List<TxOutcome> outcomes = runAll("a-1", List.of(
+                TxRequest.of("d-1", TxType.DEBIT, 10, NOW),
+                TxRequest.of("d-2", TxType.DEBIT, 1, NOW),
+                TxRequest.of("c-1", TxType.CREDIT, 5, NOW),
+                TxRequest.of("d-1", TxType.DEBIT, 10, NOW)));
 
-        journal.put(lost.key(), lost);
-        Ledger.Decision after = Ledger.decide(late.account(), TxRequest.of("after", TxType.CREDIT, 1, NOW),
-                journal::get, journal::containsKey);
-        assertNull(after.account().recent("t-0"));
-        assertEquals(Ledger.RECENT, after.account().recent().size());
-        assertEquals(List.of(), after.toJournal());
+        assertEquals(TxStatus.APPLIED, outcomes.get(0).entry().status());
+        assertEquals(TxStatus.REJECTED, outcomes.get(1).entry().status(), "the first debit emptied the account");
+        assertEquals(5, outcomes.get(2).entry().balanceAfter());
+        assertEquals(TxOutcome.Kind.REPLAYED, outcomes.get(3).kind());
+        assertEquals(List.of(1L, 2L, 3L), accounts.get("a-1").tailEntries("a-1").stream()
+                .map(JournalEntry::seq).toList());
     }
 
     @Test
     void shouldRejectACreditThatWouldPassTheBalanceLimit() {
-        var entry = account(Ledger.MAX_BALANCE, 0);
-        TxOutcome outcome = run(entry, "t-1", TxType.CREDIT, Ledger.MAX_AMOUNT);
+        open("a-1", Ledger.MAX_BALANCE, 0);
+        TxOutcome outcome = run("a-1", "t-1", TxType.CREDIT, Ledger.MAX_AMOUNT);
 
         assertEquals(TxStatus.REJECTED, outcome.entry().status());
-        assertEquals(Ledger.MAX_BALANCE, entry.getValue().balance());
+        assertEquals(Ledger.MAX_BALANCE, accounts.get("a-1").balance());
     }
 
     @Test
-    void shouldAnswerNotFoundForAMissingAccountThroughTheEntryProcessor() {
-        Map.Entry<String, Account> missing = new AbstractMap.SimpleEntry<>("nope", null);
-        TxOutcome outcome = new ApplyTransaction(TxRequest.of("t-1", TxType.DEBIT, 1, NOW)).process(missing);
-
-        assertEquals(TxOutcome.Kind.NOT_FOUND, outcome.kind());
-        assertNull(missing.getValue());
+    void shouldAnswerNotFoundForAMissingAccountAndPartitionLostWhenItsPartitionLostItsData() {
+        assertEquals(TxOutcome.Kind.NOT_FOUND, run("nope", "t-1", TxType.DEBIT, 1).kind());
+        host.lost = true;
+        assertEquals(TxOutcome.Kind.PARTITION_LOST, run("nope", "t-2", TxType.DEBIT, 1).kind());
+        assertNull(accounts.get("nope"));
+        assertEquals(List.of(), host.queued);
     }
 
     @Test
-    void shouldShipTheComputedAccountToTheBackupInsteadOfDecidingAgain() {
-        var entry = account(1_000, 0);
-        ApplyTransaction processor = new ApplyTransaction(TxRequest.of("t-1", TxType.DEBIT, 100, NOW));
-        processor.process(entry);
+    void shouldNotOpenAnAccountInAPartitionThatLostItsData() {
+        Map.Entry<String, Account> entry = new AbstractMap.SimpleEntry<>("a-1", null);
+        host.lost = true;
+        assertEquals("PARTITION_LOST", new OpenAccount(Account.open(1, 0)).on(host).process(entry));
+        assertNull(entry.getValue());
+        host.lost = false;
+        assertEquals("OPENED", new OpenAccount(Account.open(1, 0)).on(host).process(entry));
+        assertEquals("EXISTS", new OpenAccount(Account.open(2, 0)).on(host).process(entry));
+        assertEquals(1, entry.getValue().balance());
+    }
 
-        var backup = account(1_000, 0);
+    /**
+     * The backup gets the appended entry, not the account: its message does not grow with the tail, and applying it to
+     * the backup's copy gives exactly the primary's account.
+     */
+    @Test
+    void shouldShipOnlyTheAppendedEntryToTheBackup() {
+        open("a-1", 1_000_000, 0);
+        for (int i = 0; i < 200; i++) {
+            run("a-1", "setup-" + i, TxType.DEBIT, 1);
+        }
+        Account before = accounts.get("a-1");
+        Map.Entry<String, Account> primary = new AbstractMap.SimpleEntry<>("a-1", before);
+        ApplyTransactions processor = ApplyTransactions.one("a-1", TxRequest.of("t-1", TxType.DEBIT, 100, NOW))
+                .on(host);
+        processor.process(primary);
+
+        Map.Entry<String, Account> backup = new AbstractMap.SimpleEntry<>("a-1", before);
+        var backupProcessor = WireSerialization.roundTrip(processor.getBackupProcessor());
+        backupProcessor.process(backup);
+        assertEquals(primary.getValue(), backup.getValue());
+        assertTrue(WireSerialization.size(backupProcessor) < 120,
+                "one entry, not a tail of 201: " + WireSerialization.size(backupProcessor) + " bytes");
+    }
+
+    @Test
+    void shouldBackUpEachPartitionOfAMultiKeyOperationWithItsOwnKeysOnly() {
+        open("a-1", 100, 0);
+        open("a-2", 100, 0);
+        Map<String, List<TxRequest>> requests = new LinkedHashMap<>();
+        requests.put("a-1", List.of(TxRequest.of("t-1", TxType.DEBIT, 1, NOW)));
+        requests.put("a-2", List.of(TxRequest.of("t-2", TxType.DEBIT, 2, NOW)));
+        ApplyTransactions processor = new ApplyTransactions(requests).on(host);
+        processor.process(new AbstractMap.SimpleEntry<>("a-1", accounts.get("a-1")));
+        Map.Entry<String, Account> a2 = new AbstractMap.SimpleEntry<>("a-2", accounts.get("a-2"));
+        processor.process(a2);
+
+        Map.Entry<String, Account> backup = new AbstractMap.SimpleEntry<>("a-2", accounts.get("a-2"));
         processor.getBackupProcessor().process(backup);
-        assertEquals(entry.getValue(), backup.getValue());
-        assertTrue(backup.getValue().recent("t-1") != null);
+        assertEquals(a2.getValue(), backup.getValue());
+        assertNotNull(a2.getValue().recorded("a-2", "t-2"));
+    }
+
+    @Test
+    void shouldEncodeEveryKindOfEntryAndReadItBack() {
+        List<JournalEntry> entries = List.of(
+                new JournalEntry("a", "t-1", TxType.DEBIT, 1, TxStatus.APPLIED, -Ledger.MAX_BALANCE, 0, 1, null),
+                new JournalEntry("a", "x".repeat(64), TxType.TRANSFER_IN, Ledger.MAX_AMOUNT, TxStatus.REJECTED,
+                        Ledger.MAX_BALANCE, NOW, 2, "from-account"),
+                new JournalEntry("a", "job/fee-1/abc", TxType.FEE, 100, TxStatus.APPLIED, 0, Long.MAX_VALUE, 3,
+                        "fee-1"));
+        byte[] tail = Tail.encode(entries);
+
+        assertEquals(entries, Tail.entries("a", tail, 3));
+        assertEquals(entries.get(1), Tail.find("a", tail, 3, "x".repeat(64)));
+        assertNull(Tail.find("a", tail, 3, "t-2"));
+        assertEquals(3, Tail.size(tail));
+        assertEquals(entries.subList(2, 3), Tail.entries("a", Tail.trimThrough(tail, 3, 2), 3));
     }
 }

@@ -41,7 +41,7 @@ class PartitionViewsTest {
         try (TestNodes nodes = TestNodes.start(3)) {
             Map<String, Account> accounts = new HashMap<>();
             for (int i = 0; i < ACCOUNTS; i++) {
-                accounts.put("acct-" + i, Account.open("acct-" + i, i, 0));
+                accounts.put("acct-" + i, Account.open(i, 0));
             }
             Maps.accounts(nodes.member(0)).putAll(accounts);
             nodes.awaitSize(3);

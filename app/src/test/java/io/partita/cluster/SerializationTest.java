@@ -5,9 +5,10 @@ import com.hazelcast.internal.serialization.InternalSerializationService;
 import com.hazelcast.internal.serialization.impl.SerializationConstants;
 import io.partita.account.Account;
 import io.partita.account.AccountSerialization;
-import io.partita.account.ApplyTransaction;
 import io.partita.account.JournalEntry;
 import io.partita.account.JournalKey;
+import io.partita.account.JournalRecord;
+import io.partita.account.Tail;
 import io.partita.account.TxOutcome;
 import io.partita.account.TxRequest;
 import io.partita.account.TxStatus;
@@ -44,19 +45,29 @@ class SerializationTest {
 
     @Test
     void shouldRoundTripTheValuesWithCompact() {
-        Account account = new Account("a-1", 900, 50, 3, 7, List.of(entry));
+        Account account = new Account(900, 50, 3, 7, 1_000, Tail.encode(entry), List.of("job-1/r"), 1);
         assertEquals(account, roundTrip(account));
-        assertEquals(entry, roundTrip(entry));
-        JournalEntry withoutRef = new JournalEntry("a-1", "t-2", TxType.CREDIT, 1, TxStatus.REJECTED, 0, 0, 1, null);
+        JournalRecord record = JournalRecord.of(entry);
+        assertEquals(record, roundTrip(record));
+        JournalRecord withoutRef = JournalRecord.of(
+                new JournalEntry("a-1", "t-2", TxType.CREDIT, 1, TxStatus.REJECTED, 0, 0, 1, null));
         assertEquals(withoutRef, roundTrip(withoutRef));
-        assertEquals(new JournalKey("a-1", "t-1"), roundTrip(new JournalKey("a-1", "t-1")));
         assertEquals(SerializationConstants.TYPE_COMPACT, serialization.toData(account).getType());
+        assertEquals(SerializationConstants.TYPE_COMPACT, serialization.toData(record).getType());
+    }
+
+    @Test
+    void shouldWriteTheJournalKeyWithItsOwnSerializerInFewBytes() {
+        JournalKey key = new JournalKey("acc-12345", "tx-1-12345");
+        assertEquals(key, roundTrip(key));
+        assertEquals(JournalKey.Serializer.TYPE_ID, serialization.toData(key).getType());
+        assertEquals(8 + 2 + 9 + 10, serialization.toData(key).totalSize(), "header, two lengths, the ids");
     }
 
     @Test
     void shouldRoundTripTheOutcomesAsIdentifiedDataSerializable() {
         for (TxOutcome outcome : List.of(TxOutcome.recorded(entry), TxOutcome.replayed(entry),
-                TxOutcome.conflict(entry), TxOutcome.notFound())) {
+                TxOutcome.conflict(entry), TxOutcome.notFound(), TxOutcome.partitionLost())) {
             assertEquals(outcome, roundTrip(outcome));
             assertEquals(SerializationConstants.CONSTANT_TYPE_DATA_SERIALIZABLE,
                     serialization.toData(outcome).getType());
@@ -65,7 +76,8 @@ class SerializationTest {
 
     @Test
     void shouldSerializeTheEntryProcessorsWithoutJava() {
-        ApplyTransaction processor = new ApplyTransaction(new TxRequest("t-1", TxType.CREDIT, 5, 42, "ref"));
+        Object processor = io.partita.account.TestAccess.applyTransaction("a-1",
+                new TxRequest("t-1", TxType.CREDIT, 5, 42, "ref"));
         assertNotNull(roundTrip(processor));
         assertEquals(SerializationConstants.CONSTANT_TYPE_DATA_SERIALIZABLE,
                 serialization.toData(processor).getType());

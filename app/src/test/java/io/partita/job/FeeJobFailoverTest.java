@@ -7,6 +7,7 @@ import io.partita.account.JournalEntry;
 import io.partita.account.TxStatus;
 import io.partita.account.TxType;
 import io.partita.cluster.Maps;
+import io.partita.support.Ledgers;
 import io.partita.support.TestCluster;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -36,18 +37,18 @@ class FeeJobFailoverTest {
     private static final long FEE = 100;
 
     /** Most accounts can pay; every 25th cannot (REJECTED); every 40th pays into its overdraft. */
-    private static Account opening(int i) {
+    private static TestAccount opening(int i) {
         String id = "acc-" + i;
         if (i % 25 == 0) {
-            return Account.open(id, 40, 0);
+            return new TestAccount(id, 40, 0);
         }
         if (i % 40 == 0) {
-            return Account.open(id, 50, 100);
+            return new TestAccount(id, 50, 100);
         }
-        return Account.open(id, 1_000 + i % 500, 0);
+        return new TestAccount(id, 1_000 + i % 500, 0);
     }
 
-    private static long expectedBalance(Account open) {
+    private static long expectedBalance(TestAccount open) {
         long after = open.balance() - FEE;
         return after >= -open.overdraftLimit() ? after : open.balance();
     }
@@ -60,7 +61,7 @@ class FeeJobFailoverTest {
         try (TestCluster cluster = TestCluster.start(3);
              JobMembers jobs = new JobMembers(JobMembers.settings(2, Duration.ofMillis(40)), false)) {
             cluster.members().forEach(jobs::on);
-            List<Account> opening = new ArrayList<>();
+            List<TestAccount> opening = new ArrayList<>();
             for (int i = 0; i < ACCOUNTS; i++) {
                 opening.add(opening(i));
             }
@@ -95,15 +96,16 @@ class FeeJobFailoverTest {
                     List.of()), job.tally());
 
             Map<String, Account> now = Maps.accounts(observer).getAll(
-                    opening.stream().map(Account::id).collect(Collectors.toSet()));
-            Collection<JournalEntry> jobEntries = Maps.journal(observer).values(
-                    Predicates.equal("txId", JobRules.txId("fee-1", started.run())));
+                    opening.stream().map(TestAccount::id).collect(Collectors.toSet()));
+            List<JournalEntry> journal = Ledgers.settledJournal(observer);
+            List<JournalEntry> jobEntries = journal.stream()
+                    .filter(entry -> entry.txId().equals(JobRules.txId("fee-1", started.run()))).toList();
             Map<String, JournalEntry> byAccount = jobEntries.stream()
                     .collect(Collectors.toMap(JournalEntry::accountId, Function.identity()));
             assertEquals(ACCOUNTS, jobEntries.size(), "one job entry per account");
             assertEquals(ACCOUNTS, byAccount.size());
-            assertEquals(ACCOUNTS, Maps.journal(observer).size(), "no other journal entries");
-            for (Account open : opening) {
+            assertEquals(ACCOUNTS, journal.size(), "no other journal entries");
+            for (TestAccount open : opening) {
                 Account account = now.get(open.id());
                 long expected = expectedBalance(open);
                 assertEquals(expected, account.balance(), "balance of " + open.id());

@@ -7,6 +7,7 @@ import io.micronaut.http.client.annotation.Client;
 import io.micronaut.json.JsonMapper;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import io.partita.account.Account;
+import io.partita.account.Tail;
 import io.partita.cluster.Maps;
 import io.partita.support.Api;
 import jakarta.inject.Inject;
@@ -143,8 +144,8 @@ class JobApiTest {
     void shouldReportTheAccountsAnAuditFindsOutOfBalance() {
         String planted = openAccount(300);
         Account account = Maps.accounts(hazelcast).get(planted);
-        Maps.accounts(hazelcast).set(planted, new Account(planted, 301, 0, 0, 0, List.of(),
-                account.openingBalance(), List.of()));
+        Maps.accounts(hazelcast).set(planted, new Account(301, 0, 0, 0, account.openingBalance(), Tail.EMPTY,
+                List.of(), 0));
         try {
             Api.Reply done = awaitFinished(api.post("/jobs", "{\"type\":\"AUDIT\",\"concurrent\":true}").text("id"));
 

@@ -94,11 +94,11 @@ final class JobMembers implements AutoCloseable {
     }
 
     /** Stores accounts as {@code POST /accounts} would (a test fixture: thousands in a few calls). */
-    static void open(HazelcastInstance member, List<Account> accounts) {
+    static void open(HazelcastInstance member, List<TestAccount> accounts) {
         IMap<String, Account> map = Maps.accounts(member);
         Map<String, Account> batch = new HashMap<>();
-        for (Account account : accounts) {
-            batch.put(account.id(), account);
+        for (TestAccount account : accounts) {
+            batch.put(account.id(), account.account());
             if (batch.size() == 1_000) {
                 map.putAll(batch);
                 batch.clear();

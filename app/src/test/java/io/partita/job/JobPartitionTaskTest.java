@@ -3,6 +3,7 @@ package io.partita.job;
 import com.hazelcast.core.HazelcastInstance;
 import io.partita.account.Account;
 import io.partita.cluster.Maps;
+import io.partita.cluster.PartitionKeys;
 import io.partita.support.TestCluster;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -33,14 +34,14 @@ class JobPartitionTaskTest {
         try (TestCluster cluster = TestCluster.start(1)) {
             HazelcastInstance member = cluster.member(0);
             int partition = member.getPartitionService().getPartition("stop-0").getPartitionId();
-            List<Account> opening = new ArrayList<>();
+            List<TestAccount> opening = new ArrayList<>();
             for (int n = 0; opening.size() < ACCOUNTS; n++) {
                 if (member.getPartitionService().getPartition("stop-" + n).getPartitionId() == partition) {
-                    opening.add(Account.open("stop-" + n, 1_000, 0));
+                    opening.add(new TestAccount("stop-" + n, 1_000, 0));
                 }
             }
             JobMembers.open(member, opening);
-            HashSet<String> ids = new HashSet<>(opening.stream().map(Account::id).toList());
+            HashSet<String> ids = new HashSet<>(opening.stream().map(TestAccount::id).toList());
             Job job = Job.start("stop-1", "r1", new JobSpec(JobType.FEE, FEE, 0, true), null,
                     System.currentTimeMillis(), "no-coordinator");
             Maps.jobs(member).set(job.id(), job);

@@ -1,6 +1,9 @@
 package io.partita.job;
 
 import io.partita.account.Account;
+import io.partita.account.FakeLedgerHost;
+import io.partita.account.JournalRecord;
+import io.partita.account.Tail;
 import io.partita.account.JournalEntry;
 import io.partita.account.JournalKey;
 import io.partita.account.Ledger;
@@ -20,6 +23,7 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The job's rules and its entry processor as plain functions on an entry, before any cluster is involved. */
@@ -51,12 +55,23 @@ class JobRulesTest {
         assertEquals(interest, JobRules.interest(balance, basisPoints));
     }
 
+    private final FakeLedgerHost host = new FakeLedgerHost();
+
     private static Map.Entry<String, Account> account(long balance, long overdraft) {
-        return new AbstractMap.SimpleEntry<>("a-1", Account.open("a-1", balance, overdraft));
+        return new AbstractMap.SimpleEntry<>("a-1", Account.open(balance, overdraft));
     }
 
-    private static JobStep run(Map.Entry<String, Account> entry, String jobId, JobSpec spec) {
-        return new ApplyJob(jobId, "r1", spec, NOW).process(entry);
+    private JobStep run(Map.Entry<String, Account> entry, String jobId, JobSpec spec) {
+        return run(entry, jobId, "r1", spec, NOW);
+    }
+
+    private JobStep run(Map.Entry<String, Account> entry, String jobId, String run, JobSpec spec, long at) {
+        return new ApplyJob(jobId, run, spec, at).on(host).process(entry);
+    }
+
+    private static Account credited(Account account, String txId, long amount) {
+        return Ledger.decide("a-1", account, TxRequest.of(txId, TxType.CREDIT, amount, NOW), id -> null)
+                .apply(account);
     }
 
     @Test
@@ -103,9 +118,7 @@ class JobRulesTest {
         assertEquals(0, entry.getValue().version());
 
         // The balance grows before the partition is redone: the job already decided for this account.
-        Account richer = Ledger.decide(entry.getValue(), TxRequest.of("t-1", TxType.CREDIT, 10_000, NOW),
-                key -> null, key -> false).account();
-        entry.setValue(richer);
+        entry.setValue(credited(entry.getValue(), "t-1", 10_000));
         assertEquals(JobStep.Kind.SKIPPED, run(entry, "j-1", INTEREST_25).kind());
         assertEquals(10_200, entry.getValue().balance());
 
@@ -118,34 +131,32 @@ class JobRulesTest {
     @Test
     void shouldFindAJobInTheJournalOnceItsIdHasLeftTheAccountsShortList() {
         var entry = account(10_000, 0);
-        Map<JournalKey, JournalEntry> journal = new HashMap<>();
-        for (int i = 0; i <= Account.JOBS_KEPT + Ledger.RECENT; i++) {
-            JournalEntry recorded = new ApplyJob("j-" + i, "r1", FEE_100, NOW)
-                    .apply(entry, journal::get, journal::containsKey).entry();
-            journal.put(new JournalKey(recorded.accountId(), recorded.txId()), recorded);
+        JournalEntry first = null;
+        for (int i = 0; i <= Account.JOBS_KEPT + 2; i++) {
+            JournalEntry recorded = run(entry, "j-" + i, FEE_100).entry();
+            first = first == null ? recorded : first;
+            host.flush(entry);
         }
         assertFalse(entry.getValue().hasSeenJob("j-0/r1"));
         assertEquals(Account.JOBS_KEPT, entry.getValue().jobs().size());
-        assertTrue(entry.getValue().recent().stream().noneMatch(e -> e.txId().equals("job/j-0/r1")));
+        assertNull(entry.getValue().recorded("a-1", "job/j-0/r1"), "the movement left the tail for the journal");
         long balance = entry.getValue().balance();
 
-        JobStep redo = new ApplyJob("j-0", "r1", FEE_100, NOW + 1).apply(entry, journal::get, journal::containsKey);
+        JobStep redo = run(entry, "j-0", "r1", FEE_100, NOW + 1);
 
         assertEquals(JobStep.Kind.REPLAYED, redo.kind());
-        assertEquals(journal.get(new JournalKey("a-1", "job/j-0/r1")), redo.entry());
+        assertEquals(first, redo.entry());
         assertEquals(balance, entry.getValue().balance());
     }
 
     @Test
     void shouldChargeAgainWhenAnotherRunOfTheSameJobIdComesAlong() {
         var entry = account(1_000, 0);
-        Map<JournalKey, JournalEntry> journal = new HashMap<>();
-        JournalEntry first = new ApplyJob("j-1", "r1", FEE_100, NOW).apply(entry, journal::get, journal::containsKey)
-                .entry();
-        journal.put(first.key(), first);
+        run(entry, "j-1", FEE_100);
+        host.flush(entry);
 
         // The first job finished and expired; a client starts a job under the same id.
-        JobStep second = new ApplyJob("j-1", "r2", FEE_100, NOW + 1).apply(entry, journal::get, journal::containsKey);
+        JobStep second = run(entry, "j-1", "r2", FEE_100, NOW + 1);
 
         assertEquals(JobStep.Kind.RECORDED, second.kind());
         assertEquals("job/j-1/r2", second.entry().txId());
@@ -159,9 +170,9 @@ class JobRulesTest {
         // Written around the API: a client-type entry under the run's txId.
         JournalEntry foreign = new JournalEntry("a-1", JobRules.txId("j-1", "r1"), TxType.CREDIT, 5, TxStatus.APPLIED,
                 1_005, NOW, 1, null);
-        Map<JournalKey, JournalEntry> journal = new HashMap<>(Map.of(foreign.key(), foreign));
+        host.journal.put(foreign.key(), JournalRecord.of(foreign));
 
-        JobStep step = new ApplyJob("j-1", "r1", FEE_100, NOW).apply(entry, journal::get, journal::containsKey);
+        JobStep step = run(entry, "j-1", FEE_100);
 
         assertEquals(JobStep.Kind.SKIPPED, step.kind());
         assertEquals(new JobTally(1, 0, 0, 1, 0, 0, List.of()), step.tally());
@@ -178,7 +189,7 @@ class JobRulesTest {
 
     @Test
     void shouldPayInterestOfAtMostTheLargestAmountOneTransactionMoves() {
-        Account rich = Account.open("a-1", 3 * Ledger.MAX_AMOUNT, 0);
+        Account rich = Account.open(3 * Ledger.MAX_AMOUNT, 0);
 
         TxRequest request = JobRules.request(new JobSpec(JobType.INTEREST, 0, 10_000, false), "j-1", "r1", rich, NOW);
 
@@ -214,32 +225,33 @@ class JobRulesTest {
     void shouldExplainABalanceFromTheOpeningBalanceAndTheJournal() {
         var entry = account(1_000, 0);
         List<JournalEntry> journal = new ArrayList<>();
-        assertTrue(JobRules.balanced(entry.getValue(), journal));
+        assertTrue(JobRules.balanced("a-1", entry.getValue(), journal));
         for (int i = 0; i < 20; i++) {
             TxType type = i % 3 == 0 ? TxType.CREDIT : TxType.DEBIT;
-            Ledger.Decision decision = Ledger.decide(entry.getValue(), TxRequest.of("t-" + i, type, 97, NOW),
-                    key -> null, key -> journal.stream().anyMatch(written -> written.key().equals(key)));
-            entry.setValue(decision.account());
-            journal.add(decision.outcome().entry());
+            Ledger.Decision decision = Ledger.decide("a-1", entry.getValue(), TxRequest.of("t-" + i, type, 97, NOW),
+                    id -> null);
+            entry.setValue(decision.apply(entry.getValue()).trimmedThrough(decision.recorded().seq()));
+            journal.add(decision.recorded());
         }
-        journal.add(run(entry, "j-1", FEE_100).entry());
+        JournalEntry fee = run(entry, "j-1", FEE_100).entry();
         Account account = entry.getValue();
 
-        assertTrue(JobRules.balanced(account, journal));
-        // An entry still on its way to the journal is in the account's recent list, and counts.
-        assertTrue(JobRules.balanced(account, journal.subList(0, journal.size() - 1)));
+        // The fee is still in the account's tail, not yet in the journal: it counts from there.
+        assertTrue(JobRules.balanced("a-1", account, journal));
+        journal.add(fee);
+        assertTrue(JobRules.balanced("a-1", account, journal));
         // Older entries expired: the oldest retained one gives the balance before it.
-        assertTrue(JobRules.balanced(account, journal.subList(15, journal.size())));
+        assertTrue(JobRules.balanced("a-1", account, journal.subList(15, journal.size())));
 
-        Account planted = new Account(account.id(), account.balance() + 7, account.overdraftLimit(),
-                account.version(), account.fence(), account.recent(), account.openingBalance(), account.jobs());
-        assertFalse(JobRules.balanced(planted, journal));
-        assertEquals(account.balance(), JobRules.explainedBalance(planted, journal));
+        Account planted = new Account(account.balance() + 7, account.overdraftLimit(), account.version(),
+                account.fence(), account.openingBalance(), account.tail(), account.jobs(), 0);
+        assertFalse(JobRules.balanced("a-1", planted, journal));
+        assertEquals(account.balance(), JobRules.explainedBalance("a-1", planted, journal));
 
-        Account untouched = Account.open("a-2", 500, 0);
-        Account plantedUntouched = new Account("a-2", 900, 0, 0, 0, List.of(), 500, List.of());
-        assertTrue(JobRules.balanced(untouched, List.of()));
-        assertFalse(JobRules.balanced(plantedUntouched, List.of()));
+        Account untouched = Account.open(500, 0);
+        Account plantedUntouched = new Account(900, 0, 0, 0, 500, Tail.EMPTY, List.of(), 0);
+        assertTrue(JobRules.balanced("a-2", untouched, List.of()));
+        assertFalse(JobRules.balanced("a-2", plantedUntouched, List.of()));
     }
 
     @Test

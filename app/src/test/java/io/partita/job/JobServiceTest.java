@@ -46,9 +46,9 @@ class JobServiceTest {
         jobs = new JobMembers(JobMembers.settings(64, Duration.ZERO), false);
         member = cluster.member(0);
         jobs.on(member);
-        List<Account> opening = new ArrayList<>();
+        List<TestAccount> opening = new ArrayList<>();
         for (int i = 0; i < ACCOUNTS; i++) {
-            opening.add(Account.open("svc-" + i, 1_000, 0));
+            opening.add(new TestAccount("svc-" + i, 1_000, 0));
             accountIds.add("svc-" + i);
         }
         JobMembers.open(member, opening);

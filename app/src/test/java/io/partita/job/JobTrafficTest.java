@@ -1,9 +1,11 @@
 package io.partita.job;
 
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.EntryProcessor;
 import io.partita.account.Account;
-import io.partita.account.ApplyTransaction;
+import io.partita.account.TestAccess;
 import io.partita.account.TxOutcome;
+import io.partita.account.TxOutcomes;
 import io.partita.account.TxRequest;
 import io.partita.account.TxStatus;
 import io.partita.account.TxType;
@@ -41,10 +43,10 @@ class JobTrafficTest {
             cluster.members().forEach(jobs::on);
             HazelcastInstance member = cluster.member(0);
             List<String> hot = keysOfOnePartition(member);
-            List<Account> opening = new ArrayList<>();
-            hot.forEach(id -> opening.add(Account.open(id, 1_000, 0)));
+            List<TestAccount> opening = new ArrayList<>();
+            hot.forEach(id -> opening.add(new TestAccount(id, 1_000, 0)));
             for (int i = 0; i < 300; i++) {
-                opening.add(Account.open("acc-" + i, 1_000, 0));
+                opening.add(new TestAccount("acc-" + i, 1_000, 0));
             }
             JobMembers.open(member, opening);
 
@@ -58,8 +60,11 @@ class JobTrafficTest {
             for (int i = 0; i < 20; i++) {
                 // Spread over the partition: early ones the job has done, later ones it has not reached yet.
                 String id = hot.get(i * (HOT_ACCOUNTS / 20));
-                TxOutcome outcome = accounts.submitToKey(id, new ApplyTransaction(TxRequest.of("t-" + i,
-                        TxType.CREDIT, 5, System.currentTimeMillis()))).toCompletableFuture().get(30, TimeUnit.SECONDS);
+                @SuppressWarnings("unchecked")
+                var credit = (EntryProcessor<String, Account, TxOutcomes>) TestAccess.applyTransaction(id,
+                        TxRequest.of("t-" + i, TxType.CREDIT, 5, System.currentTimeMillis()));
+                TxOutcome outcome = accounts.submitToKey(id, credit).toCompletableFuture()
+                        .get(30, TimeUnit.SECONDS).list().get(0);
                 assertEquals(TxStatus.APPLIED, outcome.entry().status());
                 credited.add(id);
             }

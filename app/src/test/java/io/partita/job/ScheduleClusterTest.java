@@ -5,6 +5,7 @@ import com.hazelcast.query.Predicates;
 import io.partita.account.Account;
 import io.partita.account.JournalEntry;
 import io.partita.cluster.Maps;
+import io.partita.support.Ledgers;
 import io.partita.support.TestCluster;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -38,9 +39,9 @@ class ScheduleClusterTest {
              JobMembers jobs = new JobMembers(JobMembers.settings(64, Duration.ZERO), true)) {
             cluster.members().forEach(jobs::on);
             HazelcastInstance member = cluster.member(0);
-            List<Account> opening = new ArrayList<>();
+            List<TestAccount> opening = new ArrayList<>();
             for (int i = 0; i < ACCOUNTS; i++) {
-                opening.add(Account.open("s-" + i, OPENING, 0));
+                opening.add(new TestAccount("s-" + i, OPENING, 0));
             }
             JobMembers.open(member, opening);
 
@@ -75,9 +76,9 @@ class ScheduleClusterTest {
             Set<String> ids = runs.stream().map(Job::id).collect(Collectors.toSet());
             assertEquals(schedule.lastJobId(), ids.stream().max(String::compareTo).orElseThrow());
             Map<String, Account> now = Maps.accounts(survivor).getAll(
-                    opening.stream().map(Account::id).collect(Collectors.toSet()));
-            Collection<JournalEntry> entries = Maps.journal(survivor).values();
-            for (Account open : opening) {
+                    opening.stream().map(TestAccount::id).collect(Collectors.toSet()));
+            Collection<JournalEntry> entries = Ledgers.settledJournal(survivor);
+            for (TestAccount open : opening) {
                 Account account = now.get(open.id());
                 assertEquals(OPENING - runs.size(), account.balance(), "charged once per run: " + open.id());
                 assertEquals(runs.size(), entries.stream().filter(e -> e.accountId().equals(open.id())).count());

@@ -1,7 +1,10 @@
 package io.partita.locking;
 
 import io.partita.account.Account;
+import io.partita.account.FakeLedgerHost;
+import io.partita.account.JournalEntry;
 import io.partita.account.JournalKey;
+import io.partita.account.JournalRecord;
 import io.partita.account.Ledger;
 import io.partita.account.TxRequest;
 import io.partita.account.TxType;
@@ -19,30 +22,32 @@ class FencedWriteTest {
 
     private static final long NOW = 1_700_000_000_000L;
 
-    /** What a holder decides after reading {@code read}: the account with {@code txId} credited by 100. */
-    private static Account decided(Account read, String txId) {
-        return Ledger.decide(read, TxRequest.of(txId, TxType.CREDIT, 100, NOW), key -> null, key -> false)
-                .account();
+    private final FakeLedgerHost host = new FakeLedgerHost();
+
+    /** What a holder decides after reading {@code read}: {@code txId} credits 100. */
+    private static JournalEntry decided(Account read, String txId) {
+        return Ledger.decide("a-1", read, TxRequest.of(txId, TxType.CREDIT, 100, NOW), id -> null).recorded();
     }
 
     /** The write of a holder that read {@code read} and decided to credit {@code txId}. */
-    private static FencedWrite write(long fence, Account read, String txId) {
-        return new FencedWrite(fence, read, decided(read, txId), txId);
+    private FencedWrite write(long fence, Account read, String txId) {
+        return new FencedWrite(fence, read.version(), decided(read, txId)).on(host);
     }
 
     private static Map.Entry<String, Account> entry(Account account) {
-        return new AbstractMap.SimpleEntry<>(account.id(), account);
+        return new AbstractMap.SimpleEntry<>("a-1", account);
     }
 
     @Test
-    void shouldStoreTheDecidedAccountCarryingTheHolderFence() {
-        Account read = Account.open("a-1", 1_000, 0).withFence(3);
+    void shouldRecordTheDecidedEntryCarryingTheHolderFence() {
+        Account read = Account.open(1_000, 0).withFence(3);
         var entry = entry(read);
         FencedWrite write = write(4, read, "t-1");
 
         assertEquals("WRITTEN", write.process(entry));
         assertEquals(1_100, entry.getValue().balance());
         assertEquals(4, entry.getValue().fence());
+        assertEquals(1, host.queued.size(), "its entry goes to the journal writer");
         assertEquals(entry.getValue(), backupOf(write, read));
     }
 
@@ -50,8 +55,8 @@ class FencedWriteTest {
     void shouldRefuseAFenceLowerThanTheHighestTheAccountHasSeen() {
         // The first holder read the account under fence 5, then paused past its session; a newer holder took the
         // lock with fence 6 and wrote. The first holder's write arrives late.
-        Account read = Account.open("a-1", 1_000, 0).withFence(5);
-        Account newer = decided(read, "newer").withFence(6);
+        Account read = Account.open(1_000, 0).withFence(5);
+        Account newer = read.record(decided(read, "newer")).withFence(6);
         var entry = entry(newer);
         FencedWrite stale = write(5, read, "stale");
 
@@ -62,7 +67,7 @@ class FencedWriteTest {
 
     @Test
     void shouldRefuseAStaleFenceEvenWhenTheHolderReadTheNewestAccount() {
-        Account newer = Account.open("a-1", 1_000, 0).withFence(9);
+        Account newer = Account.open(1_000, 0).withFence(9);
         var entry = entry(newer);
 
         assertEquals("STALE_FENCE", write(8, newer, "late").process(entry));
@@ -71,8 +76,8 @@ class FencedWriteTest {
 
     @Test
     void shouldAskTheHolderToReadAgainWhenAnUnlockedWriterMovedTheAccount() {
-        Account read = Account.open("a-1", 1_000, 0);
-        Account moved = decided(read, "partitioned");
+        Account read = Account.open(1_000, 0);
+        Account moved = read.record(decided(read, "partitioned"));
         var entry = entry(moved);
         FencedWrite write = write(1, read, "locked");
 
@@ -83,7 +88,7 @@ class FencedWriteTest {
 
     @Test
     void shouldLetOneHolderWriteTwiceWithItsFence() {
-        Account read = Account.open("a-1", 1_000, 0);
+        Account read = Account.open(1_000, 0);
         var entry = entry(read);
         assertEquals("WRITTEN", write(2, read, "t-1").process(entry));
         Account second = entry.getValue();
@@ -94,44 +99,40 @@ class FencedWriteTest {
 
     @Test
     void shouldAnswerNotFoundForAMissingAccountAndRefuseAnInvalidFence() {
-        Account read = Account.open("a-1", 0, 0);
+        Account read = Account.open(0, 0);
         Map.Entry<String, Account> missing = new AbstractMap.SimpleEntry<>("a-1", null);
 
-        assertEquals("NOT_FOUND", new FencedWrite(1, read, read, "t-1").process(missing));
+        assertEquals("NOT_FOUND", write(1, read, "t-1").process(missing));
         assertNull(missing.getValue());
-        assertThrows(IllegalArgumentException.class, () -> new FencedWrite(0, read, read, "t-1"));
+        assertThrows(IllegalArgumentException.class, () -> new FencedWrite(0, 0, decided(read, "t-1")));
     }
 
     @Test
     void shouldRefuseToApplyATxIdTheJournalAlreadyHoldsEvenOnAnUnchangedAccount() {
         // The holder read the journal before t-1 arrived there and the account after t-1 had left it: it decided t-1
         // anew, and the account has not changed since its read. The owner finds t-1 in the journal.
-        Account read = Account.open("a-1", 1_000, 0);
+        Account read = Account.open(1_000, 0);
+        JournalEntry earlier = decided(read, "t-1");
+        host.journal.put(new JournalKey("a-1", "t-1"), JournalRecord.of(earlier));
         var entry = entry(read);
         FencedWrite write = write(1, read, "t-1");
 
-        assertEquals("DUPLICATE", write.process(entry, key -> key.equals(new JournalKey("a-1", "t-1"))));
+        assertEquals("DUPLICATE", write.process(entry));
         assertEquals(read, entry.getValue());
         assertNull(write.getBackupProcessor());
     }
 
     @Test
-    void shouldRefuseToApplyATxIdTheAccountAlreadyHoldsAmongItsRecentEntries() {
-        Account withT1 = decided(Account.open("a-1", 1_000, 0), "t-1");
+    void shouldRefuseToApplyATxIdTheAccountAlreadyHoldsInItsTail() {
+        Account open = Account.open(1_000, 0);
+        Account withT1 = open.record(decided(open, "t-1"));
         var entry = entry(withT1);
-        FencedWrite again = new FencedWrite(1, withT1, withT1, "t-1");
+        // A holder that decided t-1 against the account as it is now (version 1), not knowing it holds t-1.
+        JournalEntry again = new JournalEntry("a-1", "t-1", TxType.CREDIT, 100, decided(open, "t-1").status(),
+                1_200, NOW, 2, null);
 
-        assertEquals("DUPLICATE", again.process(entry, key -> false));
+        assertEquals("DUPLICATE", new FencedWrite(1, 1, again).on(host).process(entry));
         assertEquals(withT1, entry.getValue());
-    }
-
-    @Test
-    void shouldWriteWhenNeitherTheAccountNorTheJournalHoldsTheTxId() {
-        Account read = Account.open("a-1", 1_000, 0);
-        var entry = entry(read);
-
-        assertEquals("WRITTEN", write(1, read, "t-1").process(entry, key -> !key.txId().equals("t-1")));
-        assertEquals(1_100, entry.getValue().balance());
     }
 
     private static Account backupOf(FencedWrite write, Account before) {

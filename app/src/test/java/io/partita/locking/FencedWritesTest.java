@@ -2,11 +2,13 @@ package io.partita.locking;
 
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
+import com.hazelcast.map.EntryProcessor;
 import io.partita.account.Account;
-import io.partita.account.ApplyTransaction;
 import io.partita.account.JournalEntry;
-import io.partita.account.JournalKey;
+import io.partita.account.JournalRecord;
+import io.partita.account.TestAccess;
 import io.partita.account.TxOutcome;
+import io.partita.account.TxOutcomes;
 import io.partita.account.TxRequest;
 import io.partita.account.TxType;
 import io.partita.cluster.Maps;
@@ -53,31 +55,38 @@ class FencedWritesTest {
 
     private static String open(long balance) {
         String id = "fw-" + UUID.randomUUID().toString().substring(0, 8);
-        Maps.accounts(member).set(id, Account.open(id, balance, 0));
+        Maps.accounts(member).set(id, Account.open(balance, 0));
         return id;
     }
 
-    /** A partitioned-mode transaction: the entry processor, then the journal write its node makes before answering. */
-    private static TxOutcome partitioned(String accountId, TxRequest request, boolean journal) {
-        TxOutcome outcome = Maps.accounts(member).executeOnKey(accountId, new ApplyTransaction(request));
-        if (journal) {
-            Maps.journal(member).set(outcome.entry().key(), outcome.entry());
-        }
-        return outcome;
+    /** A partitioned-mode transaction: its entry processor, which records the entry in the account's tail. */
+    @SuppressWarnings("unchecked")
+    private static TxOutcome partitioned(String accountId, TxRequest request) {
+        var processor = (EntryProcessor<String, Account, TxOutcomes>) TestAccess.applyTransaction(accountId, request);
+        return Maps.accounts(member).executeOnKey(accountId, processor).list().get(0);
+    }
+
+    /** What the journal writer does for one entry: journal it, then trim it from the tail. */
+    private static void journal(JournalEntry entry) {
+        Maps.journal(member).set(entry.key(), JournalRecord.of(entry));
+        @SuppressWarnings("unchecked")
+        var trim = (EntryProcessor<String, Account, Object>) TestAccess.trimTails(
+                java.util.Map.of(entry.accountId(), entry.seq()));
+        Maps.accounts(member).executeOnKey(entry.accountId(), trim);
     }
 
     @Test
     void shouldReplayATxIdThatMovedFromTheAccountToTheJournalBetweenTheReads() {
         String id = open(1_000);
         TxRequest debit = TxRequest.of("t-1", TxType.DEBIT, 100, AT);
-        // A partitioned-mode node recorded t-1 on the account and has not written its journal entry yet.
-        JournalEntry first = partitioned(id, debit, false).entry();
+        // A partitioned-mode transaction recorded t-1 in the account's tail; the journal does not hold it yet.
+        JournalEntry first = partitioned(id, debit).entry();
         Hook hook = new Hook(() -> {
-            // Between the locked path's two reads: the journal write lands, and two more partitioned transactions
-            // drop t-1 from the account's recent entries (it may leave: the journal has it now).
-            Maps.journal(member).set(first.key(), first);
-            partitioned(id, TxRequest.of("c-1", TxType.CREDIT, 1, AT), true);
-            partitioned(id, TxRequest.of("c-2", TxType.CREDIT, 1, AT), true);
+            // Between the locked path's two reads: the journal writer copies t-1 and trims it from the tail, and two
+            // more partitioned transactions land.
+            journal(first);
+            journal(partitioned(id, TxRequest.of("c-1", TxType.CREDIT, 1, AT)).entry());
+            partitioned(id, TxRequest.of("c-2", TxType.CREDIT, 1, AT));
         });
         FencedWrites writer = new FencedWrites(hook.on(Maps.accounts(member)), hook.on(Maps.journal(member)));
 
@@ -86,7 +95,7 @@ class FencedWritesTest {
         assertEquals(TxOutcome.Kind.REPLAYED, retried.kind());
         assertEquals(first, retried.entry());
         assertEquals(902, Maps.accounts(member).get(id).balance());
-        assertTrue(Maps.accounts(member).get(id).recent().stream().noneMatch(e -> e.txId().equals("t-1")));
+        assertEquals(null, Maps.accounts(member).get(id).recorded(id, "t-1"), "t-1 left the tail for the journal");
         assertEquals(0, hook.writes.get(), "decided from what it read; no write was even attempted");
     }
 

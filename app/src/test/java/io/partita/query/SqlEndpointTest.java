@@ -17,11 +17,12 @@ import io.micronaut.http.client.exceptions.HttpClientResponseException;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import io.partita.account.Account;
 import io.partita.account.AccountService;
-import io.partita.account.JournalEntry;
 import io.partita.account.JournalKey;
+import io.partita.account.JournalRecord;
 import io.partita.account.TxRequest;
 import io.partita.account.TxType;
 import io.partita.cluster.Maps;
+import io.partita.support.Ledgers;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -87,7 +88,7 @@ class SqlEndpointTest {
         }
         Map<String, Account> bulk = new HashMap<>();
         for (int i = 0; i < BULK; i++) {
-            bulk.put("bulk-" + i, Account.open("bulk-" + i, 1_000_000L + i, 0));
+            bulk.put("bulk-" + i, Account.open(1_000_000L + i, 0));
         }
         Maps.accounts(hazelcast).putAll(bulk);
     }
@@ -154,8 +155,9 @@ class SqlEndpointTest {
 
     @Test
     void shouldRefuseEveryHostileStatementBeforeTheEngineAndChangeNothing() {
+        Ledgers.settledJournal(hazelcast);
         Map<String, Account> accountsBefore = Map.copyOf(Maps.accounts(hazelcast));
-        Map<JournalKey, JournalEntry> journalBefore = Map.copyOf(Maps.journal(hazelcast));
+        Map<JournalKey, JournalRecord> journalBefore = Map.copyOf(Maps.journal(hazelcast));
         Set<String> mappingsBefore = mappings();
         double reachedEngineBefore = queries("answered") + queries("failed");
         double refusedBefore = queries("refused");
@@ -176,7 +178,7 @@ class SqlEndpointTest {
         assertEquals(refusedBefore + HostileStatements.ALL.size(), queries("refused"));
         assertEquals(accountsBefore, Map.copyOf(Maps.accounts(hazelcast)));
         assertEquals(journalBefore, Map.copyOf(Maps.journal(hazelcast)));
-        assertEquals(Set.of("accounts", "journal"), mappingsBefore);
+        assertEquals(Set.of("accounts", "journal", "account_records", "journal_records"), mappingsBefore);
         assertEquals(mappingsBefore, mappings());
         // Every SQL query runs as a light job; a CREATE JOB would add a normal one.
         assertTrue(jobsBefore.containsAll(jobsAfter), "a job was created");
@@ -374,8 +376,10 @@ class SqlEndpointTest {
 
     private Set<String> mappings() {
         Set<String> names = new HashSet<>();
-        for (SqlRow row : hazelcast.getSql().execute("SELECT table_name FROM information_schema.mappings")) {
-            names.add(row.getObject(0));
+        for (String catalog : List.of("mappings", "views")) {
+            for (SqlRow row : hazelcast.getSql().execute("SELECT table_name FROM information_schema." + catalog)) {
+                names.add(row.getObject(0));
+            }
         }
         return names;
     }

@@ -23,9 +23,11 @@ public final class TestCluster implements AutoCloseable {
     private final List<Integer> ports = new CopyOnWriteArrayList<>();
     private final List<HazelcastInstance> members = new CopyOnWriteArrayList<>();
     private final int cpMembers;
+    private final PartitaProperties.Journal journal;
 
-    private TestCluster(int cpMembers) {
+    private TestCluster(int cpMembers, PartitaProperties.Journal journal) {
         this.cpMembers = cpMembers;
+        this.journal = journal;
     }
 
     /** {@code size} members with CP in unsafe mode. */
@@ -35,7 +37,16 @@ public final class TestCluster implements AutoCloseable {
 
     /** {@code size} members, {@code cpMembers} of which form the CP Subsystem (0 for unsafe mode). */
     public static TestCluster start(int size, int cpMembers) {
-        TestCluster cluster = new TestCluster(cpMembers);
+        return start(size, cpMembers, TestProperties.journal());
+    }
+
+    /** {@code size} members in unsafe CP mode whose journal writers run with {@code journal}. */
+    public static TestCluster start(int size, PartitaProperties.Journal journal) {
+        return start(size, 0, journal);
+    }
+
+    private static TestCluster start(int size, int cpMembers, PartitaProperties.Journal journal) {
+        TestCluster cluster = new TestCluster(cpMembers, journal);
         for (int i = 0; i < size; i++) {
             cluster.ports.add(Ports.free());
         }
@@ -74,7 +85,8 @@ public final class TestCluster implements AutoCloseable {
 
     /** The properties a node of this cluster would run with, listening on {@code port}. */
     public PartitaProperties properties(int port) {
-        return TestProperties.tcp(clusterName, port, ports.stream().map(p -> "127.0.0.1:" + p).toList(), cpMembers);
+        return TestProperties.tcp(clusterName, port, ports.stream().map(p -> "127.0.0.1:" + p).toList(), cpMembers,
+                journal);
     }
 
     /** Graceful leave: the member hands its partitions over before it stops. */

@@ -24,14 +24,24 @@ public final class TestProperties {
         return new PartitaProperties.Transfers(Duration.ofSeconds(2));
     }
 
+    /** The journal writer as shipped: 24 h retention, 64 entries or 50 ms per flush, a sweep every 2 s. */
+    public static PartitaProperties.Journal journal() {
+        return new PartitaProperties.Journal(Duration.ofHours(24), 64, Duration.ofMillis(50), Duration.ofSeconds(2));
+    }
+
     public static PartitaProperties tcp(String clusterName, int port, List<String> members, int cpMembers) {
+        return tcp(clusterName, port, members, cpMembers, journal());
+    }
+
+    public static PartitaProperties tcp(String clusterName, int port, List<String> members, int cpMembers,
+                                        PartitaProperties.Journal journal) {
         return new PartitaProperties(clusterName, PartitaProperties.Discovery.TCP, members,
                 new PartitaProperties.Kubernetes(null),
                 new PartitaProperties.Network("127.0.0.1", port, "224.2.2.3", 54327),
                 1, Duration.ofSeconds(15), null,
                 cp(cpMembers),
                 new PartitaProperties.Processing(PartitaProperties.ProcessingMode.PARTITIONED),
-                new PartitaProperties.Journal(Duration.ofHours(24)),
+                journal,
                 transfers(), Duration.ofSeconds(10), 0);
     }
 }

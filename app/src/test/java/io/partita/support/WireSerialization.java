@@ -26,6 +26,18 @@ public final class WireSerialization {
         return service(nodeConfigWithoutJava(), new InMemorySchemas());
     }
 
+    /** {@code value} after a trip over the wire with the node's config and Java serialization refused. */
+    @SuppressWarnings("unchecked")
+    public static <T> T roundTrip(T value) {
+        InternalSerializationService service = withoutJava();
+        return (T) service.toObject(service.toData(value));
+    }
+
+    /** The bytes {@code value} takes on the wire (its serialized form, with Hazelcast's 8-byte header). */
+    public static int size(Object value) {
+        return withoutJava().toData(value).totalSize();
+    }
+
     /** The node's serialization config with Java serialization refused. */
     public static SerializationConfig nodeConfigWithoutJava() {
         Config config = HazelcastConfigs.memberConfig(

@@ -4,6 +4,11 @@ import com.hazelcast.internal.serialization.Data;
 import com.hazelcast.internal.serialization.InternalSerializationService;
 import com.hazelcast.internal.serialization.impl.SerializationConstants;
 import io.partita.account.Account;
+import io.partita.account.FakeLedgerHost;
+import io.partita.account.JournalEntry;
+import io.partita.account.Ledger;
+import io.partita.account.TxRequest;
+import io.partita.account.TxType;
 import io.partita.cluster.Serialization;
 import io.partita.locking.FencedWrite;
 import io.partita.locking.LockingSerialization;
@@ -67,14 +72,17 @@ class SerializationRoundTripTest {
 
     @Test
     void shouldCarryTheFencedWriteWithItsFenceAndBothAccounts() {
-        Account read = Account.open("a-1", 10, 0).withFence(4);
-        FencedWrite stale = roundTrip(new FencedWrite(3, read, read, "t-1"));
-        FencedWrite current = roundTrip(new FencedWrite(4, read, Account.open("a-1", 20, 0), "t-1"));
+        Account read = Account.open(10, 0).withFence(4);
+        JournalEntry credit = Ledger.decide("a-1", read, TxRequest.of("t-1", TxType.CREDIT, 10, 1L), id -> null)
+                .recorded();
+        FakeLedgerHost host = new FakeLedgerHost();
+        FencedWrite stale = roundTrip(new FencedWrite(3, read.version(), credit)).on(host);
+        FencedWrite current = roundTrip(new FencedWrite(4, read.version(), credit)).on(host);
         Map.Entry<String, Account> entry = new AbstractMap.SimpleEntry<>("a-1", read);
 
         assertEquals("STALE_FENCE", stale.process(entry));
         assertEquals("WRITTEN", current.process(entry));
-        assertEquals(Account.open("a-1", 20, 0).withFence(4), entry.getValue());
+        assertEquals(read.record(credit).withFence(4), entry.getValue());
     }
 
     @Test

@@ -10,6 +10,7 @@ import io.micronaut.http.client.exceptions.HttpClientResponseException;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import io.partita.account.AccountService;
 import io.partita.account.JournalEntry;
+import io.partita.account.JournalRecord;
 import io.partita.account.TxStatus;
 import io.partita.account.TxType;
 import io.partita.cluster.Maps;
@@ -335,7 +336,7 @@ class TransferHttpTest {
     }
 
     private void journal(JournalEntry entry) {
-        Maps.journal(hazelcast).set(entry.key(), entry);
+        Maps.journal(hazelcast).set(entry.key(), JournalRecord.of(entry));
     }
 
     private List<Object> types(String account) {

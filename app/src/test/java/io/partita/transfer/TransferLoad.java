@@ -76,7 +76,7 @@ final class TransferLoad {
         for (int i = 0; i < accounts; i++) {
             String id = prefix + "-acc-" + i;
             accountIds.add(id);
-            opening.put(id, Account.open(id, 2_000 + random.nextInt(2_000), random.nextBoolean() ? 300 : 0));
+            opening.put(id, Account.open(2_000 + random.nextInt(2_000), random.nextBoolean() ? 300 : 0));
         }
         for (int i = 0; i < opCount; i++) {
             ProcessingMode mode = random.nextBoolean() ? ProcessingMode.LOCKED : ProcessingMode.PARTITIONED;
@@ -95,7 +95,7 @@ final class TransferLoad {
 
     void openAccounts() {
         AccountService accounts = bean(nodes.servers().get(0), AccountService.class);
-        opening.values().forEach(account -> accounts.open(account.id(), account.balance(), account.overdraftLimit())
+        opening.forEach((id, account) -> accounts.open(id, account.balance(), account.overdraftLimit())
                 .toCompletableFuture().join());
     }
 

@@ -59,7 +59,7 @@ class DashboardBrowserTest {
         try (TestNodes nodes = TestNodes.start(2)) {
             Map<String, Account> accounts = new HashMap<>();
             for (int i = 0; i < 500; i++) {
-                accounts.put("acct-" + i, Account.open("acct-" + i, 100, 0));
+                accounts.put("acct-" + i, Account.open(100, 0));
             }
             Maps.accounts(nodes.member(0)).putAll(accounts);
             nodes.awaitSize(2);

@@ -1,8 +1,7 @@
-package io.partita.job;
+package io.partita.cluster;
 
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.partition.PartitionService;
-import io.partita.cluster.HazelcastConfigs;
 
 /**
  * One string key for each partition id, found once by trying "p0", "p1", ... until every partition has one. Hazelcast
@@ -10,14 +9,14 @@ import io.partita.cluster.HazelcastConfigs;
  * job name "partition 17" in those calls. A key's partition depends only on its serialized form and the partition
  * count, so the table is the same on every member.
  */
-final class PartitionKeys {
+public final class PartitionKeys {
 
     private static volatile String[] table;
 
     private PartitionKeys() {
     }
 
-    static String of(HazelcastInstance hazelcast, int partition) {
+    public static String of(HazelcastInstance hazelcast, int partition) {
         String[] keys = table;
         if (keys == null) {
             keys = build(hazelcast.getPartitionService());

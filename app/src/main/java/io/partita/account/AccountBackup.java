@@ -1,0 +1,125 @@
+package io.partita.account;
+
+import com.hazelcast.map.EntryProcessor;
+import com.hazelcast.nio.ObjectDataInput;
+import com.hazelcast.nio.ObjectDataOutput;
+import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
+import io.partita.cluster.Serialization;
+
+import java.io.IOException;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The backup half of every entry processor that writes an account: it applies, on the backup replica, the
+ * {@link AccountDelta} its primary computed for each key. One class for all of them, and one message per operation
+ * whatever the number of keys (an {@code executeOnKeys} over a partition's accounts carries one delta per account).
+ *
+ * <p>Runs on the partition thread of the backup replica, after the primary's processor ran on the owner.
+ */
+public final class AccountBackup implements EntryProcessor<String, Account, Object>, IdentifiedDataSerializable {
+
+    private Map<String, AccountDelta> deltas;
+
+    public AccountBackup() {
+    }
+
+    AccountBackup(Map<String, AccountDelta> deltas) {
+        this.deltas = deltas;
+    }
+
+    @Override
+    public Object process(Map.Entry<String, Account> entry) {
+        AccountDelta delta = deltas.get(entry.getKey());
+        if (delta != null) {
+            Account next = delta.apply(entry.getValue());
+            if (next != null) {
+                entry.setValue(next);
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public EntryProcessor<String, Account, Object> getBackupProcessor() {
+        return null;
+    }
+
+    @Override
+    public int getFactoryId() {
+        return Serialization.FACTORY_ID;
+    }
+
+    @Override
+    public int getClassId() {
+        return Serialization.ACCOUNT_BACKUP;
+    }
+
+    @Override
+    public void writeData(ObjectDataOutput out) throws IOException {
+        out.writeInt(deltas.size());
+        for (Map.Entry<String, AccountDelta> delta : deltas.entrySet()) {
+            out.writeString(delta.getKey());
+            delta.getValue().writeTo(out);
+        }
+    }
+
+    @Override
+    public void readData(ObjectDataInput in) throws IOException {
+        int size = in.readInt();
+        deltas = new LinkedHashMap<>(size * 2);
+        for (int i = 0; i < size; i++) {
+            deltas.put(in.readString(), AccountDelta.readFrom(in));
+        }
+    }
+
+    /**
+     * Gathers, for one entry processor instance, the deltas of the keys it processed in the operation now running on
+     * the calling partition thread, to hand them to {@link EntryProcessor#getBackupProcessor()}.
+     *
+     * <p>Why per thread: Hazelcast runs the same processor instance for every partition of an {@code executeOnKeys},
+     * each on its partition's thread, and asks it for its backup processor (twice: whether to back up, then for the
+     * operation) on that thread right after its keys are processed. So each thread keeps its own deltas, started anew
+     * when the thread moves on to another partition; a backup carries its own partition's changes only.
+     */
+    static final class Collector {
+
+        private final ThreadLocal<Partition> current = new ThreadLocal<>();
+
+        /**
+         * Called as the processor starts on {@code key}: a key of another partition, or one already seen (the same
+         * operation run again after a retry), starts a new gathering.
+         */
+        void visit(int partitionId, String key) {
+            Partition partition = current.get();
+            if (partition == null || partition.id != partitionId || !partition.visited.add(key)) {
+                partition = new Partition(partitionId);
+                partition.visited.add(key);
+                current.set(partition);
+            }
+        }
+
+        /** The delta of the key last visited on this thread. */
+        void add(String key, AccountDelta delta) {
+            current.get().deltas.put(key, delta);
+        }
+
+        AccountBackup backup() {
+            Partition partition = current.get();
+            return partition == null || partition.deltas.isEmpty() ? null
+                    : new AccountBackup(new LinkedHashMap<>(partition.deltas));
+        }
+
+        private static final class Partition {
+            final int id;
+            final Set<String> visited = new HashSet<>();
+            final Map<String, AccountDelta> deltas = new LinkedHashMap<>();
+
+            Partition(int id) {
+                this.id = id;
+            }
+        }
+    }
+}

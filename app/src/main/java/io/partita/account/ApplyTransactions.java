@@ -1,0 +1,128 @@
+package io.partita.account;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.HazelcastInstanceAware;
+import com.hazelcast.map.EntryProcessor;
+import com.hazelcast.nio.ObjectDataInput;
+import com.hazelcast.nio.ObjectDataOutput;
+import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
+import io.partita.cluster.Serialization;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The partitioned path: transactions on one or more accounts of one partition, each decided by {@link Ledger} and
+ * appended to its account's tail, in one operation. This is a transaction's only replicated write: the entry rides in
+ * the account, the backup gets the appended bytes ({@link AccountBackup}), and the journal is written later, off the
+ * request path, by the member's {@link JournalWriter}.
+ *
+ * <p>What runs where: on the partition thread of the accounts' owner, one account after another, each account's
+ * requests in the order given; nothing else touches those accounts meanwhile, so no lock is needed. Sent with
+ * {@code submitToKey} for one account, or {@code submitToKeys} for several (one operation per partition; the same
+ * instance then runs on each partition's thread, which is why what it wrote is gathered per thread).
+ *
+ * <p>Failure: on a retry after a timeout or a member loss the processor may run again with the same requests; the
+ * duplicate check answers with the first outcome, so each is applied at most once. It reads no clock.
+ */
+public final class ApplyTransactions
+        implements EntryProcessor<String, Account, TxOutcomes>, IdentifiedDataSerializable, HazelcastInstanceAware {
+
+    private Map<String, List<TxRequest>> requests;
+    private final transient LedgerWrites ledger = new LedgerWrites();
+
+    public ApplyTransactions() {
+    }
+
+    /** @param requests by account, each account's in the order they are to be applied */
+    ApplyTransactions(Map<String, List<TxRequest>> requests) {
+        this.requests = requests;
+    }
+
+    public static ApplyTransactions one(String accountId, TxRequest request) {
+        return new ApplyTransactions(Map.of(accountId, List.of(request)));
+    }
+
+    /** For tests: runs against a host of the caller's instead of a member's. */
+    ApplyTransactions on(LedgerHost host) {
+        ledger.attach(host);
+        return this;
+    }
+
+    @Override
+    public TxOutcomes process(Map.Entry<String, Account> entry) {
+        String accountId = entry.getKey();
+        List<TxRequest> mine = requests.getOrDefault(accountId, List.of());
+        int partition = ledger.visit(entry);
+        Account before = entry.getValue();
+        if (before == null) {
+            TxOutcome absent = ledger.lost(partition) ? TxOutcome.partitionLost() : TxOutcome.notFound();
+            return TxOutcomes.repeat(absent, mine.size());
+        }
+        Account account = before;
+        List<TxOutcome> outcomes = new ArrayList<>(mine.size());
+        List<JournalEntry> recorded = new ArrayList<>(mine.size());
+        for (TxRequest request : mine) {
+            Ledger.Decision decision = ledger.decide(partition, accountId, account, request);
+            outcomes.add(decision.outcome());
+            if (decision.recorded() != null) {
+                account = account.record(decision.recorded());
+                recorded.add(decision.recorded());
+            }
+        }
+        if (!recorded.isEmpty()) {
+            ledger.record(entry, partition, before, account, recorded, -1, null);
+        }
+        return new TxOutcomes(outcomes);
+    }
+
+    @Override
+    public EntryProcessor<String, Account, TxOutcomes> getBackupProcessor() {
+        return ledger.backup();
+    }
+
+    @Override
+    public void setHazelcastInstance(HazelcastInstance hazelcastInstance) {
+        ledger.attach(hazelcastInstance);
+    }
+
+    @Override
+    public int getFactoryId() {
+        return Serialization.FACTORY_ID;
+    }
+
+    @Override
+    public int getClassId() {
+        return Serialization.APPLY_TRANSACTIONS;
+    }
+
+    @Override
+    public void writeData(ObjectDataOutput out) throws IOException {
+        out.writeInt(requests.size());
+        for (Map.Entry<String, List<TxRequest>> account : requests.entrySet()) {
+            out.writeString(account.getKey());
+            out.writeInt(account.getValue().size());
+            for (TxRequest request : account.getValue()) {
+                request.writeTo(out);
+            }
+        }
+    }
+
+    @Override
+    public void readData(ObjectDataInput in) throws IOException {
+        int accounts = in.readInt();
+        requests = new LinkedHashMap<>(accounts * 2);
+        for (int i = 0; i < accounts; i++) {
+            String accountId = in.readString();
+            int count = in.readInt();
+            List<TxRequest> list = new ArrayList<>(count);
+            for (int k = 0; k < count; k++) {
+                list.add(TxRequest.readFrom(in));
+            }
+            requests.put(accountId, list);
+        }
+    }
+}

@@ -1,0 +1,38 @@
+package io.partita.account;
+
+import com.hazelcast.config.Config;
+import com.hazelcast.core.HazelcastInstance;
+
+import java.time.Duration;
+
+/**
+ * How a member's {@link JournalWriter} batches and sweeps, from {@code partita.journal.*}. Carried in the member's user
+ * context (put there with its {@code Config}), because the writer is reached from entry processors, which know their
+ * member and nothing else.
+ *
+ * @param retention     how long journal entries, and with them the duplicate check of a txId, are kept
+ * @param flushBatch    a partition's entries are written once this many wait ...
+ * @param flushDelay    ... or once the oldest has waited this long
+ * @param sweepInterval how often the oldest member looks for tail entries the journal should hold by now (entries of
+ *                      a member that died before writing them, or moved with a migration)
+ */
+public record JournalSettings(Duration retention, int flushBatch, Duration flushDelay, Duration sweepInterval) {
+
+    private static final String USER_CONTEXT_KEY = "partita.journal-settings";
+    public static final JournalSettings DEFAULTS = new JournalSettings(Duration.ofHours(24), 64,
+            Duration.ofMillis(50), Duration.ofSeconds(2));
+
+    /** Tail entries at least this old are written by the sweep: well past any flush that is merely queued. */
+    Duration sweepGrace() {
+        return flushDelay.multipliedBy(10).plusSeconds(1);
+    }
+
+    public void putInto(Config config) {
+        config.getUserContext().put(USER_CONTEXT_KEY, this);
+    }
+
+    static JournalSettings of(HazelcastInstance hazelcast) {
+        Object settings = hazelcast.getUserContext().get(USER_CONTEXT_KEY);
+        return settings instanceof JournalSettings journal ? journal : DEFAULTS;
+    }
+}

@@ -1,0 +1,236 @@
+package io.partita.account;
+
+import com.hazelcast.cluster.Member;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.HazelcastInstanceNotActiveException;
+import com.hazelcast.map.IMap;
+import io.partita.cluster.Maps;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Writes recorded entries to the journal, off the request path, many per operation, and then trims them from their
+ * accounts' tails. One per member.
+ *
+ * <p>Concurrency: entry processors {@link #offer} entries on the partition threads of the accounts they wrote (never
+ * blocking: a queue per partition); the writer's own thread drains a partition once {@code flushBatch} entries wait in
+ * it or the oldest has waited {@code flushDelay}, writes everything due with one {@code setAll} (one operation per
+ * partition, one message per member), and then trims the written entries from the tails with one {@link TrimTails}
+ * (again one operation per partition). Only that thread makes grid calls.
+ *
+ * <p>Failure: an entry leaves its tail only after the journal write was acknowledged with its backup, so at every
+ * moment an entry is in the tail, the journal, or both, and a crash at any point loses nothing: a member that dies
+ * with entries queued leaves them in the tails, which its partitions' new owners hold. A failed write is queued again
+ * after a pause. The oldest member sweeps every {@code sweepInterval} for tail entries older than the grace (a dead
+ * member's queue, a migration, a queue that overflowed) and writes them; writing an entry twice stores the same value.
+ * It also deletes journal entries older than the retention, once a minute.
+ */
+final class JournalWriter {
+
+    private static final Logger LOG = LoggerFactory.getLogger(JournalWriter.class);
+    /** Entries queued at most; past it an offer is dropped and the sweep writes it from its tail later. */
+    static final int MAX_PENDING = 500_000;
+    /** The most entries one round writes, so that one operation stays short on its partition thread. */
+    private static final int MAX_ROUND = 20_000;
+    private static final long RETENTION_CHECK_MILLIS = 60_000;
+    private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    private final HazelcastInstance hazelcast;
+    private final JournalSettings settings;
+    private final Lane[] lanes;
+    private final AtomicInteger pending = new AtomicInteger();
+    private final AtomicLong dropped = new AtomicLong();
+    private final AtomicLong written = new AtomicLong();
+    private final Thread thread;
+    private volatile boolean running = true;
+    private long nextSweep;
+    private long nextRetentionCheck;
+
+    JournalWriter(HazelcastInstance hazelcast, JournalSettings settings, int partitionCount) {
+        this.hazelcast = hazelcast;
+        this.settings = settings;
+        this.lanes = new Lane[partitionCount];
+        for (int i = 0; i < partitionCount; i++) {
+            lanes[i] = new Lane();
+        }
+        this.thread = new Thread(this::run, "partita-journal-" + hazelcast.getName());
+        this.thread.setDaemon(true);
+    }
+
+    void start() {
+        long now = System.currentTimeMillis();
+        nextSweep = now + settings.sweepInterval().toMillis();
+        nextRetentionCheck = now + RETENTION_CHECK_MILLIS;
+        thread.start();
+    }
+
+    void stop() {
+        running = false;
+        LockSupport.unpark(thread);
+    }
+
+    /** Queues entries recorded on one account of {@code partition}; called on that partition's thread. */
+    void offer(int partition, List<JournalEntry> entries) {
+        int count = entries.size();
+        if (pending.get() + count > MAX_PENDING) {
+            dropped.addAndGet(count);
+            return;
+        }
+        Lane lane = lanes[partition];
+        lane.entries.addAll(entries);
+        if (lane.size.getAndAdd(count) == 0) {
+            lane.since = System.nanoTime();
+        }
+        pending.addAndGet(count);
+    }
+
+    /** Entries written to the journal by this member since it started. */
+    long written() {
+        return written.get();
+    }
+
+    /** Entries waiting for a write on this member now. */
+    int pending() {
+        return pending.get();
+    }
+
+    private void run() {
+        while (running) {
+            try {
+                if (!flushDue()) {
+                    housekeeping();
+                    LockSupport.parkNanos(IDLE_PARK_NANOS);
+                }
+            } catch (HazelcastInstanceNotActiveException e) {
+                return;
+            } catch (RuntimeException e) {
+                LOG.warn("Journal write failed, retrying: {}", e.toString());
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
+            }
+        }
+    }
+
+    /** Writes every partition that is due; false when none was. */
+    private boolean flushDue() {
+        long now = System.nanoTime();
+        long delay = settings.flushDelay().toNanos();
+        List<JournalEntry> round = new ArrayList<>();
+        for (Lane lane : lanes) {
+            int size = lane.size.get();
+            if (size > 0 && (size >= settings.flushBatch() || now - lane.since >= delay)
+                    && round.size() < MAX_ROUND) {
+                lane.drainTo(round, size);
+            }
+        }
+        if (round.isEmpty()) {
+            return false;
+        }
+        pending.addAndGet(-round.size());
+        write(round);
+        return true;
+    }
+
+    /** Journals {@code entries}, then trims them from their tails; on a failed write they wait for the next round. */
+    private void write(List<JournalEntry> entries) {
+        Map<JournalKey, JournalRecord> records = new HashMap<>(entries.size() * 2);
+        Map<String, Long> through = new HashMap<>();
+        for (JournalEntry entry : entries) {
+            records.put(entry.key(), JournalRecord.of(entry));
+            through.merge(entry.accountId(), entry.seq(), Math::max);
+        }
+        try {
+            journal().setAll(records);
+        } catch (RuntimeException e) {
+            requeue(entries);
+            throw e;
+        }
+        written.addAndGet(entries.size());
+        try {
+            accounts().executeOnKeys(through.keySet(), new TrimTails(through));
+        } catch (HazelcastInstanceNotActiveException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            // The entries stay in their tails, already journaled; the sweep trims them later.
+            LOG.debug("Trimming journaled entries failed: {}", e.toString());
+        }
+    }
+
+    private void requeue(List<JournalEntry> entries) {
+        Map<Integer, List<JournalEntry>> byPartition = new HashMap<>();
+        for (JournalEntry entry : entries) {
+            byPartition.computeIfAbsent(partitionOf(entry.accountId()), p -> new ArrayList<>()).add(entry);
+        }
+        byPartition.forEach(this::offer);
+    }
+
+    private int partitionOf(String accountId) {
+        return hazelcast.getPartitionService().getPartition(accountId).getPartitionId();
+    }
+
+    /** The oldest member's periodic work: the sweep of stale tails, and the journal's retention. */
+    private void housekeeping() {
+        long now = System.currentTimeMillis();
+        if (now < nextSweep && now < nextRetentionCheck) {
+            return;
+        }
+        Member oldest = hazelcast.getCluster().getMembers().iterator().next();
+        boolean mine = oldest.localMember();
+        if (now >= nextSweep) {
+            nextSweep = now + settings.sweepInterval().toMillis();
+            if (mine) {
+                sweep(now - settings.sweepGrace().toMillis());
+            }
+        }
+        if (now >= nextRetentionCheck) {
+            nextRetentionCheck = now + RETENTION_CHECK_MILLIS;
+            if (mine) {
+                journal().removeAll(new ExpiredBefore(now - settings.retention().toMillis()));
+            }
+        }
+    }
+
+    /** Queues every tail entry recorded before {@code cutoffAt}: the journal should hold it by now. */
+    void sweep(long cutoffAt) {
+        for (Map.Entry<String, Account> stale : accounts().entrySet(new StaleTail(cutoffAt))) {
+            List<JournalEntry> entries = stale.getValue().tailEntries(stale.getKey());
+            offer(partitionOf(stale.getKey()), entries);
+        }
+    }
+
+    private IMap<JournalKey, JournalRecord> journal() {
+        return Maps.journal(hazelcast);
+    }
+
+    private IMap<String, Account> accounts() {
+        return Maps.accounts(hazelcast);
+    }
+
+    /** One partition's queue: many producers (its partition thread, the sweep), one consumer (the writer). */
+    private static final class Lane {
+        final ConcurrentLinkedQueue<JournalEntry> entries = new ConcurrentLinkedQueue<>();
+        final AtomicInteger size = new AtomicInteger();
+        volatile long since;
+
+        void drainTo(List<JournalEntry> round, int count) {
+            int taken = 0;
+            JournalEntry entry;
+            while (taken < count && (entry = entries.poll()) != null) {
+                round.add(entry);
+                taken++;
+            }
+            if (size.addAndGet(-taken) > 0) {
+                since = System.nanoTime();
+            }
+        }
+    }
+}

@@ -1,0 +1,25 @@
+package io.partita.account;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the ledger's entry processors need from the member they run on, beyond the entry itself: where the entry
+ * lives, the same partition's journal and sentinel, and the journal writer. {@link MemberLedger} is the member's;
+ * tests give a plain one, so a processor can be run as a function on a {@code SimpleEntry}.
+ *
+ * <p>What runs where: every method is called on the partition thread of the entry being processed.
+ */
+public interface LedgerHost {
+
+    int partitionOf(Map.Entry<String, Account> entry);
+
+    /** The entry the partition's journal holds under ({@code accountId}, {@code txId}), or null. */
+    JournalEntry journaled(int partition, String accountId, String txId);
+
+    /** Whether the partition lost its data (owner and backups gone at once): an absent account may exist elsewhere. */
+    boolean lost(int partition);
+
+    /** Entries just recorded on an account, for the journal; the account's tail keeps them until it holds them. */
+    void recorded(int partition, List<JournalEntry> entries);
+}

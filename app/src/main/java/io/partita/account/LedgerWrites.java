@@ -1,0 +1,94 @@
+package io.partita.account;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.EntryProcessor;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * How an entry processor writes an account: the one way every writer of the ledger (transactions, opening, trimming,
+ * fenced writes, jobs) stores a new account, backs it up as a delta ({@link AccountBackup}) and hands the entries it
+ * recorded to the journal writer. Each processor instance has its own, which gathers what the instance wrote on each
+ * partition thread until Hazelcast asks for the backup processor (see {@link AccountBackup.Collector}).
+ *
+ * <p>What runs where: on the partition thread of the entry being processed, like the processor that owns it.
+ */
+public final class LedgerWrites {
+
+    private LedgerHost host;
+    private final AccountBackup.Collector written = new AccountBackup.Collector();
+
+    /** Works on the member the processor was sent to. */
+    public void attach(HazelcastInstance hazelcast) {
+        this.host = MemberLedger.of(hazelcast);
+    }
+
+    /** Works on {@code host}: a test's, to run a processor as a plain function. */
+    public void attach(LedgerHost host) {
+        this.host = host;
+    }
+
+    /** Starts on {@code entry}; answers its partition. Call it first in every {@code process}. */
+    public int visit(Map.Entry<String, Account> entry) {
+        int partition = host.partitionOf(entry);
+        written.visit(partition, entry.getKey());
+        return partition;
+    }
+
+    /** The entry the account's journal holds under {@code txId}, or null. */
+    public JournalEntry journaled(int partition, String accountId, String txId) {
+        return host.journaled(partition, accountId, txId);
+    }
+
+    /** Whether the partition lost its data; an absent account may then exist elsewhere. */
+    public boolean lost(int partition) {
+        return host.lost(partition);
+    }
+
+    /** The ledger's decision on {@code request}, looking the txId up in the account's tail and journal. */
+    public Ledger.Decision decide(int partition, String accountId, Account account, TxRequest request) {
+        return Ledger.decide(accountId, account, request, txId -> host.journaled(partition, accountId, txId));
+    }
+
+    /**
+     * Stores {@code after}, which is {@code before} with {@code recorded} appended to its tail and, where given, a new
+     * fence ({@code fence >= 0}) and a job's run key; backs up exactly that change and queues the entries for the
+     * journal.
+     */
+    public void record(Map.Entry<String, Account> entry, int partition, Account before, Account after,
+                       List<JournalEntry> recorded, long fence, String job) {
+        entry.setValue(after);
+        AccountDelta delta = recorded.isEmpty()
+                ? new AccountDelta(null, Tail.EMPTY, 0, 0, -1, -1, null)
+                : AccountDelta.appended(before, after);
+        if (fence >= 0) {
+            delta = delta.withFence(fence);
+        }
+        if (job != null) {
+            delta = delta.withJob(job);
+        }
+        written.add(entry.getKey(), delta);
+        if (!recorded.isEmpty()) {
+            host.recorded(partition, recorded);
+        }
+    }
+
+    /** Stores a whole new account (just opened). */
+    void replace(Map.Entry<String, Account> entry, Account account) {
+        entry.setValue(account);
+        written.add(entry.getKey(), AccountDelta.replacedBy(account));
+    }
+
+    /** Stores {@code account} with its tail trimmed through {@code seq}. */
+    void trim(Map.Entry<String, Account> entry, Account trimmed, long seq) {
+        entry.setValue(trimmed);
+        written.add(entry.getKey(), AccountDelta.trimmedThrough(seq));
+    }
+
+    /** The backup processor for what this thread wrote in the current operation, or null for nothing. */
+    @SuppressWarnings("unchecked")
+    public <R> EntryProcessor<String, Account, R> backup() {
+        return (EntryProcessor<String, Account, R>) (EntryProcessor<?, ?, ?>) written.backup();
+    }
+}

@@ -1,0 +1,90 @@
+package io.partita.account;
+
+import com.hazelcast.core.HazelcastInstance;
+import io.partita.cluster.LocalStores;
+import io.partita.cluster.Maps;
+import io.partita.cluster.PartitionSentinels;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A member's side of the ledger, as its entry processors see it ({@link LedgerHost}): the same partition's journal and
+ * sentinel read from the local stores, and the member's {@link JournalWriter}. One per member, in its user context,
+ * started with the member ({@link #start}).
+ *
+ * <p>What runs where: the {@link LedgerHost} methods on partition threads (see there); the writer on its own thread.
+ */
+public final class MemberLedger implements LedgerHost {
+
+    private static final String USER_CONTEXT_KEY = "partita.member-ledger";
+
+    private final LocalStores stores;
+    private final PartitionSentinels sentinels;
+    private final JournalWriter writer;
+
+    private MemberLedger(HazelcastInstance hazelcast) {
+        this.stores = LocalStores.of(hazelcast);
+        this.sentinels = PartitionSentinels.of(hazelcast);
+        this.writer = new JournalWriter(hazelcast, JournalSettings.of(hazelcast),
+                hazelcast.getPartitionService().getPartitions().size());
+    }
+
+    public static MemberLedger of(HazelcastInstance hazelcast) {
+        // Not computeIfAbsent: building one reaches for the others in the same user context map.
+        Object existing = hazelcast.getUserContext().get(USER_CONTEXT_KEY);
+        if (existing == null) {
+            Object built = new MemberLedger(hazelcast);
+            existing = hazelcast.getUserContext().putIfAbsent(USER_CONTEXT_KEY, built);
+            existing = existing == null ? built : existing;
+        }
+        return (MemberLedger) existing;
+    }
+
+    /** Starts the member's journal writer; called once the member has started and created its maps. */
+    public static void start(HazelcastInstance hazelcast) {
+        MemberLedger ledger = of(hazelcast);
+        ledger.writer.start();
+        hazelcast.getLifecycleService().addLifecycleListener(event -> {
+            if (event.getState() == com.hazelcast.core.LifecycleEvent.LifecycleState.SHUTTING_DOWN) {
+                ledger.writer.stop();
+            }
+        });
+    }
+
+    @Override
+    public int partitionOf(Map.Entry<String, Account> entry) {
+        return stores.partitionOf(entry);
+    }
+
+    @Override
+    public JournalEntry journaled(int partition, String accountId, String txId) {
+        JournalKey key = new JournalKey(accountId, txId);
+        Object record = stores.value(Maps.JOURNAL, partition, key);
+        return record == null ? null : ((JournalRecord) record).entry(key);
+    }
+
+    @Override
+    public boolean lost(int partition) {
+        return sentinels.lost(partition);
+    }
+
+    @Override
+    public void recorded(int partition, List<JournalEntry> entries) {
+        writer.offer(partition, entries);
+    }
+
+    /** Entries written to the journal by this member, and waiting to be. */
+    public long journalWritten() {
+        return writer.written();
+    }
+
+    public int journalPending() {
+        return writer.pending();
+    }
+
+    /** Runs the sweep now: queues every tail entry recorded before {@code cutoffAt} (tests, benchmarks). */
+    public void sweep(long cutoffAt) {
+        writer.sweep(cutoffAt);
+    }
+}

@@ -1,0 +1,49 @@
+package io.partita.account;
+
+import com.hazelcast.nio.ObjectDataInput;
+import com.hazelcast.nio.ObjectDataOutput;
+import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
+import com.hazelcast.query.Predicate;
+import io.partita.cluster.Serialization;
+
+import java.io.IOException;
+import java.util.Map;
+
+/** Accounts whose tail holds an entry recorded before a cutoff: the {@link JournalWriter}'s sweep. */
+public final class StaleTail implements Predicate<String, Account>, IdentifiedDataSerializable {
+
+    private long cutoffAt;
+
+    public StaleTail() {
+    }
+
+    StaleTail(long cutoffAt) {
+        this.cutoffAt = cutoffAt;
+    }
+
+    @Override
+    public boolean apply(Map.Entry<String, Account> entry) {
+        Account account = entry.getValue();
+        return account != null && account.tail().length > 0 && Tail.oldestAt(account.tail()) < cutoffAt;
+    }
+
+    @Override
+    public int getFactoryId() {
+        return Serialization.FACTORY_ID;
+    }
+
+    @Override
+    public int getClassId() {
+        return Serialization.STALE_TAIL;
+    }
+
+    @Override
+    public void writeData(ObjectDataOutput out) throws IOException {
+        out.writeLong(cutoffAt);
+    }
+
+    @Override
+    public void readData(ObjectDataInput in) throws IOException {
+        cutoffAt = in.readLong();
+    }
+}

@@ -1,0 +1,61 @@
+package io.partita.account;
+
+import com.hazelcast.nio.ObjectDataInput;
+import com.hazelcast.nio.ObjectDataOutput;
+import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
+import io.partita.cluster.Serialization;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/** The outcomes of one account's transactions in an {@link ApplyTransactions}, in the order of its requests. */
+public final class TxOutcomes implements IdentifiedDataSerializable {
+
+    private List<TxOutcome> outcomes;
+
+    public TxOutcomes() {
+    }
+
+    TxOutcomes(List<TxOutcome> outcomes) {
+        this.outcomes = outcomes;
+    }
+
+    static TxOutcomes repeat(TxOutcome outcome, int times) {
+        return new TxOutcomes(Collections.nCopies(times, outcome));
+    }
+
+    public List<TxOutcome> list() {
+        return Collections.unmodifiableList(outcomes);
+    }
+
+    @Override
+    public int getFactoryId() {
+        return Serialization.FACTORY_ID;
+    }
+
+    @Override
+    public int getClassId() {
+        return Serialization.TX_OUTCOMES;
+    }
+
+    @Override
+    public void writeData(ObjectDataOutput out) throws IOException {
+        out.writeInt(outcomes.size());
+        for (TxOutcome outcome : outcomes) {
+            outcome.writeData(out);
+        }
+    }
+
+    @Override
+    public void readData(ObjectDataInput in) throws IOException {
+        int size = in.readInt();
+        outcomes = new ArrayList<>(size);
+        for (int i = 0; i < size; i++) {
+            TxOutcome outcome = new TxOutcome();
+            outcome.readData(in);
+            outcomes.add(outcome);
+        }
+    }
+}

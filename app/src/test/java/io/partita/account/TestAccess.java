@@ -1,0 +1,27 @@
+package io.partita.account;
+
+import java.util.List;
+import java.util.Map;
+
+/** The account feature's package-private pieces, for tests of other packages. */
+public final class TestAccess {
+
+    private TestAccess() {
+    }
+
+    public static Object applyTransaction(String accountId, TxRequest request) {
+        return ApplyTransactions.one(accountId, request);
+    }
+
+    public static Object trimTails(Map<String, Long> through) {
+        return new TrimTails(through);
+    }
+
+    public static Object backupAppending(String accountId, Account before, Account after) {
+        return new AccountBackup(Map.of(accountId, AccountDelta.appended(before, after)));
+    }
+
+    public static Object outcomes(List<TxOutcome> outcomes) {
+        return new TxOutcomes(outcomes);
+    }
+}

@@ -1,0 +1,30 @@
+package io.partita.support;
+
+import com.hazelcast.core.HazelcastInstance;
+import io.partita.account.JournalEntry;
+import io.partita.account.Tail;
+import io.partita.cluster.Maps;
+
+import java.time.Duration;
+import java.util.List;
+
+import static org.awaitility.Awaitility.await;
+
+/** The ledger as a test checks it once the journal writers have caught up. */
+public final class Ledgers {
+
+    private Ledgers() {
+    }
+
+    /**
+     * Every journal entry, once no account's tail holds an entry the journal lacks (the journal writers copy entries
+     * within tens of milliseconds; a crashed member's queue is swept up from the tails within seconds).
+     */
+    public static List<JournalEntry> settledJournal(HazelcastInstance member) {
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).until(() ->
+                Maps.accounts(member).values().stream().allMatch(account -> Tail.size(account.tail()) == 0));
+        return Maps.journal(member).entrySet().stream()
+                .map(entry -> entry.getValue().entry(entry.getKey()))
+                .toList();
+    }
+}
