@@ -6,7 +6,7 @@ import io.partita.account.Account;
 import io.partita.account.AccountService;
 import io.partita.account.JournalEntry;
 import io.partita.account.JournalKey;
-import io.partita.account.Ledger;
+import io.partita.account.JournalRecord;
 import io.partita.account.TxOutcome;
 import io.partita.account.TxRequest;
 import io.partita.account.TxStatus;
@@ -15,7 +15,6 @@ import io.partita.cluster.Maps;
 
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -27,24 +26,28 @@ import java.util.function.IntFunction;
 /**
  * What does one account, and one retained journal entry, cost on the heap of the member that owns it? Each figure
  * is a difference of live heap (read after full collections) between two states of one member, so that neither
- * depends on the other or on Hazelcast's own estimate ({@code getOwnedEntryMemoryCost}), which is shown beside it:
+ * depends on the other or on Hazelcast's own estimate ({@code getOwnedEntryMemoryCost}, which Hazelcast does not keep
+ * for maps that hold objects):
  * <ol>
- *   <li>base: the member started and every partition of {@code accounts} holding a warm-up account, so that the
- *       per-partition structures exist before anything is counted;</li>
+ *   <li>base: the member started and every partition holding a warm-up account with one journaled transaction, so
+ *       that the per-partition structures of both maps exist before anything is counted;</li>
  *   <li>opened: {@code N} accounts opened; the difference over N is an account just opened;</li>
- *   <li>half: {@code T/2} transactions on each account through {@code AccountService.apply} (the entry processor, then
- *       the journal write), so each account holds its {@link Ledger#RECENT} recent entries;</li>
- *   <li>filled: the other {@code T/2} transactions; the difference from "half" over its entries is a journal entry
- *       (the accounts do not grow between the two: their recent lists are full at both);</li>
- *   <li>no journal: the journal map destroyed and created again empty, as it was at base; "filled" minus this over
- *       all its entries is a journal entry again (with the journal's per-partition storage, a few bytes per entry),
- *       and this minus base over N is an account with its recent entries.</li>
+ *   <li>half: {@code T/2} transactions on each account through {@code AccountService.apply}, as HTTP runs them, and
+ *       the journal writer caught up (no entry left in a tail);</li>
+ *   <li>filled: the other {@code T/2}; the difference from "half" over its entries is a journal entry (the accounts
+ *       do not grow between the two: their tails are empty at both);</li>
+ *   <li>no journal: the journal map destroyed and created again empty, as it was at base; "filled" minus this over all
+ *       its entries is a journal entry again, and this minus base over N is an account after its transactions;</li>
+ *   <li>tails: every account given two more entries in its tail, as the partitioned path appends them (the journal
+ *       writer, told not to sweep, leaves them there): minus base over N, an account with a tail of two, about what an
+ *       account under load holds between the writer's flushes.</li>
  * </ol>
  * One member: no backups to double-count. The grid is checked before any figure is printed: every account holds the
- * expected balance, version and recent list, and the journal one entry per transaction; a failed check exits 1.
+ * expected balance and version, and the journal one entry per transaction; a failed check exits 1.
  *
  * <p>What runs where: one member and its Micronaut context in this JVM; the transactions are issued from this thread
- * in windows of {@link #IN_FLIGHT} and completed on the member's partition and continuation threads.
+ * in windows of {@link #IN_FLIGHT} and completed on the member's partition and continuation threads; its journal writer
+ * runs on its own thread.
  *
  * <p>Run: {@code java -Xmx4g -jar benchmarks/target/benchmarks.jar footprint [accounts] [transactionsPerAccount]},
  * 20,000 and 10 by default (about a minute on 2 cores).
@@ -53,6 +56,7 @@ public final class Footprint {
 
     private static final long OPENING_BALANCE = 1_000_000;
     private static final int IN_FLIGHT = 5_000;
+    private static final int TAIL = 2;
 
     private final int accounts;
     private final int perAccount;
@@ -75,12 +79,12 @@ public final class Footprint {
         try {
             int accounts = args.length > 0 ? Integer.parseInt(args[0]) : 20_000;
             int perAccount = args.length > 1 ? Integer.parseInt(args[1]) : 10;
-            if (accounts < 1_000 || perAccount < 2 * Ledger.RECENT) {
-                System.err.println("usage: footprint [accounts >= 1000] [transactionsPerAccount >= "
-                        + 2 * Ledger.RECENT + "]");
+            if (accounts < 1_000 || perAccount < 2 || perAccount % 2 != 0) {
+                System.err.println("usage: footprint [accounts >= 1000] [transactionsPerAccount, even, >= 2]");
                 System.exit(2);
             }
-            cluster = LocalCluster.start(1, 0, Map.of());
+            // No sweep: the last step leaves entries in the tails on purpose.
+            cluster = LocalCluster.start(1, 0, Map.of("partita.journal.sweep-interval", "1h"));
             new Footprint(accounts, perAccount, cluster).measure();
             exitCode = 0;
         } catch (Throwable e) {
@@ -97,52 +101,52 @@ public final class Footprint {
 
     private void measure() throws InterruptedException {
         HazelcastInstance member = cluster.member(0);
-        IMap<JournalKey, JournalEntry> journal = Maps.journal(member);
+        IMap<JournalKey, JournalRecord> journal = Maps.journal(member);
         int warm = warmPartitions(member);
+        Books.awaitJournaled(member);
         long baseHeap = liveHeap();
-        long baseEstimate = estimate(accountMap);
 
         inWindows(accounts, i -> service.open(id(i), OPENING_BALANCE, 0).toCompletableFuture());
         long openedHeap = liveHeap();
-        long openedEstimate = estimate(accountMap);
 
         int firstHalf = perAccount / 2;
         transact(0, firstHalf);
+        Books.awaitJournaled(member);
         long halfHeap = liveHeap();
         long halfEntries = (long) accounts * firstHalf;
         transact(firstHalf, perAccount);
+        Books.awaitJournaled(member);
         long filledHeap = liveHeap();
         long entries = (long) accounts * perAccount;
-        long filledEstimate = estimate(accountMap);
-        long journalEstimate = estimate(journal);
         String checked = check(journal, warm, entries);
 
         journal.destroy();
-        // As at base: an empty journal with its proxy and index (every member creates them when it starts).
+        // As at base: an empty journal with its proxy (every member creates it when it starts).
         Maps.journal(member).size();
         long noJournalHeap = liveHeap();
 
-        System.out.printf(Locale.ROOT, "1 member, %,d accounts, %,d transactions each (Ledger.RECENT %d), %,d journal "
-                        + "entries; heap %d MiB max%n", accounts, perAccount, Ledger.RECENT, entries,
-                Runtime.getRuntime().maxMemory() >> 20);
+        withTails(perAccount);
+        long tailsHeap = liveHeap();
+
+        System.out.printf(Locale.ROOT, "1 member, %,d accounts, %,d transactions each, %,d journal entries; heap %d "
+                + "MiB max%n", accounts, perAccount, entries, Runtime.getRuntime().maxMemory() >> 20);
         System.out.println(checked);
-        System.out.println("| what | heap (bytes) | Hazelcast's estimate (bytes) |");
-        System.out.println("|---|---:|---:|");
-        row("an account just opened", (openedHeap - baseHeap) / (double) accounts,
-                (openedEstimate - baseEstimate) / (double) accounts);
-        row("an account with its " + Ledger.RECENT + " recent entries", (noJournalHeap - baseHeap) / (double) accounts,
-                (filledEstimate - baseEstimate) / (double) accounts);
+        System.out.println("| what | heap (bytes) |");
+        System.out.println("|---|---:|");
+        row("an account just opened", (openedHeap - baseHeap) / (double) accounts);
+        row("an account after " + perAccount + " transactions, all journaled (empty tail)",
+                (noJournalHeap - baseHeap) / (double) accounts);
+        row("an account with a tail of " + TAIL + " entries", (tailsHeap - baseHeap) / (double) accounts);
         row("a retained journal entry (transactions " + (firstHalf + 1) + "-" + perAccount + " minus 1-" + firstHalf
-                + ")", (filledHeap - halfHeap) / (double) (entries - halfEntries), journalEstimate / (double) entries);
-        row("a retained journal entry (journal destroyed)", (filledHeap - noJournalHeap) / (double) entries,
-                journalEstimate / (double) entries);
+                + ")", (filledHeap - halfHeap) / (double) (entries - halfEntries));
+        row("a retained journal entry (journal destroyed)", (filledHeap - noJournalHeap) / (double) entries);
         System.out.printf(Locale.ROOT,
-                "live heap MiB: base %.1f, opened %.1f, half %.1f, filled %.1f, no journal %.1f%n",
-                mib(baseHeap), mib(openedHeap), mib(halfHeap), mib(filledHeap), mib(noJournalHeap));
+                "live heap MiB: base %.1f, opened %.1f, half %.1f, filled %.1f, no journal %.1f, tails %.1f%n",
+                mib(baseHeap), mib(openedHeap), mib(halfHeap), mib(filledHeap), mib(noJournalHeap), mib(tailsHeap));
     }
 
-    private static void row(String what, double heap, double estimate) {
-        System.out.printf(Locale.ROOT, "| %s | %,.0f | %,.0f |%n", what, heap, estimate);
+    private static void row(String what, double heap) {
+        System.out.printf(Locale.ROOT, "| %s | %,.0f |%n", what, heap);
     }
 
     private static double mib(long bytes) {
@@ -150,8 +154,8 @@ public final class Footprint {
     }
 
     /**
-     * Opens one account in every partition ("w-" ids, not counted), so that the accounts map's per-partition record
-     * stores exist in the base state and are not charged to the measured accounts.
+     * Opens one account in every partition ("w-" ids, not counted) with one transaction, so that the per-partition
+     * record stores of both maps exist in the base state and are not charged to the measured accounts.
      *
      * @return how many warm-up accounts were opened
      */
@@ -166,6 +170,9 @@ public final class Footprint {
             }
         }
         inWindows(ids.size(), i -> service.open(ids.get(i), OPENING_BALANCE, 0).toCompletableFuture());
+        inWindows(ids.size(), i -> service.apply(ids.get(i), TxRequest.of("warm-" + i, TxType.CREDIT, 1, 1L), null)
+                .toCompletableFuture()
+                .thenApply(Footprint::applied));
         return ids.size();
     }
 
@@ -202,26 +209,45 @@ public final class Footprint {
     }
 
     /** The state measured is the state meant: throws unless every account and the journal hold what was posted. */
-    private String check(IMap<JournalKey, JournalEntry> journal, int warm, long entries) {
-        Collection<Account> values = accountMap.values();
-        List<Account> measured = values.stream().filter(account -> account.id().startsWith("acc-")).toList();
+    private String check(IMap<JournalKey, JournalRecord> journal, int warm, long entries) {
+        Map<String, Account> all = accountMap.getAll(accountMap.keySet());
+        List<Account> measured = all.entrySet().stream()
+                .filter(entry -> entry.getKey().startsWith("acc-"))
+                .map(Map.Entry::getValue)
+                .toList();
         long sum = measured.stream().mapToLong(Account::balance).sum();
         long expectedSum = OPENING_BALANCE * accounts + expectedDelta;
         long wrongVersion = measured.stream().filter(account -> account.version() != perAccount).count();
-        long wrongRecent = measured.stream().filter(account -> account.recent().size() != Ledger.RECENT).count();
+        long withTail = measured.stream().filter(account -> account.tail().length > 0).count();
+        long journaled = journal.size() - warm;
         String figures = String.format(Locale.ROOT, "accounts %,d (+%,d warm-up), balances %,d, expected %,d; "
-                        + "%,d with a version other than %d, %,d with other than %d recent entries; journal %,d, "
-                        + "expected %,d", measured.size(), values.size() - measured.size(), sum, expectedSum,
-                wrongVersion, perAccount, wrongRecent, Ledger.RECENT, journal.size(), entries);
-        if (measured.size() != accounts || values.size() - measured.size() != warm || sum != expectedSum
-                || wrongVersion != 0 || wrongRecent != 0 || journal.size() != entries) {
+                        + "%,d with a version other than %d, %,d with entries left in the tail; journal %,d, "
+                        + "expected %,d", measured.size(), all.size() - measured.size(), sum, expectedSum,
+                wrongVersion, perAccount, withTail, journaled, entries);
+        if (measured.size() != accounts || all.size() - measured.size() != warm || sum != expectedSum
+                || wrongVersion != 0 || withTail != 0 || journaled != entries) {
             throw new IllegalStateException("The member does not hold what was posted: " + figures);
         }
         return "checked: " + figures;
     }
 
-    private static long estimate(IMap<?, ?> map) {
-        return map.getLocalMapStats().getOwnedEntryMemoryCost();
+    /**
+     * Gives every measured account {@link #TAIL} more entries in its tail, as the partitioned path appends them, and
+     * writes it back in place: the journal writer does not sweep in this run, so they stay there.
+     */
+    private void withTails(int seqBase) {
+        inWindows(accounts, i -> {
+            String id = id(i);
+            return accountMap.getAsync(id).toCompletableFuture().thenCompose(account -> {
+                Account next = account;
+                for (int t = 0; t < TAIL; t++) {
+                    long seq = next.version() + 1;
+                    next = next.record(new JournalEntry(id, "tail-" + seqBase + "-" + t, TxType.CREDIT, 1,
+                            TxStatus.APPLIED, next.balance() + 1, 1_700_000_000_000L + seq, seq, null));
+                }
+                return accountMap.setAsync(id, next).toCompletableFuture();
+            });
+        });
     }
 
     private static String id(int i) {

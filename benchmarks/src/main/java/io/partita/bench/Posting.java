@@ -8,22 +8,28 @@ import io.partita.account.Account;
 import io.partita.account.AccountService;
 import io.partita.account.JournalEntry;
 import io.partita.account.JournalKey;
+import io.partita.account.JournalRecord;
 import io.partita.account.Ledger;
+import io.partita.account.Tail;
 import io.partita.account.TxOutcome;
 import io.partita.account.TxRequest;
+import io.partita.account.TxStatus;
 import io.partita.cluster.Maps;
 import io.partita.cluster.PartitaProperties.ProcessingMode;
 import io.partita.web.ApiException;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The ways {@link LockVsPartitionBenchmark} posts one debit or credit, each a factory of a {@link Poster} bound to one
  * node. The first three are the app's own paths, called where its HTTP controller calls them
- * ({@code AccountService.apply}, which also writes the journal entry before answering); the last two are references
- * written here, on the app's maps and with the app's {@code Ledger}.
+ * ({@code AccountService.apply}); the last three are references written here, on the app's maps and with the app's
+ * {@code Ledger}.
  */
 public enum Posting {
 
@@ -55,11 +61,18 @@ public enum Posting {
             return new MapLocked(node.getBean(HazelcastInstance.class), books);
         }
     },
-    /** Reference, the floor: one {@code IMap.set} of an account with its synchronous backup; records nothing. */
+    /** Reference, the floor of a write: one {@code IMap.set} of an account as large as a real one, with its backup. */
     RAW_SET {
         @Override
         Poster create(ApplicationContext node, Books books) {
             return new RawSet(node.getBean(HazelcastInstance.class), books);
+        }
+    },
+    /** Reference, the floor of an entry processor: one that reads the account and writes nothing (no backup). */
+    EP_NOOP {
+        @Override
+        Poster create(ApplicationContext node, Books books) {
+            return new Noop(node.getBean(HazelcastInstance.class), books);
         }
     };
 
@@ -76,6 +89,15 @@ public enum Posting {
 
         /** Waits until everything posted is answered. */
         default void drain() {
+        }
+
+        /** Calls answered since the last {@link #resetCompletions()}, while counting was on. */
+        default long completions() {
+            return 0;
+        }
+
+        /** Starts counting completions from zero ({@code counting}) or stops counting them. */
+        default void resetCompletions(boolean counting) {
         }
     }
 
@@ -121,8 +143,8 @@ public enum Posting {
 
     /**
      * Keeps up to {@link #WINDOW} calls in flight: a post waits only when the window is full, and then for the
-     * oldest call. JMH counts posts, so an iteration counts up to {@code WINDOW} calls per thread that are answered
-     * after it ends (drained before the next one starts): at most 16 x 16 = 256 calls per iteration.
+     * oldest call. JMH counts posts; the benchmark reports completions too (a secondary result, {@code completions}),
+     * counted as the calls are answered, which is what a throughput of answered transactions means.
      */
     static final class Windowed implements Poster {
 
@@ -131,6 +153,8 @@ public enum Posting {
         private final AccountService service;
         private final Books books;
         private final ArrayDeque<CompletableFuture<TxOutcome>> window = new ArrayDeque<>(WINDOW);
+        private final AtomicLong completions = new AtomicLong();
+        private volatile boolean counting;
 
         Windowed(AccountService service, Books books) {
             this.service = service;
@@ -151,6 +175,9 @@ public enum Posting {
                                 throw books.fail(failure);
                             }
                             books.record(request, outcome, false);
+                            if (counting) {
+                                completions.incrementAndGet();
+                            }
                         } finally {
                             books.finished();
                         }
@@ -165,18 +192,32 @@ public enum Posting {
                 window.pollFirst().join();
             }
         }
+
+        @Override
+        public long completions() {
+            return completions.get();
+        }
+
+        @Override
+        public void resetCompletions(boolean counting) {
+            this.counting = counting;
+            if (counting) {
+                completions.set(0);
+            }
+        }
     }
 
     /**
      * Hazelcast's own lock per key around the app's decision: lock, read the account (and, in parallel, the journal
-     * entry of the id, as the locked path does), decide with {@link Ledger#decide}, set, unlock, then write the journal
-     * entry before answering, as {@code AccountService} does. The lock is a partition operation at the key's owner
-     * with a backup; the lock and unlock are two more round trips than the partitioned path's one.
+     * entry of the id, as the locked path does), decide with {@link Ledger#decide}, set the account, unlock, then
+     * write the journal entry before answering. The account is stored with the entry already journaled (an empty
+     * tail), since this path writes the journal itself. The lock is a partition operation at the key's owner with a
+     * backup; the lock and unlock are two more round trips than the partitioned path's one, the journal a third.
      */
     static final class MapLocked implements Poster {
 
         private final IMap<String, Account> accounts;
-        private final IMap<JournalKey, JournalEntry> journal;
+        private final IMap<JournalKey, JournalRecord> journal;
         private final Books books;
 
         MapLocked(HazelcastInstance member, Books books) {
@@ -188,30 +229,41 @@ public enum Posting {
         @Override
         public Object post(String accountId, TxRequest request) {
             TxOutcome outcome;
+            JournalEntry recorded;
             accounts.lock(accountId);
             try {
-                CompletableFuture<JournalEntry> older =
-                        journal.getAsync(new JournalKey(accountId, request.txId())).toCompletableFuture();
-                Ledger.Decision decision = Ledger.decide(accounts.get(accountId), request, key -> older.join(),
-                        journal::containsKey);
-                if (decision.account() != null) {
-                    accounts.set(accountId, decision.account());
+                JournalKey key = new JournalKey(accountId, request.txId());
+                CompletableFuture<JournalRecord> older = journal.getAsync(key).toCompletableFuture();
+                Account account = accounts.get(accountId);
+                Ledger.Decision decision = Ledger.decide(accountId, account, request, txId -> {
+                    JournalRecord record = older.join();
+                    return record == null ? null : record.entry(key);
+                });
+                recorded = decision.recorded();
+                if (recorded != null) {
+                    accounts.set(accountId, decision.apply(account).trimmedThrough(recorded.seq()));
                 }
                 outcome = decision.outcome();
             } finally {
                 accounts.unlock(accountId);
             }
-            journal.set(outcome.entry().key(), outcome.entry());
+            if (recorded != null) {
+                journal.set(recorded.key(), JournalRecord.of(recorded));
+            }
             books.record(request, outcome, false);
             return outcome;
         }
     }
 
     /**
-     * One {@code IMap.set} of the account as it was opened: the owner stores it and waits for its backup. No read, no
+     * One {@code IMap.set} of an account as large as one the partitioned path holds: its figures and a tail of
+     * {@link #TAIL} entries like the ones it records. The owner stores it and waits for its backup. No read, no
      * decision, no journal; the balance never changes, so the books expect the opening sum and no versions.
      */
     static final class RawSet implements Poster {
+
+        /** Entries in a written account's tail: about what the partitioned path's accounts hold between flushes. */
+        static final int TAIL = 2;
 
         private final IMap<String, Account> accounts;
         private final Books books;
@@ -223,10 +275,35 @@ public enum Posting {
 
         @Override
         public Object post(String accountId, TxRequest request) {
-            Account opened = Account.open(accountId, books.openingBalance(), 0);
-            accounts.set(accountId, opened);
+            long balance = books.openingBalance();
+            List<JournalEntry> tail = new ArrayList<>(TAIL);
+            for (int i = 0; i < TAIL; i++) {
+                tail.add(new JournalEntry(accountId, request.txId() + "-" + i, request.type(), request.amount(),
+                        TxStatus.APPLIED, balance, request.at(), i + 1, null));
+            }
+            Account written = new Account(balance, 0, 0, 0, balance, Tail.encode(tail), List.of(), 0);
+            accounts.set(accountId, written);
             books.wrote();
-            return opened;
+            return written;
+        }
+    }
+
+    /** {@link ReadAccount} at the account's owner: an entry processor's cost without the work. Records nothing. */
+    static final class Noop implements Poster {
+
+        private final IMap<String, Account> accounts;
+        private final Books books;
+
+        Noop(HazelcastInstance member, Books books) {
+            this.accounts = Maps.accounts(member);
+            this.books = books;
+        }
+
+        @Override
+        public Object post(String accountId, TxRequest request) {
+            Long balance = accounts.executeOnKey(accountId, new ReadAccount());
+            books.wrote();
+            return balance;
         }
     }
 }

@@ -5,9 +5,7 @@ import com.hazelcast.map.IMap;
 import io.micronaut.runtime.server.EmbeddedServer;
 import io.partita.account.Account;
 import io.partita.account.AccountService;
-import io.partita.account.ApplyTransaction;
-import io.partita.account.JournalEntry;
-import io.partita.account.JournalKey;
+import io.partita.account.ApplyTransactions;
 import io.partita.account.TxOutcome;
 import io.partita.account.TxRequest;
 import io.partita.account.TxStatus;
@@ -51,12 +49,12 @@ import java.util.stream.IntStream;
  * JVM (TCP on 127.0.0.1, the app's configuration, {@code partita.max-in-flight} at its shipped default), credits of 1
  * on random accounts through:
  * <ol>
- *   <li>{@code grid-raw}: the app's two grid calls chained directly on Hazelcast's futures, from node 0: the entry
- *       processor ({@code submitToKey}), then the journal write of its entry, each callback run where Hazelcast runs
- *       it (the continuation pool); a window of 256 in flight;</li>
- *   <li>{@code grid-path}: {@code AccountService.apply}, the same two calls as HTTP runs them (plus the hop to the
- *       continuation pool, the request timeout, failure translation and metrics), same window: the in-process
- *       limit of the path HTTP calls take;</li>
+ *   <li>{@code grid-raw}: the app's one grid call per transaction made directly on Hazelcast's futures, from node 0:
+ *       its entry processor ({@code submitToKey}, one transaction each), the callback run where Hazelcast runs it
+ *       (the continuation pool); a window of 256 in flight;</li>
+ *   <li>{@code grid-path}: {@code AccountService.apply}, as HTTP runs it (the partition batcher, which sends what
+ *       waits for one partition as one operation, the request timeout, failure translation and metrics), same
+ *       window: the in-process limit of the path HTTP calls take;</li>
  *   <li>{@code http-noop}: a no-op endpoint shaped like the next one, on the same servers: the framework's
  *       ceiling;</li>
  *   <li>{@code http-single}: {@code POST /accounts/{id}/transactions}, a closed loop of N clients;</li>
@@ -65,18 +63,18 @@ import java.util.stream.IntStream;
  * HTTP calls go to the nodes in turn. The client shares the machine with the nodes, as it would on one host.
  *
  * <p>Why the phases are comparable: each starts on an empty grid with 10,000 accounts of its own, opened for it, and
- * leaves nothing behind (its accounts and journal are cleared and the heap collected before the next). Every phase
- * writes each transaction's journal entry before counting it, as a node does before it answers; a phase that did not
- * would leave unjournaled entries in its accounts, which then grow until the entry processor writes them itself
- * (the recovery path of a node that died before its journal write), and would measure that instead.
+ * leaves nothing behind (its accounts and journal are cleared and the heap collected before the next). In every phase
+ * the nodes' journal writers copy each transaction's entry to the journal, on the same cores, as they do in service;
+ * the check after a phase waits until they have caught up.
  *
  * <p>Warm-up: on each cluster, every phase first runs once unmeasured for the warm-up time (the first cluster's pass
  * is the JVM's warm-up; the next cluster's warms its connections and partitions), then each measured phase ramps up
  * for a third of its time before it counts.
  *
  * <p>The check, after each phase (warm-up passes included): the sum of the phase's balances is the opening sum plus
- * every credit it saw acknowledged, the sum of account versions and the journal's size both equal that count, and no
- * call failed; otherwise the run stops with exit code 1 instead of reporting.
+ * every credit it saw acknowledged, the sum of account versions equals that count, and, once no tail holds an entry
+ * the journal lacks, so does the journal's size; no call failed; otherwise the run stops with exit code 1 instead of
+ * reporting.
  *
  * <p>What runs where: the nodes' partition, I/O and continuation threads, Netty's event loops, the JDK HTTP client
  * and this harness's completion callbacks (which start each next call) all share this JVM's cores. A JDK Flight
@@ -277,8 +275,14 @@ public final class Throughput {
         return result;
     }
 
-    /** The phase's books against the grid; throws on any difference. */
-    private static String check(HazelcastInstance member, Phase phase, long openingSum, long acknowledged) {
+    /** The phase's books against the grid, once the journal writers caught up; throws on any difference. */
+    private static String check(HazelcastInstance member, Phase phase, long openingSum, long acknowledged)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + DRAIN_TIMEOUT.toNanos();
+        while (Maps.accounts(member).values().stream().anyMatch(account -> account.tail().length > 0)
+                && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
         Collection<Account> accounts = Maps.accounts(member).values();
         long sum = sum(accounts);
         long versions = accounts.stream().mapToLong(Account::version).sum();
@@ -302,13 +306,14 @@ public final class Throughput {
         return prefix + ThreadLocalRandom.current().nextInt(ACCOUNTS);
     }
 
-    /** The entry processor, then its journal entry, chained on Hazelcast's futures as the service does. */
+    /** The entry processor, one transaction per call, sent straight to the account's owner. */
     private Call raw(HazelcastInstance member, String prefix, AtomicLong acknowledged) {
         IMap<String, Account> accounts = Maps.accounts(member);
-        IMap<JournalKey, JournalEntry> journal = Maps.journal(member);
-        return () -> accounts.submitToKey(randomAccount(prefix), new ApplyTransaction(credit()))
-                .thenCompose(outcome -> journal.setAsync(outcome.entry().key(), outcome.entry())
-                        .thenApply(ignored -> applied(outcome, acknowledged)));
+        return () -> {
+            String accountId = randomAccount(prefix);
+            return accounts.submitToKey(accountId, ApplyTransactions.one(accountId, credit()))
+                    .thenApply(outcomes -> applied(outcomes.list().get(0), acknowledged));
+        };
     }
 
     private Call path(AccountService service, String prefix, AtomicLong acknowledged) {
