@@ -60,6 +60,23 @@ public record Account(long balance, long overdraftLimit, long version, long fenc
                 Tail.append(tail, Tail.encode(entry)), jobs, conflicts);
     }
 
+    /**
+     * This account after a split-brain merge appended {@code entry} (the next seq), an entry the other side recorded:
+     * the entry keeps the answer its client got, and the balance is recomputed by the merge.
+     */
+    Account merged(JournalEntry entry, long newBalance) {
+        if (entry.seq() != version + 1) {
+            throw new IllegalArgumentException("Entry " + entry.seq() + " does not follow version " + version);
+        }
+        return new Account(newBalance, overdraftLimit, entry.seq(), fence, openingBalance,
+                Tail.append(tail, Tail.encode(entry)), jobs, conflicts);
+    }
+
+    /** This account reported once more as left below its overdraft limit by a merge. */
+    Account withConflict() {
+        return new Account(balance, overdraftLimit, version, fence, openingBalance, tail, jobs, conflicts + 1);
+    }
+
     /** This account with its tail entries up to seq {@code through} removed: the journal holds them. */
     public Account trimmedThrough(long through) {
         byte[] trimmed = Tail.trimThrough(tail, version, through);

@@ -44,6 +44,10 @@ record AccountDelta(@Nullable Account replacement, byte[] appended, long balance
         return new AccountDelta(null, Tail.EMPTY, 0, 0, seq, -1, null);
     }
 
+    AccountDelta withTrim(long through) {
+        return new AccountDelta(replacement, appended, balance, version, through, fence, job);
+    }
+
     AccountDelta withFence(long newFence) {
         return new AccountDelta(replacement, appended, balance, version, trimThrough, newFence, job);
     }

@@ -35,6 +35,9 @@ public final class AccountSerialization {
             case Serialization.JOURNAL_OF_ACCOUNTS -> new JournalPredicates.OfAccounts();
             case Serialization.EXPIRED_BEFORE -> new ExpiredBefore();
             case Serialization.STALE_TAIL -> new StaleTail();
+            case Serialization.ACCOUNT_MERGE -> new AccountMergePolicy();
+            case Serialization.JOURNAL_MERGE -> new JournalMergePolicy();
+            case Serialization.MERGE_CONFLICTS -> new MergeConflicts();
             default -> null;
         };
     }

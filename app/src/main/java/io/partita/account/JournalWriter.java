@@ -19,21 +19,22 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Writes recorded entries to the journal, off the request path, many per operation, and then trims them from their
- * accounts' tails. One per member.
+ * Writes recorded entries to the journal, off the request path, many per operation. One per member.
  *
  * <p>Concurrency: entry processors {@link #offer} entries on the partition threads of the accounts they wrote (never
  * blocking: a queue per partition); the writer's own thread drains a partition once {@code flushBatch} entries wait in
- * it or the oldest has waited {@code flushDelay}, writes everything due with one {@code setAll} (one operation per
- * partition, one message per member), and then trims the written entries from the tails with one {@link TrimTails}
- * (again one operation per partition). Only that thread makes grid calls.
+ * it or the oldest has waited {@code flushDelay}, and writes everything due with one {@code setAll} (one operation per
+ * partition, one message per member). The entries leave their tails later, in the account's next write (which finds
+ * them in the partition's journal, see {@code LedgerWrites}) or, for an account with no next write, in the sweep. Only
+ * this thread makes grid calls.
  *
- * <p>Failure: an entry leaves its tail only after the journal write was acknowledged with its backup, so at every
- * moment an entry is in the tail, the journal, or both, and a crash at any point loses nothing: a member that dies
- * with entries queued leaves them in the tails, which its partitions' new owners hold. A failed write is queued again
- * after a pause. The oldest member sweeps every {@code sweepInterval} for tail entries older than the grace (a dead
- * member's queue, a migration, a queue that overflowed) and writes them; writing an entry twice stores the same value.
- * It also deletes journal entries older than the retention, once a minute.
+ * <p>Failure: an entry leaves its tail only once the partition's journal holds it, so at every moment an entry is in
+ * the tail, the journal, or both, and a crash at any point loses nothing: a member that dies with entries queued
+ * leaves them in the tails, which its partitions' new owners hold. A failed write is queued again after a pause. The
+ * oldest member sweeps every {@code sweepInterval}: tail entries older than the grace that the journal holds leave
+ * their tails, and those it does not (a dead member's queue, a migration, a queue that overflowed) are written;
+ * writing an entry twice stores the same value. It also deletes journal entries older than the retention, once a
+ * minute.
  */
 final class JournalWriter {
 
@@ -51,6 +52,8 @@ final class JournalWriter {
     private final AtomicInteger pending = new AtomicInteger();
     private final AtomicLong dropped = new AtomicLong();
     private final AtomicLong written = new AtomicLong();
+    /** Moves on when queued entries are discarded; a failed write queues its entries again only within one epoch. */
+    private final AtomicLong epoch = new AtomicLong();
     private final Thread thread;
     private volatile boolean running = true;
     private long nextSweep;
@@ -92,6 +95,15 @@ final class JournalWriter {
             lane.since = System.nanoTime();
         }
         pending.addAndGet(count);
+    }
+
+    /** Drops every queued entry (they are still in their tails), and any a write under way would queue again. */
+    void discardPending() {
+        epoch.incrementAndGet();
+        for (Lane lane : lanes) {
+            int dropped = lane.drainTo(new ArrayList<>(), Integer.MAX_VALUE);
+            pending.addAndGet(-dropped);
+        }
     }
 
     /** Entries written to the journal by this member since it started. */
@@ -140,29 +152,22 @@ final class JournalWriter {
         return true;
     }
 
-    /** Journals {@code entries}, then trims them from their tails; on a failed write they wait for the next round. */
+    /** Journals {@code entries}; on a failed write they wait for the next round. */
     private void write(List<JournalEntry> entries) {
         Map<JournalKey, JournalRecord> records = new HashMap<>(entries.size() * 2);
-        Map<String, Long> through = new HashMap<>();
         for (JournalEntry entry : entries) {
             records.put(entry.key(), JournalRecord.of(entry));
-            through.merge(entry.accountId(), entry.seq(), Math::max);
         }
+        long writing = epoch.get();
         try {
             journal().setAll(records);
         } catch (RuntimeException e) {
-            requeue(entries);
+            if (epoch.get() == writing) {
+                requeue(entries);
+            }
             throw e;
         }
         written.addAndGet(entries.size());
-        try {
-            accounts().executeOnKeys(through.keySet(), new TrimTails(through));
-        } catch (HazelcastInstanceNotActiveException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            // The entries stay in their tails, already journaled; the sweep trims them later.
-            LOG.debug("Trimming journaled entries failed: {}", e.toString());
-        }
     }
 
     private void requeue(List<JournalEntry> entries) {
@@ -199,12 +204,25 @@ final class JournalWriter {
         }
     }
 
-    /** Queues every tail entry recorded before {@code cutoffAt}: the journal should hold it by now. */
+    /**
+     * For every tail entry recorded before {@code cutoffAt}, beyond those the tails hold on purpose: trims it if the
+     * journal holds it, and queues it if not (the journal should hold it by now). One operation per partition.
+     */
     void sweep(long cutoffAt) {
-        for (Map.Entry<String, Account> stale : accounts().entrySet(new StaleTail(cutoffAt))) {
-            List<JournalEntry> entries = stale.getValue().tailEntries(stale.getKey());
-            offer(partitionOf(stale.getKey()), entries);
+        int held = held();
+        Map<String, Object> unjournaled = accounts().executeOnEntries(new TrimTails(null, held),
+                new StaleTail(cutoffAt, held));
+        for (Map.Entry<String, Object> left : unjournaled.entrySet()) {
+            if (left.getValue() instanceof Account account) {
+                List<JournalEntry> entries = account.tailEntries(left.getKey());
+                offer(partitionOf(left.getKey()), entries.subList(0, Math.max(0, entries.size() - held)));
+            }
         }
+    }
+
+    /** The newest entries each tail keeps even once journaled: {@link JournalSettings#HELD} while members are missing. */
+    int held() {
+        return hazelcast.getCluster().getMembers().size() < settings.clusterSize() ? JournalSettings.HELD : 0;
     }
 
     private IMap<JournalKey, JournalRecord> journal() {
@@ -221,7 +239,7 @@ final class JournalWriter {
         final AtomicInteger size = new AtomicInteger();
         volatile long since;
 
-        void drainTo(List<JournalEntry> round, int count) {
+        int drainTo(List<JournalEntry> round, int count) {
             int taken = 0;
             JournalEntry entry;
             while (taken < count && (entry = entries.poll()) != null) {
@@ -231,6 +249,7 @@ final class JournalWriter {
             if (size.addAndGet(-taken) > 0) {
                 since = System.nanoTime();
             }
+            return taken;
         }
     }
 }

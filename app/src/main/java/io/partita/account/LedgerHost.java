@@ -22,4 +22,10 @@ public interface LedgerHost {
 
     /** Entries just recorded on an account, for the journal; the account's tail keeps them until it holds them. */
     void recorded(int partition, List<JournalEntry> entries);
+
+    /**
+     * The newest entries every tail keeps even once journaled: 0, or {@link JournalSettings#HELD} while the cluster has
+     * fewer members than it should (see {@link TrimTails}).
+     */
+    int held();
 }

@@ -58,10 +58,15 @@ public final class LedgerWrites {
      */
     public void record(Map.Entry<String, Account> entry, int partition, Account before, Account after,
                        List<JournalEntry> recorded, long fence, String job) {
-        entry.setValue(after);
         AccountDelta delta = recorded.isEmpty()
                 ? new AccountDelta(null, Tail.EMPTY, 0, 0, -1, -1, null)
                 : AccountDelta.appended(before, after);
+        long journaled = journaledThrough(partition, entry.getKey(), before, recorded.size());
+        if (journaled >= 0) {
+            after = after.trimmedThrough(journaled);
+            delta = delta.withTrim(journaled);
+        }
+        entry.setValue(after);
         if (fence >= 0) {
             delta = delta.withFence(fence);
         }
@@ -72,6 +77,29 @@ public final class LedgerWrites {
         if (!recorded.isEmpty()) {
             host.recorded(partition, recorded);
         }
+    }
+
+    /**
+     * The seq through which {@code before}'s oldest tail entries are in the partition's journal (the journal writer
+     * wrote them since), or -1: they leave the tail in the same write that appends, so that a busy account's tail
+     * stays short without an operation of its own. An idle account's are trimmed by the sweep ({@link TrimTails}).
+     * The newest {@link LedgerHost#held()} entries stay.
+     */
+    private long journaledThrough(int partition, String accountId, Account before, int appended) {
+        byte[] tail = before.tail();
+        if (tail.length == 0) {
+            return -1;
+        }
+        int size = Tail.size(tail);
+        int candidates = Math.min(size, size + appended - host.held());
+        int journaled = 0;
+        for (String txId : Tail.oldestTxIds(tail, candidates)) {
+            if (host.journaled(partition, accountId, txId) == null) {
+                break;
+            }
+            journaled++;
+        }
+        return journaled == 0 ? -1 : before.version() - size + journaled;
     }
 
     /** Stores a whole new account (just opened). */

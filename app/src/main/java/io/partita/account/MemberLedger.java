@@ -22,6 +22,7 @@ public final class MemberLedger implements LedgerHost {
     private final LocalStores stores;
     private final PartitionSentinels sentinels;
     private final JournalWriter writer;
+    private final MergeReport merges = new MergeReport();
 
     private MemberLedger(HazelcastInstance hazelcast) {
         this.stores = LocalStores.of(hazelcast);
@@ -46,8 +47,14 @@ public final class MemberLedger implements LedgerHost {
         MemberLedger ledger = of(hazelcast);
         ledger.writer.start();
         hazelcast.getLifecycleService().addLifecycleListener(event -> {
-            if (event.getState() == com.hazelcast.core.LifecycleEvent.LifecycleState.SHUTTING_DOWN) {
-                ledger.writer.stop();
+            switch (event.getState()) {
+                case SHUTTING_DOWN -> ledger.writer.stop();
+                // This member's data is about to be merged into another cluster: what it queued was recorded on the
+                // side that is merging, and joins the other side's accounts through their tails, with new seqs.
+                // Written now, it would enter the journal with its old ones.
+                case MERGING -> ledger.writer.discardPending();
+                default -> {
+                }
             }
         });
     }
@@ -72,6 +79,27 @@ public final class MemberLedger implements LedgerHost {
     @Override
     public void recorded(int partition, List<JournalEntry> entries) {
         writer.offer(partition, entries);
+    }
+
+    @Override
+    public int held() {
+        return writer.held();
+    }
+
+    /**
+     * A split-brain merge joined the two sides of {@code accountId} on this member: the other side's transactions go
+     * to the journal writer, and the merge is counted (and logged when it left a conflict). On the partition thread.
+     */
+    void merged(int partition, String accountId, AccountUnion.Result joined) {
+        if (!joined.appended().isEmpty()) {
+            writer.offer(partition, joined.appended());
+        }
+        merges.record(accountId, joined);
+    }
+
+    /** What split-brain merges did on this member since it started. */
+    public MergeReport merges() {
+        return merges;
     }
 
     /** Entries written to the journal by this member, and waiting to be. */

@@ -85,6 +85,17 @@ public final class Tail {
                 match.balanceAfter(), match.at(), seq, match.ref());
     }
 
+    /** The txIds of the oldest {@code count} entries of {@code tail} (fewer if it holds fewer), oldest first. */
+    public static List<String> oldestTxIds(byte[] tail, int count) {
+        List<String> ids = new ArrayList<>(Math.max(0, count));
+        Reader reader = new Reader(tail);
+        while (ids.size() < count && reader.more()) {
+            ids.add(reader.txId());
+            reader.skip();
+        }
+        return ids;
+    }
+
     /** {@code tail} with {@code encoded} (entries as {@link #encode} writes them) added at the end. */
     public static byte[] append(byte[] tail, byte[] encoded) {
         if (tail.length == 0) {
@@ -209,6 +220,12 @@ public final class Tail {
 
         boolean more() {
             return position < bytes.length;
+        }
+
+        /** The txId of the entry at the reader's position, without moving it. */
+        String txId() {
+            int length = bytes[position + 1] & 0xFF;
+            return new String(bytes, position + 2, length, StandardCharsets.ISO_8859_1);
         }
 
         boolean txIdEquals(byte[] wanted) {

@@ -4,6 +4,9 @@ import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.partition.Partition;
 import io.micronaut.core.annotation.Nullable;
+import io.partita.account.MemberLedger;
+import io.partita.account.MergeConflicts;
+import io.partita.account.MergeReport;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.scheduling.TaskExecutors;
@@ -24,6 +27,8 @@ import java.util.UUID;
  */
 @Controller("/cluster")
 class ClusterController {
+
+    private static final int MAX_CONFLICTS_SHOWN = 1_000;
 
     private final HazelcastInstance hazelcast;
     private final MigrationTracker migrations;
@@ -57,7 +62,22 @@ class ClusterController {
                 .sorted(Comparator.comparing(MemberView::address))
                 .toList();
         return new ClusterView(hazelcast.getConfig().getClusterName(), HazelcastConfigs.PARTITION_COUNT,
-                safety.isSafe(), migrations.inFlight(), members, cp.view());
+                safety.isSafe(), migrations.inFlight(), members, cp.view(),
+                PartitionSentinels.of(hazelcast).lostPartitions());
+    }
+
+    /**
+     * What network splits left behind: the accounts a merge left below their overdraft limit (both sides debited
+     * them; their transactions are kept, as acknowledged), and what merges did on this node.
+     */
+    @Get("/merges")
+    @ExecuteOn(TaskExecutors.BLOCKING)
+    MergesView merges() {
+        List<MergeConflicts.Conflict> conflicts = MergeConflicts.find(hazelcast, MAX_CONFLICTS_SHOWN + 1);
+        MergeReport report = MemberLedger.of(hazelcast).merges();
+        return new MergesView(conflicts.stream().limit(MAX_CONFLICTS_SHOWN).toList(),
+                conflicts.size() > MAX_CONFLICTS_SHOWN,
+                new NodeMergesView(report.accountsJoined(), report.transactionsAdded(), report.conflicts()));
     }
 
     /** All 271 partitions in id order: owner, backups and the accounts in each. */
@@ -84,9 +104,28 @@ class ClusterController {
         return member.getAddress().getHost() + ":" + member.getAddress().getPort();
     }
 
+    /** @param lostPartitions partitions that lost every copy of their data: their accounts answer 503 partition-lost */
     @Serdeable
     record ClusterView(String clusterName, int partitionCount, boolean clusterSafe, int migrationsInFlight,
-                       List<MemberView> members, CpView cp) {
+                       List<MemberView> members, CpView cp, List<Integer> lostPartitions) {
+    }
+
+    /**
+     * @param conflicts the accounts a merge left below their overdraft limit, by id (at most 1,000)
+     * @param truncated whether there are more
+     * @param node      what merges did on this node since it started
+     */
+    @Serdeable
+    record MergesView(List<MergeConflicts.Conflict> conflicts, boolean truncated, NodeMergesView node) {
+    }
+
+    /**
+     * @param accountsJoined    accounts both sides held, joined here
+     * @param transactionsAdded transactions only the other side had recorded, added to them
+     * @param conflicts         joins that left an account below its overdraft limit
+     */
+    @Serdeable
+    record NodeMergesView(long accountsJoined, long transactionsAdded, long conflicts) {
     }
 
     @Serdeable

@@ -8,7 +8,11 @@ import com.hazelcast.config.InMemoryFormat;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.MapConfig;
 import com.hazelcast.config.NetworkConfig;
+import com.hazelcast.config.MergePolicyConfig;
 import com.hazelcast.config.SplitBrainProtectionConfig;
+import com.hazelcast.spi.merge.DiscardMergePolicy;
+import io.partita.account.AccountMergePolicy;
+import io.partita.account.JournalMergePolicy;
 import com.hazelcast.splitbrainprotection.SplitBrainProtectionOn;
 import com.hazelcast.config.cp.CPSubsystemConfig;
 import com.hazelcast.spi.properties.ClusterProperty;
@@ -31,6 +35,10 @@ public final class HazelcastConfigs {
     /** The executor that gathers every member's view of its own partitions ({@code GET /cluster/partitions}). */
     public static final String VIEWS_EXECUTOR = "partita.views";
 
+    /** The split-brain protection of the ledger, jobs and schedules. */
+    private static final String PROTECTION = "partita-majority";
+    /** Entries a merge sends per operation. */
+    private static final int MERGE_BATCH = 100;
     private static final long LEADER_HEARTBEAT_MILLIS = 1_000;
     private static final int MISSED_LEADER_HEARTBEATS = 5;
 
@@ -64,8 +72,9 @@ public final class HazelcastConfigs {
         config.getMemberAttributeConfig().setAttribute(HTTP_URL_ATTRIBUTE, httpUrl);
 
         network(config, properties);
-        maps(config, properties);
-        jobs(config);
+        String protection = protection(config, properties);
+        maps(config, properties, protection);
+        jobs(config, protection, properties.backupCount());
         cpSubsystem(config, properties.cp());
         // Batch slices wait on their local operations, so the pool is sized for waiting, not for cores.
         config.addExecutorConfig(new ExecutorConfig(Maps.BATCH_EXECUTOR).setPoolSize(16).setQueueCapacity(10_000));
@@ -105,20 +114,31 @@ public final class HazelcastConfigs {
         }
     }
 
-    private static void maps(Config config, PartitaProperties properties) {
+    /**
+     * Split-brain protection for the ledger, jobs and schedules: the name of a protection that needs
+     * {@link PartitaProperties#requiredMembers()} members present, or null when it is off.
+     */
+    private static String protection(Config config, PartitaProperties properties) {
+        int required = properties.requiredMembers();
+        if (required < 2) {
+            return null;
+        }
+        config.addSplitBrainProtectionConfig(new SplitBrainProtectionConfig(PROTECTION, true, required)
+                .setProtectOn(SplitBrainProtectionOn.READ_WRITE));
+        return PROTECTION;
+    }
+
+    private static void maps(Config config, PartitaProperties properties, String protection) {
         /*
          * A member that was paused (or cut off) past the heartbeat timeout is removed; when it runs again it forms a
          * cluster of its own until the split-brain merge brings it back, holding stale copies of some partitions and
          * none of the others. With split-brain protection on, it refuses every read and write of the ledger then
          * (SplitBrainProtectionException, a 503), so it neither answers stale balances nor takes writes that the
-         * merge would drop. The merge itself keeps the larger side's values (put-if-absent, the default policy).
+         * merge would drop. The merge joins both sides' accounts transaction by transaction (AccountMergePolicy),
+         * takes the smaller side's journal only where this side lost the partition (JournalMergePolicy), and keeps
+         * this side's sentinels (PartitionSentinels restores the rest once the merge is done).
          */
-        String protection = null;
-        if (properties.splitBrainProtection() > 1) {
-            protection = "ledger-majority";
-            config.addSplitBrainProtectionConfig(new SplitBrainProtectionConfig(protection, true,
-                    properties.splitBrainProtection()).setProtectOn(SplitBrainProtectionOn.READ_WRITE));
-        }
+        int backups = properties.backupCount();
         // Accounts and journal entries are kept as objects: a transaction's entry processor then neither decodes nor
         // encodes the account (it replaces an immutable value), and a journal entry costs about 56 bytes of value
         // instead of about 88 serialized. Neither map has an index (an entry processor would then get a copy) nor a
@@ -126,26 +146,30 @@ public final class HazelcastConfigs {
         config.addMapConfig(new MapConfig(Maps.ACCOUNTS)
                 .setInMemoryFormat(InMemoryFormat.OBJECT)
                 .setSplitBrainProtectionName(protection)
-                .setBackupCount(1)
+                .setMergePolicyConfig(new MergePolicyConfig(AccountMergePolicy.class.getName(), MERGE_BATCH))
+                .setBackupCount(backups)
                 .setAsyncBackupCount(0));
         config.addMapConfig(new MapConfig(Maps.JOURNAL)
                 .setInMemoryFormat(InMemoryFormat.OBJECT)
                 .setSplitBrainProtectionName(protection)
-                .setBackupCount(1)
+                .setMergePolicyConfig(new MergePolicyConfig(JournalMergePolicy.class.getName(), MERGE_BATCH))
+                .setBackupCount(backups)
                 .setAsyncBackupCount(0));
-        // Lost exactly when a partition's data is lost (PartitionSentinels): the same backups as the ledger.
+        // Lost exactly when a partition's data is lost (PartitionSentinels): the same backups as the ledger. A merge
+        // never brings a sentinel into a partition this side lost, so that the other maps' policies can still tell.
         config.addMapConfig(new MapConfig(Maps.SENTINELS)
                 .setInMemoryFormat(InMemoryFormat.OBJECT)
-                .setBackupCount(1)
+                .setMergePolicyConfig(new MergePolicyConfig(DiscardMergePolicy.class.getName(), MERGE_BATCH))
+                .setBackupCount(backups)
                 .setAsyncBackupCount(0));
         PartitaProperties.Journal journal = properties.journal();
-        new JournalSettings(journal.retention(), journal.flushBatch(), journal.flushDelay(), journal.sweepInterval())
-                .putInto(config);
+        new JournalSettings(journal.retention(), journal.flushBatch(), journal.flushDelay(), journal.sweepInterval(),
+                properties.clusterSize()).putInto(config);
         // A transfer's record, found by state for recovery. Its time to live is set per entry by the transfer
         // processors: none while unfinished, the journal retention plus an hour once finished.
         config.addMapConfig(new MapConfig(Maps.TRANSFERS)
                 .setSplitBrainProtectionName(protection)
-                .setBackupCount(1)
+                .setBackupCount(backups)
                 .setAsyncBackupCount(0)
                 .addIndexConfig(new IndexConfig(IndexType.HASH, "state")));
     }
@@ -155,12 +179,17 @@ public final class HazelcastConfigs {
      * schedule's last firing survive the loss of a member. The job executor's threads mostly wait on entry processors
      * at the partition threads, so a few per member keep every partition thread busy without crowding out traffic.
      */
-    private static void jobs(Config config) {
-        // Every member looks up the RUNNING jobs among its own entries at each tick of its job runner.
-        config.addMapConfig(new MapConfig(Maps.JOBS).setBackupCount(1).setAsyncBackupCount(0)
+    private static void jobs(Config config, String protection, int backups) {
+        // Every member looks up the RUNNING jobs among its own entries at each tick of its job runner. The minority
+        // side of a split neither starts, advances nor fires anything (split-brain protection); the merge takes what
+        // only the other side holds and keeps this side's copy of the rest.
+        config.addMapConfig(new MapConfig(Maps.JOBS).setBackupCount(backups).setAsyncBackupCount(0)
+                .setSplitBrainProtectionName(protection)
                 .addIndexConfig(new IndexConfig(IndexType.HASH, "state")));
-        config.addMapConfig(new MapConfig(Maps.JOB_GUARDS).setBackupCount(1).setAsyncBackupCount(0));
-        config.addMapConfig(new MapConfig(Maps.SCHEDULES).setBackupCount(1).setAsyncBackupCount(0));
+        config.addMapConfig(new MapConfig(Maps.JOB_GUARDS).setBackupCount(backups).setAsyncBackupCount(0)
+                .setSplitBrainProtectionName(protection));
+        config.addMapConfig(new MapConfig(Maps.SCHEDULES).setBackupCount(backups).setAsyncBackupCount(0)
+                .setSplitBrainProtectionName(protection));
         config.addExecutorConfig(new ExecutorConfig(Maps.JOB_EXECUTOR).setPoolSize(JOB_THREADS));
     }
 

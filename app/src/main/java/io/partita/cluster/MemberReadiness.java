@@ -36,7 +36,7 @@ class MemberReadiness implements HealthIndicator {
         this.hazelcast = hazelcast;
         this.safety = safety;
         this.minClusterSize = properties.minClusterSize();
-        this.requiredMembers = Math.max(properties.minClusterSize(), properties.splitBrainProtection());
+        this.requiredMembers = Math.max(properties.minClusterSize(), properties.requiredMembers());
     }
 
     @Override

@@ -33,9 +33,13 @@ import java.util.List;
  * @param transfers        when unfinished transfers are recovered
  * @param requestTimeout   the longest a transaction waits for the member that holds its data before it answers 503
  *                         with Retry-After (the client retries with the same id; the first attempt may have landed)
- * @param splitBrainProtection the fewest members a member must see to serve the ledger's maps (0 or 1: off); set it
- *                         to a majority of the cluster (2 of 3) so that a member cut off or paused and removed refuses
- *                         reads and writes (503) instead of serving its stale copy until it merges back
+ * @param splitBrainProtection the fewest members a member must see to serve the ledger's maps; 0 derives it from
+ *                         {@code clusterSize} (see {@link #requiredMembers()}), 1 turns it off
+ * @param clusterSize      the members this cluster is meant to have. Split-brain protection is a majority of it (with
+ *                         3 or more), and while fewer members are present the journal writers keep accounts' newest
+ *                         entries in their tails, so that a merge after a network split can join both sides
+ * @param backupCount      synchronous backups of every map (1 to 3); 2 keeps every partition through the loss of any
+ *                         two members, for clusters of 5 or more
  */
 @ConfigurationProperties("partita")
 public record PartitaProperties(
@@ -52,7 +56,20 @@ public record PartitaProperties(
         @Valid @NotNull Journal journal,
         @Valid @NotNull Transfers transfers,
         @NotNull Duration requestTimeout,
-        @Min(0) @Max(1000) int splitBrainProtection) {
+        @Min(0) @Max(1000) int splitBrainProtection,
+        @Min(1) @Max(1000) int clusterSize,
+        @Min(1) @Max(3) int backupCount) {
+
+    /**
+     * The fewest members a member must see to serve the ledger, jobs and schedules (a majority of {@code clusterSize}
+     * unless set explicitly), or 0 for none: below it, a member is the minority side of a split and stops.
+     */
+    public int requiredMembers() {
+        if (splitBrainProtection > 0) {
+            return splitBrainProtection > 1 ? splitBrainProtection : 0;
+        }
+        return clusterSize >= 3 ? clusterSize / 2 + 1 : 0;
+    }
 
     public enum Discovery { MULTICAST, TCP, KUBERNETES }
 

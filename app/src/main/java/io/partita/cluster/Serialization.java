@@ -29,6 +29,9 @@ public final class Serialization {
     public static final int JOURNAL_OF_ACCOUNTS = 7;
     public static final int EXPIRED_BEFORE = 8;
     public static final int STALE_TAIL = 9;
+    public static final int ACCOUNT_MERGE = 10;
+    public static final int JOURNAL_MERGE = 11;
+    public static final int MERGE_CONFLICTS = 12;
     // transfer: 20..39
     public static final int BEGIN_TRANSFER = 20;
     public static final int ADVANCE_TRANSFER = 21;

@@ -15,6 +15,7 @@ public final class FakeLedgerHost implements LedgerHost {
     public final Map<JournalKey, JournalRecord> journal = new HashMap<>();
     public final List<JournalEntry> queued = new ArrayList<>();
     public boolean lost;
+    public int held;
 
     @Override
     public int partitionOf(Map.Entry<String, Account> entry) {
@@ -36,6 +37,19 @@ public final class FakeLedgerHost implements LedgerHost {
     @Override
     public void recorded(int partition, List<JournalEntry> entries) {
         queued.addAll(entries);
+    }
+
+    @Override
+    public int held() {
+        return held;
+    }
+
+    /** What the journal writer's write does on its own: journals the queued entries (the next write trims them). */
+    public void journalQueued() {
+        for (JournalEntry entry : queued) {
+            journal.put(entry.key(), JournalRecord.of(entry));
+        }
+        queued.clear();
     }
 
     /** {@link #flush(Map)} for one account held in an entry. */

@@ -14,7 +14,7 @@ public final class TestAccess {
     }
 
     public static Object trimTails(Map<String, Long> through) {
-        return new TrimTails(through);
+        return new TrimTails(through, 0);
     }
 
     public static Object backupAppending(String accountId, Account before, Account after) {

@@ -17,7 +17,10 @@ import java.util.concurrent.TimeUnit;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** Readiness counts the members split-brain protection needs, beside the cluster's last known safety. */
+/**
+ * Readiness counts the members split-brain protection needs (a majority of {@code partita.cluster-size}: 2 of 3),
+ * beside the cluster's last known safety.
+ */
 class MemberReadinessTest {
 
     @Test
@@ -26,11 +29,12 @@ class MemberReadinessTest {
         try (TestCluster cluster = TestCluster.start(2)) {
             cluster.awaitSafe();
             PartitaProperties base = cluster.properties(0);
-            PartitaProperties protectedByTwo = new PartitaProperties(base.clusterName(), base.discovery(),
+            PartitaProperties meantForThree = new PartitaProperties(base.clusterName(), base.discovery(),
                     base.members(), base.kubernetes(), base.network(), 1, base.heartbeatTimeout(), base.httpUrl(),
-                    base.cp(), base.processing(), base.journal(), base.transfers(), base.requestTimeout(), 2);
+                    base.cp(), base.processing(), base.journal(), base.transfers(), base.requestTimeout(), 0, 3, 1);
+            assertEquals(2, meantForThree.requiredMembers());
             ClusterSafety safety = new ClusterSafety(cluster.member(0));
-            MemberReadiness readiness = new MemberReadiness(cluster.member(0), protectedByTwo, safety);
+            MemberReadiness readiness = new MemberReadiness(cluster.member(0), meantForThree, safety);
 
             await().atMost(Duration.ofSeconds(30)).until(() -> result(readiness).getStatus() == HealthStatus.UP);
 

@@ -52,8 +52,8 @@ final class ProcessCluster implements AutoCloseable {
                 .collect(Collectors.joining(",")));
         env.put("PARTITA_CP_MEMBERS", "3");
         env.put("PARTITA_MIN_CLUSTER_SIZE", "3");
-        // A member that sees fewer than 2 of the 3 refuses the ledger (503) instead of serving stale data.
-        env.put("PARTITA_SPLIT_BRAIN_PROTECTION", "2");
+        // A member that sees fewer than a majority (2 of the 3) refuses the ledger (503) instead of serving stale data.
+        env.put("PARTITA_CLUSTER_SIZE", "3");
         // Loopback where the image sets "any": nodes of a test must not be reachable from other hosts.
         env.put("PARTITA_NETWORK_HOST", "127.0.0.1");
         env.putAll(timing);

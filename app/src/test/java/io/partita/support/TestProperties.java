@@ -42,6 +42,14 @@ public final class TestProperties {
                 cp(cpMembers),
                 new PartitaProperties.Processing(PartitaProperties.ProcessingMode.PARTITIONED),
                 journal,
-                transfers(), Duration.ofSeconds(10), 0);
+                transfers(), Duration.ofSeconds(10), 0, 1, 1);
+    }
+
+    /** {@code base} for a cluster meant to have {@code clusterSize} members. */
+    public static PartitaProperties withClusterSize(PartitaProperties base, int clusterSize) {
+        return new PartitaProperties(base.clusterName(), base.discovery(), base.members(), base.kubernetes(),
+                base.network(), base.minClusterSize(), base.heartbeatTimeout(), base.httpUrl(), base.cp(),
+                base.processing(), base.journal(), base.transfers(), base.requestTimeout(),
+                base.splitBrainProtection(), clusterSize, base.backupCount());
     }
 }

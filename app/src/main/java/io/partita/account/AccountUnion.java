@@ -1,0 +1,64 @@
+package io.partita.account;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One account's two sides after a network split, joined: what the side that is merged into holds ("existing"), plus
+ * every transaction the other side ("merging") recorded that this side does not know. A transaction is known when
+ * the existing tail or the partition's journal holds its txId; an unknown one is appended with the next seq, keeping
+ * the answer its client got (status and balance after), and its amount moves the balance if it was applied. A txId
+ * both sides recorded (a client that retried on the other side) counts once, as the existing side recorded it.
+ *
+ * <p>Why the other side's transactions are all in its tail: while the cluster runs below its expected size, journal
+ * writers keep the newest entries in the tails ({@link TrimTails}), so what a side recorded after the split is still in
+ * its accounts when they merge. (What it recorded before the split, both sides hold.)
+ *
+ * <p>A merge can leave an account below its overdraft limit when both sides debited it. The transactions stay, as
+ * acknowledged; the account counts the conflict ({@link Account#conflicts()}), and the merge reports it.
+ *
+ * <p>A plain function of the two accounts and the journal's answers, like {@link Ledger}.
+ */
+final class AccountUnion {
+
+    /**
+     * @param account  the joined account
+     * @param appended the other side's entries appended to it, with their new seqs (for the journal writer)
+     * @param conflict whether this merge left the account below its overdraft limit
+     */
+    record Result(Account account, List<JournalEntry> appended, boolean conflict) {
+    }
+
+    private AccountUnion() {
+    }
+
+    static Result of(String accountId, Account existing, Account merging, LedgerHost host, int partition) {
+        Account joined = existing;
+        List<JournalEntry> appended = new ArrayList<>();
+        for (JournalEntry theirs : merging.tailEntries(accountId)) {
+            if (joined.recorded(accountId, theirs.txId()) != null
+                    || host.journaled(partition, accountId, theirs.txId()) != null) {
+                continue;
+            }
+            long seq = joined.version() + 1;
+            JournalEntry entry = new JournalEntry(accountId, theirs.txId(), theirs.type(), theirs.amount(),
+                    theirs.status(), theirs.balanceAfter(), theirs.at(), seq, theirs.ref());
+            long delta = theirs.status() == TxStatus.APPLIED ? theirs.type().delta(theirs.amount()) : 0;
+            joined = joined.merged(entry, joined.balance() + delta);
+            appended.add(entry);
+        }
+        for (String runKey : merging.jobs()) {
+            if (!joined.hasSeenJob(runKey)) {
+                joined = joined.withJob(runKey);
+            }
+        }
+        if (merging.fence() > joined.fence()) {
+            joined = joined.withFence(merging.fence());
+        }
+        boolean conflict = !appended.isEmpty() && joined.balance() < -joined.overdraftLimit();
+        if (conflict) {
+            joined = joined.withConflict();
+        }
+        return new Result(joined, List.copyOf(appended), conflict);
+    }
+}

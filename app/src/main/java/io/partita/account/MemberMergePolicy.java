@@ -1,0 +1,47 @@
+package io.partita.account;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.HazelcastInstanceAware;
+import com.hazelcast.nio.ObjectDataInput;
+import com.hazelcast.nio.ObjectDataOutput;
+import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
+import com.hazelcast.spi.merge.MergingEntry;
+import com.hazelcast.spi.merge.SplitBrainMergePolicy;
+import io.partita.cluster.Serialization;
+
+/**
+ * What the ledger's merge policies share: they carry no state over the wire (an id, nothing else), and they read the
+ * member they merge into, which Hazelcast injects before each merge (the record store initializes the policy with the
+ * member's managed context, on the partition thread that runs the merge).
+ *
+ * @param <V> the map's value
+ */
+abstract class MemberMergePolicy<V>
+        implements SplitBrainMergePolicy<V, MergingEntry<Object, V>, Object>, IdentifiedDataSerializable,
+        HazelcastInstanceAware {
+
+    protected transient volatile HazelcastInstance hazelcast;
+
+    /** The partition {@code key} lives in. */
+    protected int partitionOf(Object key) {
+        return hazelcast.getPartitionService().getPartition(key).getPartitionId();
+    }
+
+    @Override
+    public void setHazelcastInstance(HazelcastInstance hazelcastInstance) {
+        this.hazelcast = hazelcastInstance;
+    }
+
+    @Override
+    public int getFactoryId() {
+        return Serialization.FACTORY_ID;
+    }
+
+    @Override
+    public void writeData(ObjectDataOutput out) {
+    }
+
+    @Override
+    public void readData(ObjectDataInput in) {
+    }
+}

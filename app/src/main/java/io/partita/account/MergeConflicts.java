@@ -1,0 +1,63 @@
+package io.partita.account;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.nio.ObjectDataInput;
+import com.hazelcast.nio.ObjectDataOutput;
+import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
+import com.hazelcast.query.Predicate;
+import io.micronaut.serde.annotation.Serdeable;
+import io.partita.cluster.Maps;
+import io.partita.cluster.Serialization;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The accounts a split-brain merge left below their overdraft limit ({@link Account#conflicts()} above 0), found by a
+ * query over every partition. For views; a full scan of the accounts, so not for the request path.
+ */
+public final class MergeConflicts implements Predicate<String, Account>, IdentifiedDataSerializable {
+
+    /** One account reported by a merge: where it stands now, and how many merges left it below its limit. */
+    @Serdeable
+    public record Conflict(String id, long balance, long overdraftLimit, int conflicts) {
+    }
+
+    public MergeConflicts() {
+    }
+
+    /** The first {@code limit} accounts with a merge conflict, in id order. */
+    public static List<Conflict> find(HazelcastInstance hazelcast, int limit) {
+        return Maps.accounts(hazelcast).entrySet(new MergeConflicts()).stream()
+                .map(entry -> new Conflict(entry.getKey(), entry.getValue().balance(),
+                        entry.getValue().overdraftLimit(), entry.getValue().conflicts()))
+                .sorted(Comparator.comparing(Conflict::id))
+                .limit(limit)
+                .toList();
+    }
+
+    @Override
+    public boolean apply(Map.Entry<String, Account> entry) {
+        Account account = entry.getValue();
+        return account != null && account.conflicts() > 0;
+    }
+
+    @Override
+    public int getFactoryId() {
+        return Serialization.FACTORY_ID;
+    }
+
+    @Override
+    public int getClassId() {
+        return Serialization.MERGE_CONFLICTS;
+    }
+
+    @Override
+    public void writeData(ObjectDataOutput out) {
+    }
+
+    @Override
+    public void readData(ObjectDataInput in) {
+    }
+}

@@ -1,0 +1,148 @@
+package io.partita.account;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.AbstractMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The merge of one account's two sides after a network split, as a plain function: both sides start from one account
+ * (what they shared before the split), each records transactions of its own through the real entry processor, and
+ * the union must hold every transaction once, with the balance they explain.
+ */
+class AccountUnionTest {
+
+    private static final long NOW = 1_700_000_000_000L;
+    private static final String ID = "a-1";
+
+    /** The side merged into: its journal is the partition's journal after the merge. */
+    private final FakeLedgerHost ours = new FakeLedgerHost();
+    /** The other side. */
+    private final FakeLedgerHost theirs = new FakeLedgerHost();
+
+    private Account post(FakeLedgerHost host, Account account, String txId, TxType type, long amount) {
+        Map.Entry<String, Account> entry = new AbstractMap.SimpleEntry<>(ID, account);
+        new ApplyTransactions(Map.of(ID, List.of(TxRequest.of(txId, type, amount, NOW)))).on(host).process(entry);
+        return entry.getValue();
+    }
+
+    /** Both sides before the split: opened, two transactions, both journaled and trimmed on both sides. */
+    private Account shared() {
+        Account account = Account.open(1_000, 0);
+        account = post(ours, account, "s-1", TxType.DEBIT, 100);
+        account = post(ours, account, "s-2", TxType.CREDIT, 10);
+        Map.Entry<String, Account> entry = new AbstractMap.SimpleEntry<>(ID, account);
+        ours.flush(entry);
+        theirs.journal.putAll(ours.journal);
+        return entry.getValue();
+    }
+
+    @Test
+    void shouldKeepBothSidesTransactionsAndRecomputeTheBalance() {
+        Account before = shared();
+        Account mine = post(ours, before, "o-1", TxType.DEBIT, 200);
+        Account other = post(theirs, before, "t-1", TxType.CREDIT, 50);
+        other = post(theirs, other, "t-2", TxType.DEBIT, 30);
+
+        AccountUnion.Result joined = AccountUnion.of(ID, mine, other, ours, 0);
+
+        Account account = joined.account();
+        assertEquals(910 - 200 + 50 - 30, account.balance());
+        assertEquals(5, account.version(), "2 shared + 1 of ours + 2 of theirs");
+        assertEquals(List.of("o-1", "t-1", "t-2"),
+                account.tailEntries(ID).stream().map(JournalEntry::txId).toList());
+        JournalEntry t1 = account.recorded(ID, "t-1");
+        assertEquals(4, t1.seq(), "their entries follow ours");
+        assertEquals(960, t1.balanceAfter(), "the answer their client got is kept");
+        assertEquals(2, joined.appended().size());
+        assertFalse(joined.conflict());
+        assertEquals(0, account.conflicts());
+    }
+
+    @Test
+    void shouldCountATxIdBothSidesRecordedOnceAsThisSideRecordedIt() {
+        Account before = shared();
+        Account mine = post(ours, before, "x-1", TxType.DEBIT, 200);
+        Account other = post(theirs, before, "x-1", TxType.DEBIT, 200);
+
+        AccountUnion.Result joined = AccountUnion.of(ID, mine, other, ours, 0);
+
+        assertEquals(mine, joined.account());
+        assertTrue(joined.appended().isEmpty());
+    }
+
+    @Test
+    void shouldNotAddAgainWhatThisSideHasAlreadyJournaledAndTrimmed() {
+        Account before = shared();
+        Account mine = post(ours, before, "o-1", TxType.DEBIT, 5);
+        Map.Entry<String, Account> flushed = new AbstractMap.SimpleEntry<>(ID, mine);
+        ours.flush(flushed);
+        // Their side still holds an entry both sides shared in its tail (its writer had not caught up).
+        Account other = Account.open(1_000, 0);
+        other = post(theirs, other, "s-1", TxType.DEBIT, 100);
+
+        AccountUnion.Result joined = AccountUnion.of(ID, flushed.getValue(), other, ours, 0);
+
+        assertEquals(flushed.getValue(), joined.account());
+    }
+
+    @Test
+    void shouldKeepARejectionWithoutMovingTheBalance() {
+        Account before = shared();
+        Account other = post(theirs, before, "t-1", TxType.DEBIT, 5_000);
+        assertEquals(TxStatus.REJECTED, other.recorded(ID, "t-1").status());
+
+        AccountUnion.Result joined = AccountUnion.of(ID, before, other, ours, 0);
+
+        assertEquals(910, joined.account().balance());
+        assertEquals(TxStatus.REJECTED, joined.account().recorded(ID, "t-1").status());
+    }
+
+    @Test
+    void shouldReportAConflictWhenBothSidesDebitedPastTheLimit() {
+        Account before = shared();
+        Account mine = post(ours, before, "o-1", TxType.DEBIT, 900);
+        Account other = post(theirs, before, "t-1", TxType.DEBIT, 800);
+
+        AccountUnion.Result joined = AccountUnion.of(ID, mine, other, ours, 0);
+
+        assertEquals(910 - 900 - 800, joined.account().balance(), "both acknowledged debits stay");
+        assertTrue(joined.conflict());
+        assertEquals(1, joined.account().conflicts());
+    }
+
+    @Test
+    void shouldTakeTheOtherSidesJobsAndHigherFence() {
+        Account before = shared();
+        Account other = before.withJob("fee-1:run").withFence(7);
+
+        Account joined = AccountUnion.of(ID, before, other, ours, 0).account();
+
+        assertTrue(joined.hasSeenJob("fee-1:run"));
+        assertEquals(7, joined.fence());
+    }
+
+    @Test
+    void shouldKeepTheNewestEntriesInTheTailWhileMembersAreMissing() {
+        ours.held = 3;
+        Account account = Account.open(1_000, 0);
+        Map.Entry<String, Account> entry = new AbstractMap.SimpleEntry<>(ID, account);
+        for (int i = 1; i <= 6; i++) {
+            entry.setValue(post(ours, entry.getValue(), "h-" + i, TxType.CREDIT, 1));
+            ours.journalQueued();
+        }
+
+        assertEquals(List.of("h-4", "h-5", "h-6"),
+                entry.getValue().tailEntries(ID).stream().map(JournalEntry::txId).toList(),
+                "journaled, and still the newest 3 are kept");
+        ours.held = 0;
+        entry.setValue(post(ours, entry.getValue(), "h-7", TxType.CREDIT, 1));
+        assertEquals(List.of("h-7"), entry.getValue().tailEntries(ID).stream().map(JournalEntry::txId).toList(),
+                "once whole again, the next write trims what the journal holds");
+    }
+}

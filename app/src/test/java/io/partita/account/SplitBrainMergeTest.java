@@ -1,0 +1,133 @@
+package io.partita.account;
+
+import com.hazelcast.config.Config;
+import com.hazelcast.core.HazelcastInstance;
+import io.partita.cluster.HazelcastConfigs;
+import io.partita.cluster.Maps;
+import io.partita.cluster.Members;
+import io.partita.support.Ports;
+import io.partita.support.TestProperties;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A real split-brain merge on real members: two members of one cluster name that do not know each other's address
+ * start as two clusters of one (the state both sides of a network split are in), each takes its own transactions on
+ * the same accounts, and then one learns the other's address: Hazelcast's split-brain handler finds the other cluster
+ * and merges the smaller into the larger through the ledger's merge policies. Afterwards every transaction either side
+ * acknowledged must be in its account once, with the balance they explain, answer a retry as it first answered, and
+ * reach the journal; an account both sides debited past its limit must be reported as a conflict.
+ */
+class SplitBrainMergeTest {
+
+    private static final long NOW = 1_700_000_000_000L;
+
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void shouldKeepEveryAcknowledgedTransactionOfBothSidesThroughAMerge() {
+        String clusterName = "split-" + UUID.randomUUID();
+        int portA = Ports.free();
+        int portB = Ports.free();
+        // Meant to have 2 members: each side alone holds its tails' newest entries for the merge.
+        Config configA = HazelcastConfigs.memberConfig(TestProperties.withClusterSize(
+                TestProperties.tcp(clusterName, portA, List.of("127.0.0.1:" + portA), 0), 2), "http://127.0.0.1:0");
+        Config configB = HazelcastConfigs.memberConfig(TestProperties.withClusterSize(
+                TestProperties.tcp(clusterName, portB, List.of("127.0.0.1:" + portB), 0), 2), "http://127.0.0.1:0");
+        List<HazelcastInstance> started = new ArrayList<>();
+        try {
+            HazelcastInstance a = Members.start(configA);
+            started.add(a);
+            HazelcastInstance b = Members.start(configB);
+            started.add(b);
+            assertEquals(1, a.getCluster().getMembers().size());
+            assertEquals(1, b.getCluster().getMembers().size());
+
+            AccountService sideA = service(a);
+            AccountService sideB = service(b);
+            Map<String, TxOutcome> answers = new HashMap<>();
+            for (AccountService side : List.of(sideA, sideB)) {
+                open(side, "both", 1_000, 0);
+                open(side, "limit", 100, 0);
+            }
+            open(sideB, "only-b", 500, 0);
+            for (int i = 1; i <= 5; i++) {
+                answers.put("a-" + i, apply(sideA, "both", "a-" + i, TxType.CREDIT, 10));
+            }
+            for (int i = 1; i <= 3; i++) {
+                answers.put("b-" + i, apply(sideB, "both", "b-" + i, TxType.DEBIT, 7));
+            }
+            // One txId sent to both sides (a client that retried on the other side): it must count once.
+            apply(sideA, "both", "same", TxType.CREDIT, 1);
+            apply(sideB, "both", "same", TxType.CREDIT, 1);
+            answers.put("la", apply(sideA, "limit", "la", TxType.DEBIT, 80));
+            answers.put("lb", apply(sideB, "limit", "lb", TxType.DEBIT, 90));
+            answers.put("ob", apply(sideB, "only-b", "ob", TxType.CREDIT, 5));
+
+            // The network heals: A can now reach B, and the merge follows within the split-brain handler's rounds.
+            configA.getNetworkConfig().getJoin().getTcpIpConfig().addMember("127.0.0.1:" + portB);
+            await().atMost(Duration.ofSeconds(90)).until(() -> a.getCluster().getMembers().size() == 2
+                    && b.getCluster().getMembers().size() == 2
+                    && a.getPartitionService().isClusterSafe());
+            HazelcastInstance any = a;
+            AccountService merged = service(any);
+
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+                Account both = Maps.accounts(any).get("both");
+                assertEquals(1_000 + 5 * 10 - 3 * 7 + 1, both.balance(), "both sides' transactions, 'same' once");
+                assertEquals(9, both.version());
+            });
+            for (Map.Entry<String, TxOutcome> first : answers.entrySet()) {
+                String accountId = first.getValue().entry().accountId();
+                TxOutcome retry = apply(merged, accountId, first.getKey(), first.getValue().entry().type(),
+                        first.getValue().entry().amount());
+                assertEquals(TxOutcome.Kind.REPLAYED, retry.kind(), first.getKey());
+                assertEquals(first.getValue().entry().status(), retry.entry().status(), first.getKey());
+                assertEquals(first.getValue().entry().balanceAfter(), retry.entry().balanceAfter(), first.getKey());
+            }
+            TxOutcome same = apply(merged, "both", "same", TxType.CREDIT, 1);
+            assertEquals(TxOutcome.Kind.REPLAYED, same.kind());
+            assertEquals(TxStatus.APPLIED, same.entry().status());
+            Account limit = Maps.accounts(any).get("limit");
+            assertEquals(100 - 80 - 90, limit.balance(), "both acknowledged debits stay");
+            assertEquals(1, limit.conflicts());
+            assertEquals(List.of("limit"), MergeConflicts.find(any, 10).stream().map(MergeConflicts.Conflict::id)
+                    .toList());
+            assertEquals(505, Maps.accounts(any).get("only-b").balance());
+
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+                List<JournalEntry> journal = merged.journal("both", 100);
+                assertEquals(9, journal.size());
+                assertEquals(9, journal.stream().map(JournalEntry::seq).distinct().count(), "one seq per entry");
+                assertTrue(journal.stream().map(JournalEntry::txId).toList().containsAll(
+                        List.of("a-1", "a-5", "b-1", "b-3", "same")));
+            });
+        } finally {
+            started.forEach(member -> member.getLifecycleService().terminate());
+        }
+    }
+
+    private static AccountService service(HazelcastInstance member) {
+        return new AccountService(member, List.of(new PartitionedPath(member)),
+                TestProperties.tcp("unused", 0, List.of(), 0));
+    }
+
+    private static void open(AccountService side, String id, long balance, long limit) {
+        side.open(id, balance, limit).toCompletableFuture().join();
+    }
+
+    private static TxOutcome apply(AccountService side, String accountId, String txId, TxType type, long amount) {
+        return side.apply(accountId, TxRequest.of(txId, type, amount, NOW), null).toCompletableFuture().join();
+    }
+}
