@@ -117,9 +117,7 @@ public class LockVsPartitionBenchmark {
 
     @Setup(Level.Trial)
     public void startCluster() {
-        // No member fails in a trial, so the journal's recovery sweep has nothing to do; it would otherwise journal
-        // the made-up tail entries RAW_SET writes, on the same cores.
-        cluster = LocalCluster.start(members, members >= 3 ? 3 : 0, Map.of("partita.journal.sweep-interval", "1h"));
+        cluster = LocalCluster.start(members, members >= 3 ? 3 : 0, Map.of());
         books = Books.open(cluster.member(0), accounts, OPENING_BALANCE);
         accountIds = new String[accounts];
         for (int i = 0; i < accounts; i++) {

@@ -278,11 +278,7 @@ public final class Throughput {
     /** The phase's books against the grid, once the journal writers caught up; throws on any difference. */
     private static String check(HazelcastInstance member, Phase phase, long openingSum, long acknowledged)
             throws InterruptedException {
-        long deadline = System.nanoTime() + DRAIN_TIMEOUT.toNanos();
-        while (Maps.accounts(member).values().stream().anyMatch(account -> account.tail().length > 0)
-                && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
+        Books.awaitJournaled(member);
         Collection<Account> accounts = Maps.accounts(member).values();
         long sum = sum(accounts);
         long versions = accounts.stream().mapToLong(Account::version).sum();
