@@ -124,11 +124,12 @@ final class AccountApi {
     @Serdeable
     @JsonInclude(JsonInclude.Include.NON_NULL)
     record JournalView(String txId, String type, long amount, String status, long balanceAfter, String at, long seq,
-                       @Nullable String ref) {
+                       @Nullable String ref, boolean merged) {
 
         static JournalView of(JournalEntry entry) {
             return new JournalView(entry.txId(), entry.type().name(), entry.amount(), entry.status().name(),
-                    entry.balanceAfter(), Instant.ofEpochMilli(entry.at()).toString(), entry.seq(), entry.ref());
+                    entry.balanceAfter(), Instant.ofEpochMilli(entry.at()).toString(), entry.seq(), entry.ref(),
+                    entry.merged());
         }
     }
 }

@@ -23,6 +23,9 @@ import java.io.IOException;
 record AccountDelta(@Nullable Account replacement, byte[] appended, long balance, long version, long trimThrough,
                     long fence, @Nullable String job) {
 
+    /** Changes nothing; sent so that an answer waits until the backup has applied everything before it. */
+    static final AccountDelta NONE = new AccountDelta(null, Tail.EMPTY, 0, 0, -1, -1, null);
+
     private static final int REPLACEMENT = 1;
     private static final int APPENDED = 2;
     private static final int TRIMMED = 4;

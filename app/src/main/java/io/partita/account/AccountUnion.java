@@ -42,7 +42,7 @@ final class AccountUnion {
             }
             long seq = joined.version() + 1;
             JournalEntry entry = new JournalEntry(accountId, theirs.txId(), theirs.type(), theirs.amount(),
-                    theirs.status(), theirs.balanceAfter(), theirs.at(), seq, theirs.ref());
+                    theirs.status(), theirs.balanceAfter(), theirs.at(), seq, theirs.ref(), true);
             long delta = theirs.status() == TxStatus.APPLIED ? theirs.type().delta(theirs.amount()) : 0;
             joined = joined.merged(entry, joined.balance() + delta);
             appended.add(entry);

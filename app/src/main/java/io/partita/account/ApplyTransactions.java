@@ -65,9 +65,11 @@ public final class ApplyTransactions
         Account account = before;
         List<TxOutcome> outcomes = new ArrayList<>(mine.size());
         List<JournalEntry> recorded = new ArrayList<>(mine.size());
+        boolean replayed = false;
         for (TxRequest request : mine) {
             Ledger.Decision decision = ledger.decide(partition, accountId, account, request);
             outcomes.add(decision.outcome());
+            replayed |= decision.outcome().kind() == TxOutcome.Kind.REPLAYED;
             if (decision.recorded() != null) {
                 account = account.record(decision.recorded());
                 recorded.add(decision.recorded());
@@ -75,6 +77,8 @@ public final class ApplyTransactions
         }
         if (!recorded.isEmpty()) {
             ledger.record(entry, partition, before, account, recorded, -1, null);
+        } else if (replayed) {
+            ledger.confirm(entry);
         }
         return new TxOutcomes(outcomes);
     }

@@ -1,9 +1,9 @@
 package io.partita.account;
 
 import com.hazelcast.core.HazelcastInstance;
-import com.hazelcast.map.IMap;
 import io.partita.cluster.Continuations;
 import io.partita.cluster.LocalStores;
+import io.partita.cluster.BackedUpCalls;
 import io.partita.cluster.Maps;
 import io.partita.cluster.PartitaProperties.ProcessingMode;
 import jakarta.inject.Singleton;
@@ -45,12 +45,12 @@ class BatchService {
     static final int ATTEMPTS = 4;
 
     private final AccountService accounts;
-    private final IMap<String, Account> accountMap;
+    private final HazelcastInstance hazelcast;
     private final LocalStores stores;
 
     BatchService(AccountService accounts, HazelcastInstance hazelcast) {
         this.accounts = accounts;
-        this.accountMap = Maps.accounts(hazelcast);
+        this.hazelcast = hazelcast;
         this.stores = LocalStores.of(hazelcast);
     }
 
@@ -114,7 +114,8 @@ class BatchService {
         }
         CompletableFuture<Map<String, TxOutcomes>> sent;
         try {
-            sent = accountMap.submitToKeys(round.keySet(), new ApplyTransactions(round)).toCompletableFuture();
+            // Not IMap.submitToKeys: it answers before the backups acknowledge (BackedUpCalls).
+            sent = BackedUpCalls.submitToKeys(hazelcast, Maps.ACCOUNTS, round.keySet(), new ApplyTransactions(round));
         } catch (RuntimeException e) {
             sent = CompletableFuture.failedFuture(e);
         }

@@ -11,7 +11,9 @@ import java.util.Objects;
  *
  * @param seq the account's version once this entry was recorded; orders the journal newest first
  * @param at  epoch milliseconds, stamped by the node that received the request (never inside an entry processor)
- * @param ref what the entry belongs to beyond the account, such as a transfer's other account; null for none
+ * @param ref    what the entry belongs to beyond the account, such as a transfer's other account; null for none
+ * @param merged whether a split-brain merge brought this entry from the other side of a network split: its
+ *               {@code balanceAfter} is what its client was told there, not this account's balance after it
  */
 public record JournalEntry(String accountId,
                            String txId,
@@ -21,7 +23,14 @@ public record JournalEntry(String accountId,
                            long balanceAfter,
                            long at,
                            long seq,
-                           @Nullable String ref) {
+                           @Nullable String ref,
+                           boolean merged) {
+
+    /** An entry this account's own entry processor recorded. */
+    public JournalEntry(String accountId, String txId, TxType type, long amount, TxStatus status, long balanceAfter,
+                        long at, long seq, @Nullable String ref) {
+        this(accountId, txId, type, amount, status, balanceAfter, at, seq, ref, false);
+    }
 
     public JournalEntry {
         Objects.requireNonNull(accountId, "accountId");

@@ -15,21 +15,24 @@ import java.time.Duration;
  * @param flushDelay    ... or once the oldest has waited this long
  * @param sweepInterval how often the oldest member looks for tail entries the journal should hold by now (entries of
  *                      a member that died before writing them, or moved with a migration)
- * @param clusterSize   the members the cluster should have; with fewer, tails keep their newest {@link #HELD} entries
+ * @param clusterSize   the members the cluster should have
+ * @param hold          how long a tail keeps an entry even once journaled: longer than a member takes to notice that
+ *                      it is cut off (the heartbeat timeout). While the cluster has fewer members than clusterSize,
+ *                      tails keep everything recorded since {@code hold} before it last had them all.
  */
 public record JournalSettings(Duration retention, int flushBatch, Duration flushDelay, Duration sweepInterval,
-                              int clusterSize) {
+                              int clusterSize, Duration hold) {
 
     /**
-     * Entries each tail keeps, journaled or not, while the cluster is short of members: what one side of a network
-     * split can record on one account and still have joined with the other side's when they merge. Past it the oldest
+     * The most entries a tail keeps on purpose (within {@code hold}): what one side of a network split can record on
+     * one account and still have joined with the other side's when they merge. Past it the oldest journaled entries
      * leave the tail as usual (the merge can then miss them); split-brain protection stops a minority well before.
      */
-    public static final int HELD = 64;
+    public static final int MAX_HELD = 128;
 
     private static final String USER_CONTEXT_KEY = "partita.journal-settings";
     public static final JournalSettings DEFAULTS = new JournalSettings(Duration.ofHours(24), 64,
-            Duration.ofMillis(200), Duration.ofSeconds(5), 1);
+            Duration.ofMillis(200), Duration.ofSeconds(5), 1, Duration.ofSeconds(30));
 
     /** Tail entries at least this old are written by the sweep: well past any flush that is merely queued. */
     Duration sweepGrace() {

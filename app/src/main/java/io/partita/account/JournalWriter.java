@@ -58,6 +58,8 @@ final class JournalWriter {
     private volatile boolean running = true;
     private long nextSweep;
     private long nextRetentionCheck;
+    /** When this member last saw the whole cluster ({@code clusterSize} members); see {@link #holdCutoff}. */
+    private volatile long lastWhole = System.currentTimeMillis();
 
     JournalWriter(HazelcastInstance hazelcast, JournalSettings settings, int partitionCount) {
         this.hazelcast = hazelcast;
@@ -193,7 +195,8 @@ final class JournalWriter {
         if (now >= nextSweep) {
             nextSweep = now + settings.sweepInterval().toMillis();
             if (mine) {
-                sweep(now - settings.sweepGrace().toMillis());
+                // Entries the tails hold on purpose are not stale: they stay whether the journal holds them or not.
+                sweep(Math.min(now - settings.sweepGrace().toMillis(), holdCutoff()));
             }
         }
         if (now >= nextRetentionCheck) {
@@ -209,20 +212,31 @@ final class JournalWriter {
      * journal holds it, and queues it if not (the journal should hold it by now). One operation per partition.
      */
     void sweep(long cutoffAt) {
-        int held = held();
-        Map<String, Object> unjournaled = accounts().executeOnEntries(new TrimTails(null, held),
-                new StaleTail(cutoffAt, held));
+        Map<String, Object> unjournaled = accounts().executeOnEntries(new TrimTails(null, holdCutoff(), cutoffAt),
+                new StaleTail(cutoffAt));
         for (Map.Entry<String, Object> left : unjournaled.entrySet()) {
             if (left.getValue() instanceof Account account) {
-                List<JournalEntry> entries = account.tailEntries(left.getKey());
-                offer(partitionOf(left.getKey()), entries.subList(0, Math.max(0, entries.size() - held)));
+                offer(partitionOf(left.getKey()), account.tailEntries(left.getKey()).stream()
+                        .filter(entry -> entry.at() < cutoffAt).toList());
             }
         }
     }
 
-    /** The newest entries each tail keeps even once journaled: {@link JournalSettings#HELD} while members are missing. */
-    int held() {
-        return hazelcast.getCluster().getMembers().size() < settings.clusterSize() ? JournalSettings.HELD : 0;
+    /**
+     * Tail entries recorded at or after this instant stay in their tails even once journaled: those of the last
+     * {@code hold} while the cluster is whole, and while members are missing, everything since {@code hold} before it
+     * last was. If the missing members are the other side of a network split, what this side recorded since the split
+     * (including before it noticed) is then still in its accounts when the two sides merge. Called on partition
+     * threads, often: the clock is read, the member count too, and the shared field written only every 100 ms.
+     */
+    long holdCutoff() {
+        long now = System.currentTimeMillis();
+        long whole = lastWhole;
+        if (now - whole >= 100 && hazelcast.getCluster().getMembers().size() >= settings.clusterSize()) {
+            lastWhole = now;
+            whole = now;
+        }
+        return whole - settings.hold().toMillis();
     }
 
     private IMap<JournalKey, JournalRecord> journal() {

@@ -24,8 +24,8 @@ public interface LedgerHost {
     void recorded(int partition, List<JournalEntry> entries);
 
     /**
-     * The newest entries every tail keeps even once journaled: 0, or {@link JournalSettings#HELD} while the cluster has
-     * fewer members than it should (see {@link TrimTails}).
+     * Tail entries recorded at or after this instant (epoch milliseconds) stay in their tails even once journaled, up
+     * to {@link JournalSettings#MAX_HELD} per tail (see {@link TrimTails}).
      */
-    int held();
+    long holdCutoff();
 }

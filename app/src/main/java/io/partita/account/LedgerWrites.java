@@ -58,9 +58,7 @@ public final class LedgerWrites {
      */
     public void record(Map.Entry<String, Account> entry, int partition, Account before, Account after,
                        List<JournalEntry> recorded, long fence, String job) {
-        AccountDelta delta = recorded.isEmpty()
-                ? new AccountDelta(null, Tail.EMPTY, 0, 0, -1, -1, null)
-                : AccountDelta.appended(before, after);
+        AccountDelta delta = recorded.isEmpty() ? AccountDelta.NONE : AccountDelta.appended(before, after);
         long journaled = journaledThrough(partition, entry.getKey(), before, recorded.size());
         if (journaled >= 0) {
             after = after.trimmedThrough(journaled);
@@ -83,7 +81,7 @@ public final class LedgerWrites {
      * The seq through which {@code before}'s oldest tail entries are in the partition's journal (the journal writer
      * wrote them since), or -1: they leave the tail in the same write that appends, so that a busy account's tail
      * stays short without an operation of its own. An idle account's are trimmed by the sweep ({@link TrimTails}).
-     * The newest {@link LedgerHost#held()} entries stay.
+     * Entries recorded since {@link LedgerHost#holdCutoff()} stay, up to {@link JournalSettings#MAX_HELD}.
      */
     private long journaledThrough(int partition, String accountId, Account before, int appended) {
         byte[] tail = before.tail();
@@ -91,15 +89,24 @@ public final class LedgerWrites {
             return -1;
         }
         int size = Tail.size(tail);
-        int candidates = Math.min(size, size + appended - host.held());
         int journaled = 0;
-        for (String txId : Tail.oldestTxIds(tail, candidates)) {
+        for (String txId : Tail.leaving(tail, host.holdCutoff(), JournalSettings.MAX_HELD - appended)) {
             if (host.journaled(partition, accountId, txId) == null) {
                 break;
             }
             journaled++;
         }
         return journaled == 0 ? -1 : before.version() - size + journaled;
+    }
+
+    /**
+     * Changes nothing, but makes the operation wait for the account's backup anyway: an answer replayed from the tail
+     * then never reveals an entry the backup does not hold yet (an earlier write whose own answer was lost or is
+     * still waiting; its backup travels ahead of this one to the same replica). Without it, a retry answered by an
+     * owner about to be cut off could acknowledge what the other side of the split will never see.
+     */
+    void confirm(Map.Entry<String, Account> entry) {
+        written.add(entry.getKey(), AccountDelta.NONE);
     }
 
     /** Stores a whole new account (just opened). */

@@ -82,8 +82,8 @@ public final class MemberLedger implements LedgerHost {
     }
 
     @Override
-    public int held() {
-        return writer.held();
+    public long holdCutoff() {
+        return writer.holdCutoff();
     }
 
     /**

@@ -3,6 +3,7 @@ package io.partita.account;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import io.partita.cluster.LocalStores;
+import io.partita.cluster.BackedUpCalls;
 import io.partita.cluster.Maps;
 
 import java.util.ArrayDeque;
@@ -34,11 +35,13 @@ final class PartitionBatcher {
     /** The most transactions one operation carries, so that it stays short on its partition thread. */
     static final int MAX_PER_OPERATION = 256;
 
+    private final HazelcastInstance hazelcast;
     private final IMap<String, Account> accounts;
     private final LocalStores stores;
     private final Lane[] lanes;
 
     PartitionBatcher(HazelcastInstance hazelcast) {
+        this.hazelcast = hazelcast;
         this.accounts = Maps.accounts(hazelcast);
         this.stores = LocalStores.of(hazelcast);
         int partitions = hazelcast.getPartitionService().getPartitions().size();
@@ -87,7 +90,8 @@ final class PartitionBatcher {
                 String accountId = requests.keySet().iterator().next();
                 return accounts.submitToKey(accountId, processor).thenApply(outcomes -> Map.of(accountId, outcomes));
             }
-            return accounts.submitToKeys(requests.keySet(), processor);
+            // Not IMap.submitToKeys: it answers before the backups acknowledge (BackedUpCalls).
+            return BackedUpCalls.submitToKeys(hazelcast, Maps.ACCOUNTS, requests.keySet(), processor);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }

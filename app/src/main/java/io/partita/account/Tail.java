@@ -26,6 +26,8 @@ public final class Tail {
     /** Ids travel as one byte of length each; API ids are at most 64 characters, derived ones (transfer steps) 141. */
     static final int MAX_ID_LENGTH = 255;
     private static final TxType[] TYPES = TxType.values();
+    /** The highest bit of a kind: the entry came from the other side of a network split (AccountUnion). */
+    private static final int MERGED = 0x80;
     private static final TxStatus[] STATUSES = TxStatus.values();
 
     private Tail() {
@@ -42,7 +44,7 @@ public final class Tail {
         for (int i = 0; i < entries.size(); i++) {
             JournalEntry entry = entries.get(i);
             entries.set(i, new JournalEntry(accountId, entry.txId(), entry.type(), entry.amount(), entry.status(),
-                    entry.balanceAfter(), entry.at(), ++seq, entry.ref()));
+                    entry.balanceAfter(), entry.at(), ++seq, entry.ref(), entry.merged()));
         }
         return entries;
     }
@@ -82,10 +84,28 @@ public final class Tail {
         }
         long seq = version - (index - 1 - found);
         return new JournalEntry(accountId, match.txId(), match.type(), match.amount(), match.status(),
-                match.balanceAfter(), match.at(), seq, match.ref());
+                match.balanceAfter(), match.at(), seq, match.ref(), match.merged());
     }
 
     /** The txIds of the oldest {@code count} entries of {@code tail} (fewer if it holds fewer), oldest first. */
+    /**
+     * The txIds of the oldest entries of {@code tail} that may leave it, oldest first: each one recorded before
+     * {@code recordedBefore}, or beyond the newest {@code atMost} entries. Stops at the first one that must stay.
+     */
+    public static List<String> leaving(byte[] tail, long recordedBefore, int atMost) {
+        List<String> ids = new ArrayList<>();
+        int excess = size(tail) - atMost;
+        Reader reader = new Reader(tail);
+        while (reader.more()) {
+            String txId = reader.txId();
+            if (reader.next("", 0).at() >= recordedBefore && ids.size() >= excess) {
+                break;
+            }
+            ids.add(txId);
+        }
+        return ids;
+    }
+
     public static List<String> oldestTxIds(byte[] tail, int count) {
         List<String> ids = new ArrayList<>(Math.max(0, count));
         Reader reader = new Reader(tail);
@@ -150,7 +170,7 @@ public final class Tail {
     }
 
     private static void write(ByteArrayOutputStream out, JournalEntry entry) {
-        out.write(kind(entry.type(), entry.status()));
+        out.write(kind(entry));
         writeId(out, entry.txId());
         writeVarLong(out, entry.amount());
         writeVarLong(out, zigzag(entry.balanceAfter()));
@@ -158,13 +178,24 @@ public final class Tail {
         writeId(out, entry.ref());
     }
 
-    /** The one-byte kind of an entry: type in the high bits, status in the lowest. Also the journal's {@code kind}. */
-    public static byte kind(TxType type, TxStatus status) {
-        return (byte) (type.ordinal() << 1 | status.ordinal());
+    /**
+     * The one-byte kind of an entry: the merged flag in the highest bit, then the type, and the status in the lowest.
+     * Also the journal's {@code kind}.
+     */
+    public static byte kind(TxType type, TxStatus status, boolean merged) {
+        return (byte) ((merged ? MERGED : 0) | type.ordinal() << 1 | status.ordinal());
+    }
+
+    static byte kind(JournalEntry entry) {
+        return kind(entry.type(), entry.status(), entry.merged());
     }
 
     public static TxType type(byte kind) {
-        return TYPES[(kind & 0xFF) >> 1];
+        return TYPES[(kind & ~MERGED & 0xFF) >> 1];
+    }
+
+    public static boolean merged(byte kind) {
+        return (kind & MERGED) != 0;
     }
 
     public static TxStatus status(byte kind) {
@@ -241,7 +272,8 @@ public final class Tail {
             long balanceAfter = unzigzag(readVarLong());
             long at = readVarLong();
             String ref = readId();
-            return new JournalEntry(accountId, txId, type(kind), amount, status(kind), balanceAfter, at, seq, ref);
+            return new JournalEntry(accountId, txId, type(kind), amount, status(kind), balanceAfter, at, seq, ref,
+                    merged(kind));
         }
 
         void skip() {

@@ -10,6 +10,7 @@ import io.partita.cluster.Serialization;
 
 import java.io.IOException;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -21,9 +22,10 @@ import java.util.Map;
  * then writes: an entry is never in neither place. A busy account is trimmed by its own next write instead
  * ({@code LedgerWrites}); this is for the idle ones.
  *
- * <p>While the cluster has fewer members than it should ({@code partita.cluster-size}), each tail keeps its newest
- * {@code kept} entries even once journaled: if the missing members are the other side of a network split, this side's
- * recent transactions are then still in its accounts when the two sides merge ({@link AccountUnion}).
+ * <p>Entries recorded since {@code holdCutoff} stay even once journaled, up to {@link JournalSettings#MAX_HELD} per
+ * tail: a member cut off from the others by a network split takes a heartbeat timeout to notice, and until the two
+ * sides merge, what it recorded must still be in its accounts (the merge joins tails, {@link AccountUnion}); the
+ * cutoff stops moving while the cluster is short of members ({@link JournalWriter#holdCutoff}).
  *
  * <p>What runs where: on the partition threads of the accounts' owner, one operation per partition; the backup trims
  * the same way ({@link AccountBackup}), after the journal's own backup of those entries, which the same partition sent
@@ -34,15 +36,18 @@ public final class TrimTails
 
     /** The newest seq to trim through per account, or null for every account's version. */
     private Map<String, Long> through;
-    private int kept;
+    private long holdCutoff;
+    /** The account is answered when its oldest remaining entry was recorded before this: the journal may lack it. */
+    private long staleBefore;
     private final transient LedgerWrites ledger = new LedgerWrites();
 
     public TrimTails() {
     }
 
-    TrimTails(Map<String, Long> through, int kept) {
+    TrimTails(Map<String, Long> through, long holdCutoff, long staleBefore) {
         this.through = through;
-        this.kept = kept;
+        this.holdCutoff = holdCutoff;
+        this.staleBefore = staleBefore;
     }
 
     @Override
@@ -53,10 +58,13 @@ public final class TrimTails
         if (account == null || bound == null) {
             return null;
         }
-        long limit = Math.min(bound, account.version() - kept);
+        List<JournalEntry> tail = account.tailEntries(entry.getKey());
         long journaled = -1;
-        for (JournalEntry held : account.tailEntries(entry.getKey())) {
-            if (held.seq() > limit || ledger.journaled(partition, held.accountId(), held.txId()) == null) {
+        for (int i = 0; i < tail.size(); i++) {
+            JournalEntry held = tail.get(i);
+            boolean holding = held.at() >= holdCutoff && tail.size() - i <= JournalSettings.MAX_HELD;
+            if (held.seq() > bound || holding
+                    || ledger.journaled(partition, held.accountId(), held.txId()) == null) {
                 break;
             }
             journaled = held.seq();
@@ -65,7 +73,7 @@ public final class TrimTails
             account = account.trimmedThrough(journaled);
             ledger.trim(entry, account, journaled);
         }
-        return Tail.size(account.tail()) > kept ? account : null;
+        return Tail.oldestAt(account.tail()) < staleBefore ? account : null;
     }
 
     @Override
@@ -90,7 +98,8 @@ public final class TrimTails
 
     @Override
     public void writeData(ObjectDataOutput out) throws IOException {
-        out.writeInt(kept);
+        out.writeLong(holdCutoff);
+        out.writeLong(staleBefore);
         out.writeInt(through == null ? -1 : through.size());
         if (through == null) {
             return;
@@ -103,7 +112,8 @@ public final class TrimTails
 
     @Override
     public void readData(ObjectDataInput in) throws IOException {
-        kept = in.readInt();
+        holdCutoff = in.readLong();
+        staleBefore = in.readLong();
         int size = in.readInt();
         if (size < 0) {
             through = null;

@@ -98,7 +98,8 @@ public final class TxOutcome implements IdentifiedDataSerializable {
             out.writeByte(-1);
             return;
         }
-        out.writeByte(Tail.kind(entry.type(), entry.status()));
+        // Never -1 (the null above): no type has the ordinal 63.
+        out.writeByte(Tail.kind(entry));
         out.writeString(entry.accountId());
         out.writeString(entry.txId());
         out.writeLong(entry.amount());
@@ -114,7 +115,7 @@ public final class TxOutcome implements IdentifiedDataSerializable {
             return null;
         }
         return new JournalEntry(in.readString(), in.readString(), Tail.type(kind), in.readLong(), Tail.status(kind),
-                in.readLong(), in.readLong(), in.readLong(), in.readString());
+                in.readLong(), in.readLong(), in.readLong(), in.readString(), Tail.merged(kind));
     }
 
     @Override

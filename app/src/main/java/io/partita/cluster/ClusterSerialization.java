@@ -12,6 +12,7 @@ final class ClusterSerialization {
         return switch (typeId) {
             case Serialization.MEMBER_SNAPSHOT_TASK -> new MemberSnapshotTask();
             case Serialization.MEMBER_SNAPSHOT -> new MemberSnapshot();
+            case Serialization.BACKED_UP_ENTRIES -> new BackedUpCalls.Entries();
             default -> null;
         };
     }

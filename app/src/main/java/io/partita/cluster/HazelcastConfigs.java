@@ -9,6 +9,7 @@ import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.MapConfig;
 import com.hazelcast.config.NetworkConfig;
 import com.hazelcast.config.MergePolicyConfig;
+import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.config.SplitBrainProtectionConfig;
 import com.hazelcast.spi.merge.DiscardMergePolicy;
 import io.partita.account.AccountMergePolicy;
@@ -116,16 +117,31 @@ public final class HazelcastConfigs {
 
     /**
      * Split-brain protection for the ledger, jobs and schedules: the name of a protection that needs
-     * {@link PartitaProperties#requiredMembers()} members present, or null when it is off.
+     * {@link PartitaProperties#requiredMembers()} members heard from within the heartbeat timeout, or null when it is
+     * off. Counting the members heard from, not the member list, is what stops a minority in time: a member that
+     * loses the master must also claim mastership before the others are removed from its list, which took another
+     * 10 s in the network-split test; their heartbeats stop arriving at once.
      */
     private static String protection(Config config, PartitaProperties properties) {
         int required = properties.requiredMembers();
         if (required < 2) {
             return null;
         }
-        config.addSplitBrainProtectionConfig(new SplitBrainProtectionConfig(PROTECTION, true, required)
+        config.addSplitBrainProtectionConfig(SplitBrainProtectionConfig
+                .newRecentlyActiveSplitBrainProtectionConfigBuilder(PROTECTION, required,
+                        (int) properties.heartbeatTimeout().toMillis())
+                .enabled(true).build()
                 .setProtectOn(SplitBrainProtectionOn.READ_WRITE));
         return PROTECTION;
+    }
+
+    /** Whether this member hears from enough members to serve the ledger: true when protection is off. */
+    static boolean majorityPresent(HazelcastInstance hazelcast) {
+        SplitBrainProtectionConfig protection = hazelcast.getConfig().getSplitBrainProtectionConfigs().get(PROTECTION);
+        if (protection != null && protection.isEnabled()) {
+            return hazelcast.getSplitBrainProtectionService().getSplitBrainProtection(PROTECTION).hasMinimumSize();
+        }
+        return true;
     }
 
     private static void maps(Config config, PartitaProperties properties, String protection) {
@@ -163,8 +179,10 @@ public final class HazelcastConfigs {
                 .setBackupCount(backups)
                 .setAsyncBackupCount(0));
         PartitaProperties.Journal journal = properties.journal();
+        // A member cut off by a network split notices after the heartbeat timeout; tails hold twice that, so that what
+        // it recorded meanwhile is still in its accounts when the two sides merge.
         new JournalSettings(journal.retention(), journal.flushBatch(), journal.flushDelay(), journal.sweepInterval(),
-                properties.clusterSize()).putInto(config);
+                properties.clusterSize(), properties.heartbeatTimeout().multipliedBy(2)).putInto(config);
         // A transfer's record, found by state for recovery. Its time to live is set per entry by the transfer
         // processors: none while unfinished, the journal retention plus an hour once finished.
         config.addMapConfig(new MapConfig(Maps.TRANSFERS)

@@ -52,11 +52,13 @@ class MemberReadiness implements HealthIndicator {
         if (running) {
             int members = hazelcast.getCluster().getMembers().size();
             boolean safe = safety.isSafe();
+            boolean majority = HazelcastConfigs.majorityPresent(hazelcast);
             details.put("members", members);
             details.put("minClusterSize", minClusterSize);
             details.put("requiredMembers", requiredMembers);
             details.put("clusterSafe", safe);
-            up = members >= requiredMembers && safe;
+            details.put("majorityHeardFrom", majority);
+            up = members >= requiredMembers && safe && majority;
         }
         return HealthResult.builder("hazelcast", up ? HealthStatus.UP : HealthStatus.DOWN).details(details).build();
     }

@@ -50,6 +50,7 @@ public final class Serialization {
     // cluster and query: 80..99
     public static final int MEMBER_SNAPSHOT_TASK = 80;
     public static final int MEMBER_SNAPSHOT = 81;
+    public static final int BACKED_UP_ENTRIES = 82;
 
     private Serialization() {
     }

@@ -13,6 +13,7 @@ import io.partita.account.JournalEntry;
 import io.partita.account.JournalKey;
 import io.partita.account.JournalPredicates;
 import io.partita.account.JournalRecord;
+import io.partita.cluster.BackedUpCalls;
 import io.partita.cluster.Maps;
 import io.partita.cluster.Serialization;
 
@@ -120,7 +121,8 @@ final class PartitionTask implements Callable<Long>, IdentifiedDataSerializable,
     }
 
     private JobTally apply(Job job, List<String> slice) {
-        Map<String, JobStep> steps = Maps.accounts(hazelcast).executeOnKeys(new LinkedHashSet<>(slice),
+        // Backed up before the partition is recorded done: a charge must not be lost with its owner afterwards.
+        Map<String, JobStep> steps = BackedUpCalls.executeOnKeys(hazelcast, Maps.ACCOUNTS, new LinkedHashSet<>(slice),
                 new ApplyJob(jobId, run, job.spec(), System.currentTimeMillis()));
         JobTally tally = JobTally.EMPTY;
         for (JobStep step : steps.values()) {

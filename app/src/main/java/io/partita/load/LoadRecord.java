@@ -3,6 +3,7 @@ package io.partita.load;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * What the load tool knows at the end of a run: what it asked, what the cluster answered, and what it observed
@@ -111,18 +112,43 @@ final class LoadRecord {
     record Opening(long balance, long overdraftLimit) {
     }
 
-    /** One line of an account's journal as {@code GET /accounts/{id}/transactions} shows it. */
-    record Entry(String txId, String type, long amount, String status, long balanceAfter) {
+    /**
+     * One line of an account's journal as {@code GET /accounts/{id}/transactions} shows it.
+     *
+     * @param merged whether a split-brain merge brought it from the other side: its balanceAfter is what its client
+     *               was told there, not the balance this account reached with it
+     */
+    record Entry(String txId, String type, long amount, String status, long balanceAfter, boolean merged) {
+
+        Entry(String txId, String type, long amount, String status, long balanceAfter) {
+            this(txId, type, amount, status, balanceAfter, false);
+        }
+
         boolean applied() {
             return "APPLIED".equals(status);
+        }
+
+        /** What it did to the balance when applied: the API's types that take money out are negative. */
+        long delta() {
+            return switch (type) {
+                case "DEBIT", "FEE", "TRANSFER_OUT" -> -amount;
+                default -> amount;
+            };
         }
     }
 
     /**
-     * @param journals each account's journal, newest first, as read
-     * @param truncated accounts whose journal filled the read limit (older entries may be unseen)
+     * @param journals   each account's journal, newest first, as read
+     * @param truncated  accounts whose journal filled the read limit (older entries may be unseen)
+     * @param conflicted accounts that report a merge conflict ({@code mergeConflicts} above 0): a split-brain merge
+     *                   kept both sides' debits and left them below their overdraft limit (DESIGN.md, invariant 2)
      */
-    record Observed(Map<String, Long> balances, Map<String, List<Entry>> journals, List<String> truncated) {
+    record Observed(Map<String, Long> balances, Map<String, List<Entry>> journals, List<String> truncated,
+                    Set<String> conflicted) {
+
+        Observed(Map<String, Long> balances, Map<String, List<Entry>> journals, List<String> truncated) {
+            this(balances, journals, truncated, Set.of());
+        }
     }
 
     /** The record of a run, everything the verification needs from the client's side. */

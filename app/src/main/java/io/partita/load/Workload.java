@@ -17,6 +17,7 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
@@ -263,6 +264,7 @@ final class Workload {
         Map<String, Long> balances = new ConcurrentHashMap<>();
         Map<String, List<Entry>> journals = new ConcurrentHashMap<>();
         List<String> truncated = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Set<String> conflicted = ConcurrentHashMap.newKeySet();
         ExecutorService pool = Executors.newFixedThreadPool(Math.min(16, options.concurrency()));
         try {
             List<Future<?>> reads = new ArrayList<>();
@@ -270,7 +272,11 @@ final class Workload {
                 reads.add(pool.submit(() -> {
                     Client.Response balance = client.get("/accounts/" + account);
                     if (balance != null && balance.status() == 200) {
-                        balances.put(account, number(Json.object(balance.body()).get("balance")));
+                        Map<String, Object> view = Json.object(balance.body());
+                        balances.put(account, number(view.get("balance")));
+                        if (view.get("mergeConflicts") instanceof Number conflicts && conflicts.longValue() > 0) {
+                            conflicted.add(account);
+                        }
                     }
                     Client.Response journal = client.get("/accounts/" + account + "/transactions?limit="
                             + JOURNAL_LIMIT);
@@ -280,7 +286,7 @@ final class Workload {
                             Map<?, ?> e = (Map<?, ?>) line;
                             entries.add(new Entry((String) e.get("txId"), (String) e.get("type"),
                                     number(e.get("amount")), (String) e.get("status"),
-                                    number(e.get("balanceAfter"))));
+                                    number(e.get("balanceAfter")), Boolean.TRUE.equals(e.get("merged"))));
                         }
                         journals.put(account, entries);
                         if (entries.size() >= JOURNAL_LIMIT) {
@@ -298,7 +304,8 @@ final class Workload {
         } finally {
             pool.shutdownNow();
         }
-        return new Observed(Map.copyOf(balances), Map.copyOf(journals), List.copyOf(truncated));
+        return new Observed(Map.copyOf(balances), Map.copyOf(journals), List.copyOf(truncated),
+                Set.copyOf(conflicted));
     }
 
     /**

@@ -130,8 +130,10 @@ class SqlMappings {
         StringBuilder sql = new StringBuilder("CASE \"kind\"");
         for (TxType type : TxType.values()) {
             for (TxStatus status : TxStatus.values()) {
-                byte kind = Tail.kind(type, status);
-                sql.append(" WHEN ").append(kind).append(" THEN '").append(name.apply(kind)).append('\'');
+                for (boolean merged : new boolean[] {false, true}) {
+                    byte kind = Tail.kind(type, status, merged);
+                    sql.append(" WHEN ").append(kind).append(" THEN '").append(name.apply(kind)).append('\'');
+                }
             }
         }
         return sql.append(" END").toString();

@@ -26,8 +26,12 @@ class AccountUnionTest {
     private final FakeLedgerHost theirs = new FakeLedgerHost();
 
     private Account post(FakeLedgerHost host, Account account, String txId, TxType type, long amount) {
+        return post(host, account, txId, type, amount, NOW);
+    }
+
+    private Account post(FakeLedgerHost host, Account account, String txId, TxType type, long amount, long at) {
         Map.Entry<String, Account> entry = new AbstractMap.SimpleEntry<>(ID, account);
-        new ApplyTransactions(Map.of(ID, List.of(TxRequest.of(txId, type, amount, NOW)))).on(host).process(entry);
+        new ApplyTransactions(Map.of(ID, List.of(TxRequest.of(txId, type, amount, at)))).on(host).process(entry);
         return entry.getValue();
     }
 
@@ -128,21 +132,36 @@ class AccountUnionTest {
     }
 
     @Test
-    void shouldKeepTheNewestEntriesInTheTailWhileMembersAreMissing() {
-        ours.held = 3;
-        Account account = Account.open(1_000, 0);
-        Map.Entry<String, Account> entry = new AbstractMap.SimpleEntry<>(ID, account);
+    void shouldKeepEntriesRecordedSinceTheHoldCutoffInTheTailEvenOnceJournaled() {
+        ours.holdCutoff = NOW + 4;
+        Map.Entry<String, Account> entry = new AbstractMap.SimpleEntry<>(ID, Account.open(1_000, 0));
         for (int i = 1; i <= 6; i++) {
-            entry.setValue(post(ours, entry.getValue(), "h-" + i, TxType.CREDIT, 1));
+            entry.setValue(post(ours, entry.getValue(), "h-" + i, TxType.CREDIT, 1, NOW + i));
             ours.journalQueued();
         }
 
         assertEquals(List.of("h-4", "h-5", "h-6"),
                 entry.getValue().tailEntries(ID).stream().map(JournalEntry::txId).toList(),
-                "journaled, and still the newest 3 are kept");
-        ours.held = 0;
-        entry.setValue(post(ours, entry.getValue(), "h-7", TxType.CREDIT, 1));
+                "journaled, and those recorded since the cutoff are still in the tail");
+        ours.holdCutoff = Long.MAX_VALUE;
+        entry.setValue(post(ours, entry.getValue(), "h-7", TxType.CREDIT, 1, NOW + 7));
         assertEquals(List.of("h-7"), entry.getValue().tailEntries(ID).stream().map(JournalEntry::txId).toList(),
-                "once whole again, the next write trims what the journal holds");
+                "once the cutoff moves past them, the next write trims what the journal holds");
+    }
+
+    @Test
+    void shouldHoldNoMoreThanMaxHeldEntriesInATail() {
+        ours.holdCutoff = Long.MIN_VALUE;
+        Map.Entry<String, Account> entry = new AbstractMap.SimpleEntry<>(ID, Account.open(1_000, 0));
+        int posted = JournalSettings.MAX_HELD + 5;
+        for (int i = 1; i <= posted; i++) {
+            entry.setValue(post(ours, entry.getValue(), "m-" + i, TxType.CREDIT, 1, NOW + i));
+            ours.journalQueued();
+        }
+
+        List<JournalEntry> tail = entry.getValue().tailEntries(ID);
+        assertEquals(JournalSettings.MAX_HELD, tail.size());
+        assertEquals("m-" + posted, tail.get(tail.size() - 1).txId());
+        assertEquals(1_000 + posted, entry.getValue().balance());
     }
 }

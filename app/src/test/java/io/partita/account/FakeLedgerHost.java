@@ -15,7 +15,8 @@ public final class FakeLedgerHost implements LedgerHost {
     public final Map<JournalKey, JournalRecord> journal = new HashMap<>();
     public final List<JournalEntry> queued = new ArrayList<>();
     public boolean lost;
-    public int held;
+    /** Entries recorded at or after it stay in their tails even once journaled; by default none does. */
+    public long holdCutoff = Long.MAX_VALUE;
 
     @Override
     public int partitionOf(Map.Entry<String, Account> entry) {
@@ -40,8 +41,8 @@ public final class FakeLedgerHost implements LedgerHost {
     }
 
     @Override
-    public int held() {
-        return held;
+    public long holdCutoff() {
+        return holdCutoff;
     }
 
     /** What the journal writer's write does on its own: journals the queued entries (the next write trims them). */

@@ -191,6 +191,23 @@ class LedgerTest {
      * the backup's copy gives exactly the primary's account.
      */
     @Test
+    void shouldMakeARetryAnsweredFromTheTailWaitForTheBackup() {
+        open("a-1", 1_000, 0);
+        run("a-1", "t-1", TxType.DEBIT, 100);
+        Account before = accounts.get("a-1");
+        ApplyTransactions retry = ApplyTransactions.one("a-1", TxRequest.of("t-1", TxType.DEBIT, 100, NOW)).on(host);
+        Map.Entry<String, Account> primary = new AbstractMap.SimpleEntry<>("a-1", before);
+
+        assertEquals(TxOutcome.Kind.REPLAYED, retry.process(primary).list().get(0).kind());
+        // A backup that changes nothing, but that the answer waits for: the first write's backup is applied by then.
+        var backupProcessor = WireSerialization.roundTrip(retry.getBackupProcessor());
+        Map.Entry<String, Account> backup = new AbstractMap.SimpleEntry<>("a-1", before);
+        backupProcessor.process(backup);
+        assertEquals(before, backup.getValue());
+        assertEquals(before, primary.getValue());
+    }
+
+    @Test
     void shouldShipOnlyTheAppendedEntryToTheBackup() {
         open("a-1", 1_000_000, 0);
         for (int i = 0; i < 200; i++) {
@@ -235,13 +252,17 @@ class LedgerTest {
                 new JournalEntry("a", "x".repeat(64), TxType.TRANSFER_IN, Ledger.MAX_AMOUNT, TxStatus.REJECTED,
                         Ledger.MAX_BALANCE, NOW, 2, "from-account"),
                 new JournalEntry("a", "job/fee-1/abc", TxType.FEE, 100, TxStatus.APPLIED, 0, Long.MAX_VALUE, 3,
-                        "fee-1"));
+                        "fee-1"),
+                new JournalEntry("a", "merged-1", TxType.TRANSFER_REFUND, 7, TxStatus.APPLIED, 12, NOW, 4, "x",
+                        true));
         byte[] tail = Tail.encode(entries);
 
-        assertEquals(entries, Tail.entries("a", tail, 3));
-        assertEquals(entries.get(1), Tail.find("a", tail, 3, "x".repeat(64)));
-        assertNull(Tail.find("a", tail, 3, "t-2"));
-        assertEquals(3, Tail.size(tail));
-        assertEquals(entries.subList(2, 3), Tail.entries("a", Tail.trimThrough(tail, 3, 2), 3));
+        assertEquals(entries, Tail.entries("a", tail, 4));
+        assertEquals(entries.get(1), Tail.find("a", tail, 4, "x".repeat(64)));
+        assertNull(Tail.find("a", tail, 4, "t-2"));
+        assertEquals(4, Tail.size(tail));
+        assertEquals(entries.subList(2, 4), Tail.entries("a", Tail.trimThrough(tail, 4, 2), 4));
+        JournalEntry merged = entries.get(3);
+        assertEquals(merged, JournalRecord.of(merged).entry(merged.key()), "the journal keeps the merged mark too");
     }
 }

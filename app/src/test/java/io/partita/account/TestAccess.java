@@ -13,8 +13,13 @@ public final class TestAccess {
         return ApplyTransactions.one(accountId, request);
     }
 
+    /** The transactions processor for several accounts (each with its requests), as a batch sends it. */
+    public static ApplyTransactions applyTransactions(Map<String, List<TxRequest>> requests) {
+        return new ApplyTransactions(requests);
+    }
+
     public static Object trimTails(Map<String, Long> through) {
-        return new TrimTails(through, 0);
+        return new TrimTails(through, Long.MAX_VALUE, Long.MAX_VALUE);
     }
 
     public static Object backupAppending(String accountId, Account before, Account after) {

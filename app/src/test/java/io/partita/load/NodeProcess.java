@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -24,27 +25,41 @@ import java.util.regex.Pattern;
  */
 final class NodeProcess {
 
-    private static final Pattern MEMBER_LINE = Pattern.compile("Member \\[[^]]+]:(\\d+) - ");
+    private static final Pattern MEMBER_LINE = Pattern.compile("Member \\[([^]]+)]:(\\d+) - ");
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(2)).build();
 
+    /**
+     * Where a node runs: the address and port the test reaches its HTTP API on, the address and port its member binds
+     * to, and the command prefix that launches it (empty on this host; {@code ip netns exec <ns>} in a namespace).
+     */
+    record Place(String httpHost, int httpPort, String memberHost, int memberPort, List<String> launcher) {
+
+        /** On loopback, with its own ports. */
+        static Place loopback(int httpPort, int memberPort) {
+            return new Place("127.0.0.1", httpPort, "127.0.0.1", memberPort, List.of());
+        }
+
+        String memberAddress() {
+            return memberHost + ":" + memberPort;
+        }
+    }
+
     final String name;
-    final int httpPort;
-    final int memberPort;
+    final Place place;
     private final Map<String, String> env;
     private Process process;
     /** What the last GET answered (status and body, or why there was none), for a failure message. */
     private volatile String lastAnswer = "not asked yet";
 
-    NodeProcess(String name, int httpPort, int memberPort, Map<String, String> env) {
+    NodeProcess(String name, Place place, Map<String, String> env) {
         this.name = name;
-        this.httpPort = httpPort;
-        this.memberPort = memberPort;
+        this.place = place;
         this.env = env;
     }
 
     URI url() {
-        return URI.create("http://127.0.0.1:" + httpPort);
+        return URI.create("http://" + place.httpHost() + ":" + place.httpPort());
     }
 
     /** This node's output: Micronaut's and Hazelcast's log lines. */
@@ -55,11 +70,14 @@ final class NodeProcess {
     NodeProcess start() throws IOException {
         Files.createDirectories(log().getParent());
         String jar = System.getProperty("partita.jar", "target/partita.jar");
-        ProcessBuilder builder = new ProcessBuilder(javaBinary(), "-Xmx512m", "-XX:+UseSerialGC",
-                "-XX:TieredStopAtLevel=1", "-Dhazelcast.phone.home.enabled=false", "-jar", jar);
+        List<String> command = new ArrayList<>(place.launcher());
+        command.addAll(List.of(javaBinary(), "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-Dhazelcast.phone.home.enabled=false", "-jar", jar));
+        ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().putAll(env);
-        builder.environment().put("MICRONAUT_SERVER_PORT", String.valueOf(httpPort));
-        builder.environment().put("PARTITA_NETWORK_PORT", String.valueOf(memberPort));
+        builder.environment().put("MICRONAUT_SERVER_PORT", String.valueOf(place.httpPort()));
+        builder.environment().put("PARTITA_NETWORK_HOST", place.memberHost());
+        builder.environment().put("PARTITA_NETWORK_PORT", String.valueOf(place.memberPort()));
         builder.environment().put("PARTITA_HTTP_URL", url().toString());
         builder.redirectErrorStream(true);
         builder.redirectOutput(ProcessBuilder.Redirect.appendTo(log().toFile()));
@@ -131,18 +149,19 @@ final class NodeProcess {
     }
 
     /**
-     * The member port of the cluster's master as this node last logged its member list, or -1 before it has. Hazelcast
-     * lists members oldest first, and the oldest is the master; {@code /cluster} sorts them by address instead.
+     * The member address ({@code host:port}) of the cluster's master as this node last logged its member list, or null
+     * before it has. Hazelcast lists members oldest first, and the oldest is the master; {@code /cluster} sorts them by
+     * address instead.
      */
-    int masterMemberPort() throws IOException {
+    String masterMember() throws IOException {
         List<String> lines = Files.readAllLines(log(), StandardCharsets.UTF_8);
         for (int i = lines.size() - 1; i >= 0; i--) {
             if (lines.get(i).startsWith("Members {size:") && i + 1 < lines.size()) {
                 Matcher member = MEMBER_LINE.matcher(lines.get(i + 1));
-                return member.find() ? Integer.parseInt(member.group(1)) : -1;
+                return member.find() ? member.group(1) + ":" + member.group(2) : null;
             }
         }
-        return -1;
+        return null;
     }
 
     /** How many lines of this node's log contain {@code text}. */
@@ -196,6 +215,6 @@ final class NodeProcess {
 
     @Override
     public String toString() {
-        return name + "(http " + httpPort + ", member " + memberPort + ")";
+        return name + "(http " + place.httpHost() + ":" + place.httpPort() + ", member " + place.memberAddress() + ")";
     }
 }

@@ -17,12 +17,13 @@ import java.util.stream.Collectors;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A cluster of {@link NodeProcess}es on loopback with a unique cluster name and free ports, configured as
- * {@code docker/compose.yaml} configures its three nodes: TCP discovery with every member listed, CP Subsystem with 3
- * members, readiness from 3 members, split-brain protection 2. What differs, because the nodes share one host: member
- * addresses are 127.0.0.1:port instead of container names, each node has its own HTTP and member port, and the member
- * binds to loopback instead of the container's interface. A test may add timing variables (heartbeat, request and
- * lock timeouts), nothing else.
+ * A cluster of {@link NodeProcess}es with a unique cluster name, configured as {@code docker/compose.yaml} configures
+ * its nodes: TCP discovery with every member listed, CP Subsystem with 3 members, readiness and split-brain protection
+ * from the cluster's size (a majority of it). What differs, because the nodes share one host: on loopback (the
+ * default) member addresses are 127.0.0.1:port instead of container names, each node has its own HTTP and member port,
+ * and the member binds to loopback instead of the container's interface; in network namespaces ({@link Netns}) each
+ * node has its own address and the standard ports, as a container would. A test may add timing variables (heartbeat,
+ * request and lock timeouts), nothing else.
  */
 final class ProcessCluster implements AutoCloseable {
 
@@ -33,33 +34,53 @@ final class ProcessCluster implements AutoCloseable {
     final String clusterName;
     private final Map<String, String> env = new HashMap<>();
     private final List<NodeProcess> nodes = new ArrayList<>();
-    private final List<Integer> memberPorts = new ArrayList<>();
+    /** Where each node runs, including the places a node that joins later may take. */
+    private final List<NodeProcess.Place> places;
     private int started;
 
+    /** {@code size} nodes on loopback, and room for one more to {@link #join}. */
     ProcessCluster(String test, int size, Map<String, String> timing) {
+        this(test, size, loopback(size + 1), timing);
+    }
+
+    /** One node in each of {@code netns}'s namespaces. */
+    static ProcessCluster inNamespaces(String test, Netns netns, int size, Map<String, String> timing) {
+        List<NodeProcess.Place> places = new ArrayList<>();
+        for (int i = 0; i < size; i++) {
+            places.add(new NodeProcess.Place(netns.clientAddress(i), 8080, netns.memberAddress(i), 5701,
+                    netns.launcher(i)));
+        }
+        return new ProcessCluster(test, size, places, timing);
+    }
+
+    private ProcessCluster(String test, int size, List<NodeProcess.Place> places, Map<String, String> timing) {
         if (!TIMING.containsAll(timing.keySet())) {
             throw new IllegalArgumentException("only " + TIMING + " may differ from compose: " + timing.keySet());
         }
         this.clusterName = test + "-" + UUID.randomUUID().toString().substring(0, 8);
-        for (int i = 0; i < size + 1; i++) {
-            memberPorts.add(Ports.free());
-        }
+        this.places = places;
         // As docker/compose.yaml, each value:
         env.put("PARTITA_CLUSTER_NAME", clusterName);
         env.put("PARTITA_DISCOVERY", "tcp");
-        // Every port the cluster may ever use, including the one a joining node takes later.
-        env.put("PARTITA_MEMBERS", memberPorts.stream().map(p -> "127.0.0.1:" + p)
+        // Every address the cluster may ever use, including the one a joining node takes later.
+        env.put("PARTITA_MEMBERS", places.stream().map(NodeProcess.Place::memberAddress)
                 .collect(Collectors.joining(",")));
         env.put("PARTITA_CP_MEMBERS", "3");
-        env.put("PARTITA_MIN_CLUSTER_SIZE", "3");
-        // A member that sees fewer than a majority (2 of the 3) refuses the ledger (503) instead of serving stale data.
-        env.put("PARTITA_CLUSTER_SIZE", "3");
-        // Loopback where the image sets "any": nodes of a test must not be reachable from other hosts.
-        env.put("PARTITA_NETWORK_HOST", "127.0.0.1");
+        env.put("PARTITA_MIN_CLUSTER_SIZE", String.valueOf(size));
+        // A member that sees fewer than a majority of the cluster refuses the ledger (503) instead of serving stale data.
+        env.put("PARTITA_CLUSTER_SIZE", String.valueOf(size));
         env.putAll(timing);
         for (int i = 0; i < size; i++) {
-            nodes.add(new NodeProcess(clusterName + "-n" + (i + 1), Ports.free(), memberPorts.get(i), env));
+            nodes.add(new NodeProcess(clusterName + "-n" + (i + 1), places.get(i), env));
         }
+    }
+
+    private static List<NodeProcess.Place> loopback(int count) {
+        List<NodeProcess.Place> places = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            places.add(NodeProcess.Place.loopback(Ports.free(), Ports.free()));
+        }
+        return places;
     }
 
     ProcessCluster start() throws IOException {
@@ -85,9 +106,9 @@ final class ProcessCluster implements AutoCloseable {
     NodeProcess master() throws IOException {
         for (NodeProcess node : nodes) {
             if (node.alive()) {
-                int port = node.masterMemberPort();
+                String address = node.masterMember();
                 for (NodeProcess candidate : nodes) {
-                    if (candidate.memberPort == port) {
+                    if (candidate.place.memberAddress().equals(address)) {
                         return candidate;
                     }
                 }
@@ -100,15 +121,17 @@ final class ProcessCluster implements AutoCloseable {
     NodeProcess restart(int index) throws IOException {
         NodeProcess old = nodes.get(index);
         old.destroy();
-        NodeProcess again = new NodeProcess(old.name + "-r" + (++started), old.httpPort, old.memberPort, env);
+        NodeProcess again = new NodeProcess(old.name + "-r" + (++started), old.place, env);
         nodes.set(index, again);
         return again.start();
     }
 
-    /** Starts one more node on the spare member port (already in everyone's PARTITA_MEMBERS). */
+    /** Starts one more node in the spare place (its member address already in everyone's PARTITA_MEMBERS). */
     NodeProcess join() throws IOException {
-        NodeProcess node = new NodeProcess(clusterName + "-n" + (nodes.size() + 1), Ports.free(),
-                memberPorts.get(nodes.size()), env);
+        if (nodes.size() == places.size()) {
+            throw new IllegalStateException("no place left for another node");
+        }
+        NodeProcess node = new NodeProcess(clusterName + "-n" + (nodes.size() + 1), places.get(nodes.size()), env);
         nodes.add(node);
         return node.start();
     }

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -100,6 +101,58 @@ class VerificationTest {
         assertTrue(verdict.failures().stream().anyMatch(f -> f.contains("c1") && f.contains("acknowledged APPLIED")),
                 () -> verdict.failures().toString());
         assertTrue(verdict.failures().stream().anyMatch(f -> f.contains("not conserved")));
+    }
+
+    @Test
+    void shouldFailWhenAJournalLineDisagreesWithTheOpeningAndTheLinesBeforeIt() {
+        Map<String, List<Entry>> journals = journals();
+        journals.get("b").set(0, new Entry("u1", "DEBIT", 50, "APPLIED", 1240));
+
+        Verification.Verdict verdict = verify(new Run(opening, results(), List.of()), balances(), journals);
+
+        assertFalse(verdict.pass());
+        assertTrue(verdict.failures().stream().anyMatch(f -> f.contains("u1 left 1240") && f.contains("1250")),
+                () -> verdict.failures().toString());
+    }
+
+    /** After a network split: a line the merge brought from the other side keeps the answer its client got there. */
+    @Test
+    void shouldPassWhenAMergedLineKeepsTheAnswerItsClientGotOnTheOtherSide() {
+        Op m1 = Op.credit("m1", "b", 5);
+        List<Result> results = results();
+        results.add(new Result(m1, new Answer(Outcome.APPLIED, 200, 1005L, null)));
+        Map<String, List<Entry>> journals = journals();
+        journals.get("b").add(0, new Entry("m1", "CREDIT", 5, "APPLIED", 1005, true));
+        Map<String, Long> balances = balances();
+        balances.put("b", 1255L);
+
+        Verification.Verdict verdict = verify(new Run(opening, results, List.of()), balances, journals);
+
+        assertTrue(verdict.pass(), () -> verdict.failures().toString());
+        journals.get("b").set(0, new Entry("m1", "CREDIT", 5, "APPLIED", 1005, false));
+        assertFalse(verify(new Run(opening, results, List.of()), balances, journals).pass(),
+                "the same line, not marked merged, breaks the account's chain");
+    }
+
+    @Test
+    void shouldAllowABalanceBelowItsLimitOnlyWhereTheAccountReportsAMergeConflict() {
+        Op x1 = Op.debit("x1", "b", 1850);
+        List<Result> results = results();
+        results.add(new Result(x1, new Answer(Outcome.APPLIED, 200, -400L, null)));
+        Map<String, List<Entry>> journals = journals();
+        journals.get("b").add(0, new Entry("x1", "DEBIT", 1850, "APPLIED", -400, true));
+        Map<String, Long> balances = balances();
+        balances.put("b", -600L);
+        Run run = new Run(opening, results, List.of());
+
+        Verification.Verdict unreported = Verification.verify(run, new Observed(balances, journals, List.of()));
+        Verification.Verdict reported = Verification.verify(run, new Observed(balances, journals, List.of(),
+                Set.of("b")));
+
+        assertFalse(unreported.pass());
+        assertTrue(unreported.failures().stream().anyMatch(f -> f.contains("reports no merge conflict")),
+                () -> unreported.failures().toString());
+        assertTrue(reported.pass(), () -> reported.failures().toString());
     }
 
     @Test
