@@ -19,6 +19,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
@@ -60,6 +62,9 @@ class NetworkSplitIT {
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(2)).build();
 
+    /** Enough threads for every probe of a round at once (the common pool has one per core). */
+    private static final ExecutorService PROBES = Executors.newCachedThreadPool();
+
     private static Netns netns;
     private static ProcessCluster cluster;
 
@@ -80,6 +85,7 @@ class NetworkSplitIT {
         if (netns != null) {
             netns.close();
         }
+        PROBES.shutdownNow();
     }
 
     @Test
@@ -217,25 +223,25 @@ class NetworkSplitIT {
         return indexes;
     }
 
-    /** One write per probed account at each minority node; notes when each first refused it as cut off. */
+    /**
+     * One write per probed account at each minority node, all at once; notes when each node first refused one as cut
+     * off (each probe notes when its own answer came, not when the round ended).
+     */
     private static void probeMinority(Probes probes, List<NodeProcess> minority, List<String> accounts, long cutAt,
                                       Map<String, Long> firstRefusal) {
+        Map<String, List<CompletableFuture<Long>>> sent = new HashMap<>();
         for (NodeProcess node : minority) {
             if (firstRefusal.containsKey(node.name)) {
                 continue;
             }
-            // Each probe notes when its answer came, not when the round ended.
-            List<CompletableFuture<Long>> sent = accounts.stream()
-                    .map(account -> CompletableFuture.supplyAsync(() -> {
-                        Probes.Probe probe = probes.write(node, account);
-                        boolean refused = probe.status() == 503 && probe.retryAfter()
-                                && probe.detail().contains(CUT_OFF);
-                        return refused ? (System.nanoTime() - cutAt) / 1_000_000 : null;
-                    }))
-                    .toList();
-            sent.stream().map(CompletableFuture::join).filter(Objects::nonNull).min(Long::compare)
-                    .ifPresent(after -> firstRefusal.putIfAbsent(node.name, after));
+            sent.put(node.name, accounts.stream().map(account -> CompletableFuture.supplyAsync(() -> {
+                Probes.Probe probe = probes.write(node, account);
+                boolean refused = probe.status() == 503 && probe.retryAfter() && probe.detail().contains(CUT_OFF);
+                return refused ? (System.nanoTime() - cutAt) / 1_000_000 : null;
+            }, PROBES)).toList());
         }
+        sent.forEach((node, answers) -> answers.stream().map(CompletableFuture::join).filter(Objects::nonNull)
+                .min(Long::compare).ifPresent(after -> firstRefusal.putIfAbsent(node, after)));
     }
 
     /** Waits until every node answers readiness UP and sees the whole cluster; the milliseconds since the heal. */
