@@ -196,7 +196,8 @@ final class JournalWriter {
             nextSweep = now + settings.sweepInterval().toMillis();
             if (mine) {
                 // Entries the tails hold on purpose are not stale: they stay whether the journal holds them or not.
-                sweep(Math.min(now - settings.sweepGrace().toMillis(), holdCutoff()));
+                long holdCutoff = holdCutoff();
+                sweep(Math.min(now - settings.sweepGrace().toMillis(), holdCutoff), holdCutoff);
             }
         }
         if (now >= nextRetentionCheck) {
@@ -208,11 +209,12 @@ final class JournalWriter {
     }
 
     /**
-     * For every tail entry recorded before {@code cutoffAt}, beyond those the tails hold on purpose: trims it if the
-     * journal holds it, and queues it if not (the journal should hold it by now). One operation per partition.
+     * For every tail entry recorded before {@code cutoffAt}: trims it if the journal holds it and it was recorded
+     * before {@code holdCutoff}, and queues it if the journal does not hold it (it should by now). One operation per
+     * partition.
      */
-    void sweep(long cutoffAt) {
-        Map<String, Object> unjournaled = accounts().executeOnEntries(new TrimTails(null, holdCutoff(), cutoffAt),
+    void sweep(long cutoffAt, long holdCutoff) {
+        Map<String, Object> unjournaled = accounts().executeOnEntries(new TrimTails(null, holdCutoff, cutoffAt),
                 new StaleTail(cutoffAt));
         for (Map.Entry<String, Object> left : unjournaled.entrySet()) {
             if (left.getValue() instanceof Account account) {

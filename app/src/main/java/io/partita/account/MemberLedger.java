@@ -111,8 +111,11 @@ public final class MemberLedger implements LedgerHost {
         return writer.pending();
     }
 
-    /** Runs the sweep now: queues every tail entry recorded before {@code cutoffAt} (tests, benchmarks). */
+    /**
+     * Runs the sweep now, for tests and benchmarks: queues every tail entry recorded before {@code cutoffAt} that the
+     * journal lacks, and trims those it holds, held or not (what a tail holds on purpose leaves it too).
+     */
     public void sweep(long cutoffAt) {
-        writer.sweep(cutoffAt);
+        writer.sweep(cutoffAt, cutoffAt);
     }
 }

@@ -2,22 +2,23 @@ package io.partita.cluster;
 
 import com.hazelcast.config.Config;
 import com.hazelcast.config.ExecutorConfig;
+import com.hazelcast.config.InMemoryFormat;
 import com.hazelcast.config.IndexConfig;
 import com.hazelcast.config.IndexType;
-import com.hazelcast.config.InMemoryFormat;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.MapConfig;
-import com.hazelcast.config.NetworkConfig;
 import com.hazelcast.config.MergePolicyConfig;
-import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.config.NetworkConfig;
 import com.hazelcast.config.SplitBrainProtectionConfig;
+import com.hazelcast.config.cp.CPSubsystemConfig;
+import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.spi.merge.DiscardMergePolicy;
+import com.hazelcast.spi.properties.ClusterProperty;
+import com.hazelcast.splitbrainprotection.SplitBrainProtectionOn;
 import io.partita.account.AccountMergePolicy;
 import io.partita.account.JournalMergePolicy;
-import com.hazelcast.splitbrainprotection.SplitBrainProtectionOn;
-import com.hazelcast.config.cp.CPSubsystemConfig;
-import com.hazelcast.spi.properties.ClusterProperty;
 import io.partita.account.JournalSettings;
+import io.partita.transfer.TransferMergePolicy;
 
 /**
  * The one place that knows Hazelcast's {@link Config}: it is built in code from {@link PartitaProperties}, never from
@@ -185,8 +186,10 @@ public final class HazelcastConfigs {
                 properties.clusterSize(), properties.heartbeatTimeout().multipliedBy(2)).putInto(config);
         // A transfer's record, found by state for recovery. Its time to live is set per entry by the transfer
         // processors: none while unfinished, the journal retention plus an hour once finished.
+        // Transfer records merge by state: the further side's record of a transfer is kept.
         config.addMapConfig(new MapConfig(Maps.TRANSFERS)
                 .setSplitBrainProtectionName(protection)
+                .setMergePolicyConfig(new MergePolicyConfig(TransferMergePolicy.class.getName(), MERGE_BATCH))
                 .setBackupCount(backups)
                 .setAsyncBackupCount(0)
                 .addIndexConfig(new IndexConfig(IndexType.HASH, "state")));

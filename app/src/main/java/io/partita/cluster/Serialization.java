@@ -36,6 +36,7 @@ public final class Serialization {
     public static final int BEGIN_TRANSFER = 20;
     public static final int ADVANCE_TRANSFER = 21;
     public static final int REPLACE_TRANSFER = 22;
+    public static final int TRANSFER_MERGE = 23;
     // locking: 40..59
     public static final int FENCED_WRITE = 40;
     // job: 60..79

@@ -26,6 +26,7 @@ public final class TransferSerialization {
             case Serialization.BEGIN_TRANSFER -> new BeginTransfer();
             case Serialization.ADVANCE_TRANSFER -> new AdvanceTransfer();
             case Serialization.REPLACE_TRANSFER -> new ReplaceTransfer();
+            case Serialization.TRANSFER_MERGE -> new TransferMergePolicy();
             default -> null;
         };
     }

@@ -93,7 +93,7 @@ class SerializationRoundTripTest {
                 .boxed().toList();
 
         assertEquals(List.of(Serialization.BEGIN_TRANSFER, Serialization.ADVANCE_TRANSFER,
-                Serialization.REPLACE_TRANSFER), transfer);
+                Serialization.REPLACE_TRANSFER, Serialization.TRANSFER_MERGE), transfer);
         assertEquals(List.of(Serialization.FENCED_WRITE), locking);
         transfer.forEach(id -> assertTrue(id >= 20 && id < 40 && TransferSerialization.create(id).getClassId() == id));
         locking.forEach(id -> assertTrue(id >= 40 && id < 60 && LockingSerialization.create(id).getClassId() == id));

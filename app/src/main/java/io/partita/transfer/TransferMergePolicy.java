@@ -1,0 +1,53 @@
+package io.partita.transfer;
+
+import com.hazelcast.nio.ObjectDataInput;
+import com.hazelcast.nio.ObjectDataOutput;
+import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
+import com.hazelcast.spi.merge.MergingValue;
+import com.hazelcast.spi.merge.SplitBrainMergePolicy;
+import io.partita.cluster.Serialization;
+
+/**
+ * How transfer records merge after a network split heals: by state. A transfer only moves forward, so of the two
+ * sides' records of one transfer the further one is kept (a side that saw the source debited keeps that over one that
+ * saw it pending), and on a tie the side merged into keeps its own. A record only one side holds is taken. The steps
+ * themselves are entries in the two accounts' tails, which merge as every other transaction does; the recovery pass
+ * drives a kept record that is not finished from its steps, each replayed by its derived id.
+ *
+ * <p>What runs where: on the partition thread of the record's owner in the merged cluster, once per record the smaller
+ * side brings. A plain function of the two values: no member, no clock.
+ */
+public final class TransferMergePolicy
+        implements SplitBrainMergePolicy<Transfer, MergingValue<Transfer>, Object>, IdentifiedDataSerializable {
+
+    @Override
+    public Object merge(MergingValue<Transfer> merging, MergingValue<Transfer> existing) {
+        if (existing == null || existing.getRawValue() == null) {
+            return merging.getRawValue();
+        }
+        Transfer theirs = merging.getValue();
+        Transfer ours = existing.getValue();
+        if (theirs == null || ours == null) {
+            return ours == null ? merging.getRawValue() : existing.getRawValue();
+        }
+        return theirs.state().rank() > ours.state().rank() ? merging.getRawValue() : existing.getRawValue();
+    }
+
+    @Override
+    public int getFactoryId() {
+        return Serialization.FACTORY_ID;
+    }
+
+    @Override
+    public int getClassId() {
+        return Serialization.TRANSFER_MERGE;
+    }
+
+    @Override
+    public void writeData(ObjectDataOutput out) {
+    }
+
+    @Override
+    public void readData(ObjectDataInput in) {
+    }
+}
