@@ -18,6 +18,8 @@ import com.hazelcast.splitbrainprotection.SplitBrainProtectionOn;
 import io.partita.account.AccountMergePolicy;
 import io.partita.account.JournalMergePolicy;
 import io.partita.account.JournalSettings;
+import io.partita.job.JobMergePolicy;
+import io.partita.job.ScheduleMergePolicy;
 import io.partita.transfer.TransferMergePolicy;
 
 /**
@@ -204,13 +206,16 @@ public final class HazelcastConfigs {
         // Every member looks up the RUNNING jobs among its own entries at each tick of its job runner. The minority
         // side of a split neither starts, advances nor fires anything (split-brain protection); the merge takes what
         // only the other side holds and keeps this side's copy of the rest.
+        // After a split: no job lost or set back (JobMergePolicy), no firing run twice (ScheduleMergePolicy).
         config.addMapConfig(new MapConfig(Maps.JOBS).setBackupCount(backups).setAsyncBackupCount(0)
                 .setSplitBrainProtectionName(protection)
+                .setMergePolicyConfig(new MergePolicyConfig(JobMergePolicy.class.getName(), MERGE_BATCH))
                 .addIndexConfig(new IndexConfig(IndexType.HASH, "state")));
         config.addMapConfig(new MapConfig(Maps.JOB_GUARDS).setBackupCount(backups).setAsyncBackupCount(0)
                 .setSplitBrainProtectionName(protection));
         config.addMapConfig(new MapConfig(Maps.SCHEDULES).setBackupCount(backups).setAsyncBackupCount(0)
-                .setSplitBrainProtectionName(protection));
+                .setSplitBrainProtectionName(protection)
+                .setMergePolicyConfig(new MergePolicyConfig(ScheduleMergePolicy.class.getName(), MERGE_BATCH)));
         config.addExecutorConfig(new ExecutorConfig(Maps.JOB_EXECUTOR).setPoolSize(JOB_THREADS));
     }
 

@@ -48,6 +48,8 @@ public final class Serialization {
     public static final int FAIL_JOB = 65;
     public static final int REPLACE_VALUE = 66;
     public static final int RECORD_FIRING = 67;
+    public static final int JOB_MERGE = 68;
+    public static final int SCHEDULE_MERGE = 69;
     // cluster and query: 80..99
     public static final int MEMBER_SNAPSHOT_TASK = 80;
     public static final int MEMBER_SNAPSHOT = 81;

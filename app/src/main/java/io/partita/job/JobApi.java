@@ -83,8 +83,9 @@ final class JobApi {
      * A job and its progress. {@code finishedAt} is null while it runs. {@code run} tells this job from an earlier
      * one of the same id; its movements are journaled under txId {@code job/<id>/<run>}. The result fields are those
      * of its type: FEE {@code applied}, {@code rejected} (could not pay), {@code skipped}, {@code charged}; INTEREST
-     * {@code applied}, {@code rejected}, {@code skipped} (earned nothing), {@code paid}; AUDIT {@code mismatches} and
-     * {@code mismatchIds} (the first ten in id order). For FEE and INTEREST, {@code accountsProcessed} is
+     * {@code applied}, {@code rejected}, {@code skipped} (earned nothing), {@code paid}; AUDIT {@code mismatches},
+     * {@code mismatchIds} (the first ten in id order) and {@code mergeConflicts} (accounts a split-brain merge left
+     * below their overdraft limit, listed in {@code /cluster/merges}). For FEE and INTEREST, {@code accountsProcessed} is
      * {@code applied + rejected + skipped}; a FEE skips an account only when its record of the job is gone (see
      * {@link JobTally#skipped()}).
      */
@@ -97,7 +98,7 @@ final class JobApi {
                    @Nullable String schedule,
                    @Nullable Long applied, @Nullable Long rejected, @Nullable Long skipped,
                    @Nullable Long charged, @Nullable Long paid,
-                   @Nullable Long mismatches, @Nullable List<String> mismatchIds,
+                   @Nullable Long mismatches, @Nullable List<String> mismatchIds, @Nullable Long mergeConflicts,
                    @Nullable String error) {
 
         static JobView of(Job job) {
@@ -113,7 +114,8 @@ final class JobApi {
                     job.spec().concurrent(), job.schedule(),
                     moves ? tally.applied() : null, moves ? tally.rejected() : null, moves ? tally.skipped() : null,
                     type == JobType.FEE ? tally.moved() : null, type == JobType.INTEREST ? tally.moved() : null,
-                    moves ? null : tally.mismatches(), moves ? null : tally.mismatchIds(), job.error());
+                    moves ? null : tally.mismatches(), moves ? null : tally.mismatchIds(),
+                    moves ? null : tally.mergeConflicts(), job.error());
         }
     }
 

@@ -37,6 +37,8 @@ public final class JobSerialization {
             case Serialization.FAIL_JOB -> new FailJob();
             case Serialization.REPLACE_VALUE -> new ReplaceValue<>();
             case Serialization.RECORD_FIRING -> new RecordFiring();
+            case Serialization.JOB_MERGE -> new JobMergePolicy();
+            case Serialization.SCHEDULE_MERGE -> new ScheduleMergePolicy();
             default -> null;
         };
     }
@@ -64,11 +66,12 @@ public final class JobSerialization {
         out.writeLong(tally.moved());
         out.writeLong(tally.mismatches());
         out.writeStringArray(tally.mismatchIds().toArray(new String[0]));
+        out.writeLong(tally.mergeConflicts());
     }
 
     static JobTally readTally(ObjectDataInput in) throws IOException {
         return new JobTally(in.readLong(), in.readLong(), in.readLong(), in.readLong(), in.readLong(), in.readLong(),
-                Arrays.asList(in.readStringArray()));
+                Arrays.asList(in.readStringArray()), in.readLong());
     }
 
     private static void writeSpec(CompactWriter writer, JobSpec spec) {
@@ -89,7 +92,10 @@ public final class JobSerialization {
             String[] mismatchIds = reader.readArrayOfString("mismatchIds");
             JobTally tally = new JobTally(reader.readInt64("accountsProcessed"), reader.readInt64("applied"),
                     reader.readInt64("rejected"), reader.readInt64("skipped"), reader.readInt64("moved"),
-                    reader.readInt64("mismatches"), mismatchIds == null ? List.of() : Arrays.asList(mismatchIds));
+                    reader.readInt64("mismatches"), mismatchIds == null ? List.of() : Arrays.asList(mismatchIds),
+                    // A job stored before merge conflicts were counted reads as none.
+                    reader.getFieldKind("mergeConflicts") == FieldKind.INT64
+                            ? reader.readInt64("mergeConflicts") : 0);
             long[] done = reader.readArrayOfInt64("done");
             // A job stored before runs existed reads as run "0": only a later job of the same id tells them apart.
             String run = reader.getFieldKind("run") == FieldKind.STRING ? reader.readString("run") : "0";
@@ -119,6 +125,7 @@ public final class JobSerialization {
             writer.writeInt64("moved", tally.moved());
             writer.writeInt64("mismatches", tally.mismatches());
             writer.writeArrayOfString("mismatchIds", tally.mismatchIds().toArray(new String[0]));
+            writer.writeInt64("mergeConflicts", tally.mergeConflicts());
             writer.writeString("error", job.error());
         }
 

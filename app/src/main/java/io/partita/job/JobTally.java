@@ -17,9 +17,11 @@ import java.util.TreeSet;
  * @param mismatches  AUDIT: accounts whose balance differs from what their journal explains
  * @param mismatchIds AUDIT: the first {@link #MISMATCH_IDS_KEPT} of them in id order, so the answer does not depend on
  *                    which partition finished first
+ * @param mergeConflicts AUDIT: accounts a split-brain merge left below their overdraft limit (both sides debited
+ *                    them); their balances agree with their journals, so they are not mismatches
  */
 public record JobTally(long accounts, long applied, long rejected, long skipped, long moved, long mismatches,
-                List<String> mismatchIds) {
+                List<String> mismatchIds, long mergeConflicts) {
 
     static final int MISMATCH_IDS_KEPT = 10;
     static final JobTally EMPTY = new JobTally(0, 0, 0, 0, 0, 0, List.of());
@@ -28,9 +30,14 @@ public record JobTally(long accounts, long applied, long rejected, long skipped,
         mismatchIds = List.copyOf(mismatchIds);
     }
 
-    static JobTally audited(long accounts, List<String> mismatched) {
+    public JobTally(long accounts, long applied, long rejected, long skipped, long moved, long mismatches,
+                    List<String> mismatchIds) {
+        this(accounts, applied, rejected, skipped, moved, mismatches, mismatchIds, 0);
+    }
+
+    static JobTally audited(long accounts, List<String> mismatched, long mergeConflicts) {
         return new JobTally(accounts, 0, 0, 0, 0, mismatched.size(),
-                mismatched.stream().sorted().limit(MISMATCH_IDS_KEPT).toList());
+                mismatched.stream().sorted().limit(MISMATCH_IDS_KEPT).toList(), mergeConflicts);
     }
 
     JobTally plus(JobTally other) {
@@ -38,6 +45,6 @@ public record JobTally(long accounts, long applied, long rejected, long skipped,
         ids.addAll(other.mismatchIds);
         return new JobTally(accounts + other.accounts, applied + other.applied, rejected + other.rejected,
                 skipped + other.skipped, moved + other.moved, mismatches + other.mismatches,
-                ids.stream().limit(MISMATCH_IDS_KEPT).toList());
+                ids.stream().limit(MISMATCH_IDS_KEPT).toList(), mergeConflicts + other.mergeConflicts);
     }
 }

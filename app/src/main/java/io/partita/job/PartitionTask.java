@@ -135,6 +135,7 @@ final class PartitionTask implements Callable<Long>, IdentifiedDataSerializable,
         Map<String, List<JournalEntry>> byAccount = journalOf(partitionKey, slice);
         Map<String, Account> accounts = Maps.accounts(hazelcast).getAll(new LinkedHashSet<>(slice));
         long checked = 0;
+        long conflicts = 0;
         List<String> mismatched = new ArrayList<>();
         for (String id : slice) {
             Account account = accounts.get(id);
@@ -142,11 +143,14 @@ final class PartitionTask implements Callable<Long>, IdentifiedDataSerializable,
                 continue;
             }
             checked++;
+            if (account.conflicts() > 0) {
+                conflicts++;
+            }
             if (!JobRules.balanced(id, account, byAccount.getOrDefault(id, List.of())) && !balancedOnSecondLook(id)) {
                 mismatched.add(id);
             }
         }
-        return JobTally.audited(checked, mismatched);
+        return JobTally.audited(checked, mismatched, conflicts);
     }
 
     /** The journal entries of {@code accountIds}, all in the partition of {@code partitionKey}, by account. */

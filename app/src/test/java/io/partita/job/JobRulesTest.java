@@ -256,11 +256,12 @@ class JobRulesTest {
 
     @Test
     void shouldKeepTheFirstMismatchIdsInIdOrderWhateverThePartitionOrder() {
-        JobTally a = JobTally.audited(3, List.of("m-5", "m-1", "m-9"));
-        JobTally b = JobTally.audited(20, List.of("m-0", "m-2", "m-3", "m-4", "m-6", "m-7", "m-8", "m-91", "m-92"));
+        JobTally a = JobTally.audited(3, List.of("m-5", "m-1", "m-9"), 1);
+        JobTally b = JobTally.audited(20, List.of("m-0", "m-2", "m-3", "m-4", "m-6", "m-7", "m-8", "m-91", "m-92"), 2);
 
         assertEquals(a.plus(b), b.plus(a));
         assertEquals(12, a.plus(b).mismatches());
+        assertEquals(3, a.plus(b).mergeConflicts());
         assertEquals(23, a.plus(b).accounts());
         assertEquals(List.of("m-0", "m-1", "m-2", "m-3", "m-4", "m-5", "m-6", "m-7", "m-8", "m-9"),
                 a.plus(b).mismatchIds());

@@ -55,7 +55,7 @@ class JobSerializationTest {
         done.set(170);
         done.set(270);
         Job job = new Job("j-1", "r1", fee, "nightly", JobState.RUNNING, 1_700_000_000_000L, 0, "member-1", done,
-                new JobTally(40, 30, 5, 5, 3000, 2, List.of("a-1", "a-2")), null);
+                new JobTally(40, 30, 5, 5, 3000, 2, List.of("a-1", "a-2"), 3), null);
         Job failed = job.failed("broken", 1_700_000_001_000L);
         Schedule schedule = Schedule.create("nightly", "0 0 * * *", new JobSpec(JobType.INTEREST, 0, 25, false), 7)
                 .fired(1_000, 3, 1, 1, "nightly:1", "a note");
@@ -95,7 +95,7 @@ class JobSerializationTest {
         List<Integer> created = IntStream.range(0, 100).filter(id -> JobSerialization.create(id) != null)
                 .boxed().toList();
 
-        assertEquals(IntStream.rangeClosed(60, 67).boxed().toList(), created);
+        assertEquals(IntStream.rangeClosed(60, 69).boxed().toList(), created);
         created.forEach(id -> assertEquals(id, JobSerialization.create(id).getClassId()));
         created.forEach(id -> assertEquals(null, AccountSerialization.create(id)));
     }

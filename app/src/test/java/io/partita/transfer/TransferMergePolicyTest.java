@@ -1,8 +1,8 @@
 package io.partita.transfer;
 
-import com.hazelcast.spi.merge.MergingValue;
 import org.junit.jupiter.api.Test;
 
+import static io.partita.support.Merging.side;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 /** The transfers map's merge after a network split, as a function of the two sides' records. */
@@ -25,20 +25,5 @@ class TransferMergePolicyTest {
         Transfer theirs = pending.debited(900);
         assertSame(ours, policy.merge(side(theirs), side(ours)));
         assertSame(pending, policy.merge(side(pending), null));
-    }
-
-    /** A side's value as the policy sees it (its raw form is the record itself here). */
-    private static MergingValue<Transfer> side(Transfer transfer) {
-        return new MergingValue<>() {
-            @Override
-            public Transfer getDeserializedValue() {
-                return transfer;
-            }
-
-            @Override
-            public Object getRawValue() {
-                return transfer;
-            }
-        };
     }
 }

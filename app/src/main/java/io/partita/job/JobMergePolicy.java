@@ -1,0 +1,61 @@
+package io.partita.job;
+
+import com.hazelcast.nio.ObjectDataInput;
+import com.hazelcast.nio.ObjectDataOutput;
+import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
+import com.hazelcast.spi.merge.MergingValue;
+import com.hazelcast.spi.merge.SplitBrainMergePolicy;
+import io.partita.cluster.Serialization;
+
+/**
+ * How jobs merge after a network split heals: no job is lost, and none goes back. A job only one side holds is taken
+ * as it is (the recovery of running jobs then drives it on this side). Of two records of the same run, a finished one
+ * (COMPLETED or FAILED) wins over a running one, and of two running ones the one with more partitions done; on a tie
+ * the side merged into keeps its own. Nothing is charged twice whichever record is kept: every account remembers the
+ * runs that processed it, and a partition redone is a replay. Two different runs under one id (each side started a
+ * job with the same id; split-brain protection prevents it) keep this side's.
+ *
+ * <p>What runs where: on the partition thread of the job's owner in the merged cluster, once per job the smaller side
+ * brings. A plain function of the two values.
+ */
+public final class JobMergePolicy
+        implements SplitBrainMergePolicy<Job, MergingValue<Job>, Object>, IdentifiedDataSerializable {
+
+    @Override
+    public Object merge(MergingValue<Job> merging, MergingValue<Job> existing) {
+        if (existing == null || existing.getRawValue() == null) {
+            return merging.getRawValue();
+        }
+        Job theirs = merging.getValue();
+        Job ours = existing.getValue();
+        if (theirs == null || ours == null || !theirs.run().equals(ours.run())) {
+            return ours == null ? merging.getRawValue() : existing.getRawValue();
+        }
+        return further(theirs, ours) ? merging.getRawValue() : existing.getRawValue();
+    }
+
+    private static boolean further(Job theirs, Job ours) {
+        if (theirs.running() != ours.running()) {
+            return !theirs.running();
+        }
+        return theirs.partitionsDone() > ours.partitionsDone();
+    }
+
+    @Override
+    public int getFactoryId() {
+        return Serialization.FACTORY_ID;
+    }
+
+    @Override
+    public int getClassId() {
+        return Serialization.JOB_MERGE;
+    }
+
+    @Override
+    public void writeData(ObjectDataOutput out) {
+    }
+
+    @Override
+    public void readData(ObjectDataInput in) {
+    }
+}
