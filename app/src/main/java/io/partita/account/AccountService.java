@@ -3,6 +3,7 @@ package io.partita.account;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import com.hazelcast.query.Predicates;
+import io.partita.cluster.HazelcastConfigs;
 import io.partita.cluster.Maps;
 import io.partita.cluster.PartitionKeys;
 import io.partita.cluster.PartitaProperties;
@@ -101,13 +102,21 @@ public class AccountService {
         return hazelcast.getPartitionService().getPartition(accountId).getPartitionId();
     }
 
-    /** {@code call} within the request timeout, its failures translated for the API. */
+    /**
+     * {@code call} within the request timeout, its failures translated for the API. An answer that arrives after this
+     * member stopped hearing from a majority is not given: the write may have been applied only on this side of a
+     * network split (an operation waiting for a backup on the other side completes when that member is removed), and
+     * the other side may apply the same txId anew; the client learns which from a retry once the sides have merged.
+     */
     private <T> CompletableFuture<T> bounded(CompletionStage<T> call) {
         return call.toCompletableFuture()
                 .orTimeout(requestTimeout.toMillis(), TimeUnit.MILLISECONDS)
                 .handle((result, failure) -> {
                     if (failure != null) {
                         throw Failures.translate(failure);
+                    }
+                    if (!HazelcastConfigs.majorityPresent(hazelcast)) {
+                        throw Failures.cutOff();
                     }
                     return result;
                 });

@@ -4,6 +4,7 @@ import com.hazelcast.core.HazelcastInstance;
 import io.partita.cluster.Continuations;
 import io.partita.cluster.LocalStores;
 import io.partita.cluster.BackedUpCalls;
+import io.partita.cluster.HazelcastConfigs;
 import io.partita.cluster.Maps;
 import io.partita.cluster.PartitaProperties.ProcessingMode;
 import jakarta.inject.Singleton;
@@ -70,7 +71,9 @@ class BatchService {
         CompletionStage<Void> done = accounts.effectiveMode(mode) == ProcessingMode.PARTITIONED
                 ? attempt(accountIds, requests, all, outcomes, 1, deadline)
                 : oneByOne(accountIds, requests, mode, outcomes, deadline);
-        return done.thenApply(ignored -> Arrays.asList(outcomes));
+        // Answers that arrive once this member no longer hears a majority are not given (see AccountService.bounded).
+        return done.thenApply(ignored -> HazelcastConfigs.majorityPresent(hazelcast) ? Arrays.asList(outcomes)
+                : Arrays.asList(new TxOutcome[outcomes.length]));
     }
 
     /** Sends {@code pending} in rounds; what a failed round left unanswered is tried again after a pause. */

@@ -9,10 +9,12 @@ import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.MapConfig;
 import com.hazelcast.config.MergePolicyConfig;
 import com.hazelcast.config.NetworkConfig;
+import com.hazelcast.config.PartitionGroupConfig;
 import com.hazelcast.config.SplitBrainProtectionConfig;
 import com.hazelcast.config.cp.CPSubsystemConfig;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.spi.merge.DiscardMergePolicy;
+import com.hazelcast.spi.partitiongroup.PartitionGroupMetaData;
 import com.hazelcast.spi.properties.ClusterProperty;
 import com.hazelcast.splitbrainprotection.SplitBrainProtectionOn;
 import io.partita.account.AccountMergePolicy;
@@ -76,6 +78,7 @@ public final class HazelcastConfigs {
         config.getMemberAttributeConfig().setAttribute(HTTP_URL_ATTRIBUTE, httpUrl);
 
         network(config, properties);
+        partitionGroups(config, properties.partitionGroup());
         String protection = protection(config, properties);
         maps(config, properties, protection);
         jobs(config, protection, properties.backupCount());
@@ -119,11 +122,38 @@ public final class HazelcastConfigs {
     }
 
     /**
+     * Keeps a partition's copies apart across failure domains: with {@code host}, never two on one host address (one
+     * machine running two nodes); with {@code zone}, never two in one zone, which each member names in its attributes
+     * (Hazelcast's ZONE_AWARE groups read it there). Losing one host or zone then loses no partition.
+     */
+    private static void partitionGroups(Config config, PartitaProperties.PartitionGroup group) {
+        switch (group.type()) {
+            case NONE -> {
+            }
+            case HOST -> config.getPartitionGroupConfig().setEnabled(true)
+                    .setGroupType(PartitionGroupConfig.MemberGroupType.HOST_AWARE);
+            case ZONE -> {
+                if (group.zone() == null || group.zone().isBlank()) {
+                    throw new IllegalArgumentException("partita.partition-group.zone (PARTITA_PARTITION_GROUP_ZONE) "
+                            + "must name this member's zone when partita.partition-group.type is zone");
+                }
+                config.getPartitionGroupConfig().setEnabled(true)
+                        .setGroupType(PartitionGroupConfig.MemberGroupType.ZONE_AWARE);
+                config.getMemberAttributeConfig().setAttribute(PartitionGroupMetaData.PARTITION_GROUP_ZONE,
+                        group.zone());
+            }
+        }
+    }
+
+    /**
      * Split-brain protection for the ledger, jobs and schedules: the name of a protection that needs
-     * {@link PartitaProperties#requiredMembers()} members heard from within the heartbeat timeout, or null when it is
-     * off. Counting the members heard from, not the member list, is what stops a minority in time: a member that
-     * loses the master must also claim mastership before the others are removed from its list, which took another
-     * 10 s in the network-split test; their heartbeats stop arriving at once.
+     * {@link PartitaProperties#requiredMembers()} members heard from within 3/5 of the heartbeat timeout (three
+     * heartbeats), or null when it is off. Counting the members heard from, not the member list, is what stops a
+     * minority in time: a member that loses the master must also claim mastership before the others are removed from
+     * its list, which took another 10 s in the network-split test; their heartbeats stop arriving at once. And it
+     * stops well before the others are removed: an operation that was waiting for a backup on the other side
+     * completes as a success when that member is removed, and by then this member already refuses to acknowledge it
+     * ({@link #majorityPresent}).
      */
     private static String protection(Config config, PartitaProperties properties) {
         int required = properties.requiredMembers();
@@ -132,14 +162,17 @@ public final class HazelcastConfigs {
         }
         config.addSplitBrainProtectionConfig(SplitBrainProtectionConfig
                 .newRecentlyActiveSplitBrainProtectionConfigBuilder(PROTECTION, required,
-                        (int) properties.heartbeatTimeout().toMillis())
+                        (int) (properties.heartbeatTimeout().toMillis() * 3 / 5))
                 .enabled(true).build()
                 .setProtectOn(SplitBrainProtectionOn.READ_WRITE));
         return PROTECTION;
     }
 
-    /** Whether this member hears from enough members to serve the ledger: true when protection is off. */
-    static boolean majorityPresent(HazelcastInstance hazelcast) {
+    /**
+     * Whether this member hears from enough members to serve the ledger: true when protection is off. An answer that
+     * arrives once it is false is not acknowledged (it may have been applied only on this side of a split).
+     */
+    public static boolean majorityPresent(HazelcastInstance hazelcast) {
         SplitBrainProtectionConfig protection = hazelcast.getConfig().getSplitBrainProtectionConfigs().get(PROTECTION);
         if (protection != null && protection.isEnabled()) {
             return hazelcast.getSplitBrainProtectionService().getSplitBrainProtection(PROTECTION).hasMinimumSize();

@@ -40,6 +40,7 @@ import java.util.List;
  *                         entries in their tails, so that a merge after a network split can join both sides
  * @param backupCount      synchronous backups of every map (1 to 3); 2 keeps every partition through the loss of any
  *                         two members, for clusters of 5 or more
+ * @param partitionGroup   which members may not hold two copies of one partition
  */
 @ConfigurationProperties("partita")
 public record PartitaProperties(
@@ -58,7 +59,8 @@ public record PartitaProperties(
         @NotNull Duration requestTimeout,
         @Min(0) @Max(1000) int splitBrainProtection,
         @Min(1) @Max(1000) int clusterSize,
-        @Min(1) @Max(3) int backupCount) {
+        @Min(1) @Max(3) int backupCount,
+        @Valid @NotNull PartitionGroup partitionGroup) {
 
     /**
      * The fewest members a member must see to serve the ledger, jobs and schedules (a majority of {@code clusterSize}
@@ -73,7 +75,21 @@ public record PartitaProperties(
 
     public enum Discovery { MULTICAST, TCP, KUBERNETES }
 
+    /** Failure domains a partition's copies are kept apart across. */
+    public enum GroupType { NONE, HOST, ZONE }
+
     public enum ProcessingMode { PARTITIONED, LOCKED }
+
+    /**
+     * @param type {@code none}: a partition's copies go to any two members; {@code host}: never two on one host
+     *             address; {@code zone}: never two in one zone
+     * @param zone this member's zone with {@code type: zone} (a cloud zone, a rack, or a Kubernetes node name)
+     */
+    @Introspected
+    @ConfigurationProperties("partition-group")
+    public record PartitionGroup(@NotNull GroupType type,
+                                 @Nullable @Pattern(regexp = "[A-Za-z0-9._-]{0,64}") String zone) {
+    }
 
     /** @param serviceDns the DNS name of the headless service whose A records are the members */
     @Introspected

@@ -57,8 +57,7 @@ public final class Failures {
             return cp;
         }
         if (cause instanceof SplitBrainProtectionException) {
-            return ApiException.unavailable("This member is cut off from the majority of the cluster. Retry with the "
-                    + "same id, here later or on another member.", RETRY_AFTER);
+            return cutOff();
         }
         if (cause instanceof TimeoutException) {
             return ApiException.unavailable("The member that holds the data did not answer in time, so the write may "
@@ -69,6 +68,12 @@ public final class Failures {
                     + "id.", RETRY_AFTER);
         }
         return cause instanceof RuntimeException runtime ? runtime : new CompletionException(cause);
+    }
+
+    /** This member does not hear from a majority of the cluster: whatever it was asked, it does not answer. */
+    public static ApiException cutOff() {
+        return ApiException.unavailable("This member is cut off from the majority of the cluster. Retry with the "
+                + "same id, here later or on another member.", RETRY_AFTER);
     }
 
     /** Failures of the CP Subsystem (FencedLock), as a 503; null for anything else. */

@@ -44,7 +44,7 @@ class DiscoveryTest {
                 1, Duration.ofSeconds(15), null, TestProperties.cp(0),
                 new PartitaProperties.Processing(PartitaProperties.ProcessingMode.PARTITIONED),
                 new PartitaProperties.Journal(Duration.ofHours(1), 64, Duration.ofMillis(50), Duration.ofSeconds(2)), TestProperties.transfers(),
-                Duration.ofSeconds(10), 0, 1, 1);
+                Duration.ofSeconds(10), 0, 1, 1, TestProperties.NO_GROUPS);
         return HazelcastConfigs.memberConfig(properties, "http://127.0.0.1:0");
     }
 
@@ -72,6 +72,6 @@ class DiscoveryTest {
                 1, Duration.ofSeconds(15), null, TestProperties.cp(0),
                 new PartitaProperties.Processing(PartitaProperties.ProcessingMode.PARTITIONED),
                 new PartitaProperties.Journal(Duration.ofHours(1), 64, Duration.ofMillis(50), Duration.ofSeconds(2)), TestProperties.transfers(),
-                Duration.ofSeconds(10), 0, 1, 1);
+                Duration.ofSeconds(10), 0, 1, 1, TestProperties.NO_GROUPS);
     }
 }

@@ -3,6 +3,7 @@ package io.partita.cluster;
 import io.micronaut.health.HealthStatus;
 import io.micronaut.management.health.indicator.HealthResult;
 import io.partita.support.TestCluster;
+import io.partita.support.TestProperties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.reactivestreams.Publisher;
@@ -31,7 +32,8 @@ class MemberReadinessTest {
             PartitaProperties base = cluster.properties(0);
             PartitaProperties meantForThree = new PartitaProperties(base.clusterName(), base.discovery(),
                     base.members(), base.kubernetes(), base.network(), 1, base.heartbeatTimeout(), base.httpUrl(),
-                    base.cp(), base.processing(), base.journal(), base.transfers(), base.requestTimeout(), 0, 3, 1);
+                    base.cp(), base.processing(), base.journal(), base.transfers(), base.requestTimeout(), 0, 3, 1,
+                    TestProperties.NO_GROUPS);
             assertEquals(2, meantForThree.requiredMembers());
             ClusterSafety safety = new ClusterSafety(cluster.member(0));
             MemberReadiness readiness = new MemberReadiness(cluster.member(0), meantForThree, safety);

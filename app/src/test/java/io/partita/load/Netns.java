@@ -108,6 +108,11 @@ final class Netns implements AutoCloseable {
         String second = "pt" + tag + "x" + middle;
         ip("link", "add", second, "type", "veth", "peer", "name", "pt" + tag + "y" + middle);
         ip("link", "set", "pt" + tag + "y" + middle, "netns", ns, "name", "eth2");
+        // The same MAC as eth0 (the two are on different bridges): one host on two segments, so the other side's ARP
+        // entries for it stay right after the heal instead of pointing at a port that is gone.
+        String mac = output("ip", "-n", ns, "-o", "link", "show", "eth0").replaceAll("(?s).*link/ether ([0-9a-f:]+).*",
+                "$1").trim();
+        ip("-n", ns, "link", "set", "eth2", "address", mac);
         // The address without a prefix route: replies to the other side leave by eth2 through host routes only.
         ip("-n", ns, "addr", "add", memberAddress(middle) + "/32", "dev", "eth2");
         ip("-n", ns, "link", "set", "eth2", "up");

@@ -29,6 +29,10 @@ public final class TestProperties {
         return new PartitaProperties.Journal(Duration.ofHours(24), 64, Duration.ofMillis(50), Duration.ofSeconds(2));
     }
 
+    /** No partition groups: a partition's copies on any two members, as by default. */
+    public static final PartitaProperties.PartitionGroup NO_GROUPS =
+            new PartitaProperties.PartitionGroup(PartitaProperties.GroupType.NONE, null);
+
     public static PartitaProperties tcp(String clusterName, int port, List<String> members, int cpMembers) {
         return tcp(clusterName, port, members, cpMembers, journal());
     }
@@ -42,7 +46,7 @@ public final class TestProperties {
                 cp(cpMembers),
                 new PartitaProperties.Processing(PartitaProperties.ProcessingMode.PARTITIONED),
                 journal,
-                transfers(), Duration.ofSeconds(10), 0, 1, 1);
+                transfers(), Duration.ofSeconds(10), 0, 1, 1, NO_GROUPS);
     }
 
     /** {@code base} for a cluster meant to have {@code clusterSize} members. */
@@ -50,6 +54,15 @@ public final class TestProperties {
         return new PartitaProperties(base.clusterName(), base.discovery(), base.members(), base.kubernetes(),
                 base.network(), base.minClusterSize(), base.heartbeatTimeout(), base.httpUrl(), base.cp(),
                 base.processing(), base.journal(), base.transfers(), base.requestTimeout(),
-                base.splitBrainProtection(), clusterSize, base.backupCount());
+                base.splitBrainProtection(), clusterSize, base.backupCount(), base.partitionGroup());
+    }
+
+    /** {@code base} for a member in {@code zone}, with a partition's copies kept apart across zones. */
+    public static PartitaProperties inZone(PartitaProperties base, String zone) {
+        return new PartitaProperties(base.clusterName(), base.discovery(), base.members(), base.kubernetes(),
+                base.network(), base.minClusterSize(), base.heartbeatTimeout(), base.httpUrl(), base.cp(),
+                base.processing(), base.journal(), base.transfers(), base.requestTimeout(),
+                base.splitBrainProtection(), base.clusterSize(), base.backupCount(),
+                new PartitaProperties.PartitionGroup(PartitaProperties.GroupType.ZONE, zone));
     }
 }
