@@ -2,12 +2,8 @@ package io.partita.account;
 
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastInstanceAware;
-import com.hazelcast.nio.ObjectDataInput;
-import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import com.hazelcast.spi.merge.MergingEntry;
-import com.hazelcast.spi.merge.SplitBrainMergePolicy;
-import io.partita.cluster.Serialization;
+import io.partita.cluster.StatelessMergePolicy;
 
 /**
  * What the ledger's merge policies share: they carry no state over the wire (an id, nothing else), and they read the
@@ -16,9 +12,8 @@ import io.partita.cluster.Serialization;
  *
  * @param <V> the map's value
  */
-abstract class MemberMergePolicy<V>
-        implements SplitBrainMergePolicy<V, MergingEntry<Object, V>, Object>, IdentifiedDataSerializable,
-        HazelcastInstanceAware {
+abstract class MemberMergePolicy<V> extends StatelessMergePolicy<V, MergingEntry<Object, V>>
+        implements HazelcastInstanceAware {
 
     protected transient volatile HazelcastInstance hazelcast;
 
@@ -30,18 +25,5 @@ abstract class MemberMergePolicy<V>
     @Override
     public void setHazelcastInstance(HazelcastInstance hazelcastInstance) {
         this.hazelcast = hazelcastInstance;
-    }
-
-    @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
-    }
-
-    @Override
-    public void writeData(ObjectDataOutput out) {
-    }
-
-    @Override
-    public void readData(ObjectDataInput in) {
     }
 }

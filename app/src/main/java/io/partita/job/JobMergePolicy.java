@@ -1,11 +1,8 @@
 package io.partita.job;
 
-import com.hazelcast.nio.ObjectDataInput;
-import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import com.hazelcast.spi.merge.MergingValue;
-import com.hazelcast.spi.merge.SplitBrainMergePolicy;
 import io.partita.cluster.Serialization;
+import io.partita.cluster.ValueMergePolicy;
 
 /**
  * How jobs merge after a network split heals: no job is lost, and none goes back. A job only one side holds is taken
@@ -18,44 +15,21 @@ import io.partita.cluster.Serialization;
  * <p>What runs where: on the partition thread of the job's owner in the merged cluster, once per job the smaller side
  * brings. A plain function of the two values.
  */
-public final class JobMergePolicy
-        implements SplitBrainMergePolicy<Job, MergingValue<Job>, Object>, IdentifiedDataSerializable {
+public final class JobMergePolicy extends ValueMergePolicy<Job, MergingValue<Job>> {
 
     @Override
-    public Object merge(MergingValue<Job> merging, MergingValue<Job> existing) {
-        if (existing == null || existing.getRawValue() == null) {
-            return merging.getRawValue();
+    protected Job join(Job theirs, Job ours) {
+        if (!theirs.run().equals(ours.run())) {
+            return ours;
         }
-        Job theirs = merging.getValue();
-        Job ours = existing.getValue();
-        if (theirs == null || ours == null || !theirs.run().equals(ours.run())) {
-            return ours == null ? merging.getRawValue() : existing.getRawValue();
-        }
-        return further(theirs, ours) ? merging.getRawValue() : existing.getRawValue();
-    }
-
-    private static boolean further(Job theirs, Job ours) {
         if (theirs.running() != ours.running()) {
-            return !theirs.running();
+            return theirs.running() ? ours : theirs;
         }
-        return theirs.partitionsDone() > ours.partitionsDone();
-    }
-
-    @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
+        return theirs.partitionsDone() > ours.partitionsDone() ? theirs : ours;
     }
 
     @Override
     public int getClassId() {
         return Serialization.JOB_MERGE;
-    }
-
-    @Override
-    public void writeData(ObjectDataOutput out) {
-    }
-
-    @Override
-    public void readData(ObjectDataInput in) {
     }
 }

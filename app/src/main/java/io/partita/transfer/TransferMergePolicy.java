@@ -1,11 +1,8 @@
 package io.partita.transfer;
 
-import com.hazelcast.nio.ObjectDataInput;
-import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import com.hazelcast.spi.merge.MergingValue;
-import com.hazelcast.spi.merge.SplitBrainMergePolicy;
 import io.partita.cluster.Serialization;
+import io.partita.cluster.ValueMergePolicy;
 
 /**
  * How transfer records merge after a network split heals: by state. A transfer only moves forward, so of the two
@@ -17,37 +14,15 @@ import io.partita.cluster.Serialization;
  * <p>What runs where: on the partition thread of the record's owner in the merged cluster, once per record the smaller
  * side brings. A plain function of the two values: no member, no clock.
  */
-public final class TransferMergePolicy
-        implements SplitBrainMergePolicy<Transfer, MergingValue<Transfer>, Object>, IdentifiedDataSerializable {
+public final class TransferMergePolicy extends ValueMergePolicy<Transfer, MergingValue<Transfer>> {
 
     @Override
-    public Object merge(MergingValue<Transfer> merging, MergingValue<Transfer> existing) {
-        if (existing == null || existing.getRawValue() == null) {
-            return merging.getRawValue();
-        }
-        Transfer theirs = merging.getValue();
-        Transfer ours = existing.getValue();
-        if (theirs == null || ours == null) {
-            return ours == null ? merging.getRawValue() : existing.getRawValue();
-        }
-        return theirs.state().rank() > ours.state().rank() ? merging.getRawValue() : existing.getRawValue();
-    }
-
-    @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
+    protected Transfer join(Transfer theirs, Transfer ours) {
+        return theirs.state().rank() > ours.state().rank() ? theirs : ours;
     }
 
     @Override
     public int getClassId() {
         return Serialization.TRANSFER_MERGE;
-    }
-
-    @Override
-    public void writeData(ObjectDataOutput out) {
-    }
-
-    @Override
-    public void readData(ObjectDataInput in) {
     }
 }
