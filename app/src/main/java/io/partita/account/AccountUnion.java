@@ -10,9 +10,10 @@ import java.util.List;
  * the answer its client got (status and balance after), and its amount moves the balance if it was applied. A txId
  * both sides recorded (a client that retried on the other side) counts once, as the existing side recorded it.
  *
- * <p>Why the other side's transactions are all in its tail: while the cluster runs below its expected size, journal
- * writers keep the newest entries in the tails ({@link TrimTails}), so what a side recorded after the split is still in
- * its accounts when they merge. (What it recorded before the split, both sides hold.)
+ * <p>Why the other side's transactions are all in its tail: tails keep what was recorded within twice the heartbeat
+ * timeout, and while the cluster runs below its expected size everything since that long before it last was whole
+ * (up to {@link JournalSettings#MAX_HELD}, {@link TrimTails}), so what a side recorded after the split, even before
+ * it noticed, is still in its accounts when they merge. (What it recorded before the split, both sides hold.)
  *
  * <p>A merge can leave an account below its overdraft limit when both sides debited it. The transactions stay, as
  * acknowledged; the account counts the conflict ({@link Account#conflicts()}), and the merge reports it.

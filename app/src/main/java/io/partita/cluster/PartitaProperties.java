@@ -36,8 +36,8 @@ import java.util.List;
  * @param splitBrainProtection the fewest members a member must see to serve the ledger's maps; 0 derives it from
  *                         {@code clusterSize} (see {@link #requiredMembers()}), 1 turns it off
  * @param clusterSize      the members this cluster is meant to have. Split-brain protection is a majority of it (with
- *                         3 or more), and while fewer members are present the journal writers keep accounts' newest
- *                         entries in their tails, so that a merge after a network split can join both sides
+ *                         3 or more), and while fewer members are present tails stop shedding journaled entries,
+ *                         so that a merge after a network split can join both sides
  * @param backupCount      synchronous backups of every map (1 to 3); 2 keeps every partition through the loss of any
  *                         two members, for clusters of 5 or more
  * @param partitionGroup   which members may not hold two copies of one partition
