@@ -86,6 +86,7 @@ public final class HazelcastConfigs {
         // Batch slices wait on their local operations, so the pool is sized for waiting, not for cores.
         config.addExecutorConfig(new ExecutorConfig(Maps.BATCH_EXECUTOR).setPoolSize(16).setQueueCapacity(10_000));
         Serialization.register(config.getSerializationConfig());
+        JavaSerializationFilters.allowListOnly(config.getSerializationConfig());
         return config;
     }
 

@@ -14,6 +14,7 @@ import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
 
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -23,6 +24,8 @@ import java.util.List;
 final class JobApi {
 
     static final String MAX_RATE = "10000";
+    /** The longest cron accepted; the longest sensible 5- or 6-field expression is well under it. */
+    static final int MAX_CRON_LENGTH = 200;
 
     private JobApi() {
     }
@@ -65,7 +68,7 @@ final class JobApi {
     }
 
     @Serdeable
-    record ScheduleRequest(@NotBlank @StrictJson.Text String cron, @NotNull @Valid @StrictJson.Nested JobRequest job) {
+    record ScheduleRequest(@NotBlank @Size(max = MAX_CRON_LENGTH) @StrictJson.Text String cron, @NotNull @Valid @StrictJson.Nested JobRequest job) {
     }
 
     /** A job's spec as the API shows it: the fields its type uses. */

@@ -387,6 +387,17 @@ class JobApiTest {
         assertProblem(api.get("/schedules/" + name), 404, null);
     }
 
+    @Test
+    void shouldRefuseACronLongerThan200CharactersEvenWhenItWouldParse() {
+        String name = "long-" + suffix;
+        String cron = "0 0 1 1" + " ".repeat(200) + "*";
+
+        assertProblem(api.put("/schedules/" + name, "{\"cron\":\"" + cron + "\",\"job\":{\"type\":\"AUDIT\"}}"),
+                400, "cron");
+
+        assertProblem(api.get("/schedules/" + name), 404, null);
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {"1-0 * * * *", "0 0 * * 0#6", "*/0 * * * *", "0 0 * * L"})
     void shouldNameTheCronButNotTheParsersInternalsWhenRefusingIt(String cron) {

@@ -1,8 +1,10 @@
 package io.partita.metrics;
 
 import io.micronaut.http.HttpRequest;
+import io.micronaut.http.HttpStatus;
 import io.micronaut.http.client.HttpClient;
 import io.micronaut.http.client.annotation.Client;
+import io.micronaut.http.client.exceptions.HttpClientResponseException;
 import io.micronaut.json.JsonMapper;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import io.partita.account.AccountService;
@@ -18,6 +20,7 @@ import java.util.List;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code GET /prometheus} on a one-member node carries Partita's own metrics, named {@code partita_...}. */
@@ -92,5 +95,20 @@ class PrometheusEndpointTest {
             }
         });
         assertTrue(scrape().contains("partita_job_duration_seconds_bucket{outcome=\"completed\",type=\"AUDIT\",le="));
+    }
+
+    @Test
+    void shouldExposeOnlyHealthAndPrometheusOfTheManagementEndpointsByDefault() {
+        assertEquals(HttpStatus.OK, http.toBlocking().exchange(HttpRequest.GET("/health")).getStatus());
+        assertEquals(HttpStatus.OK, http.toBlocking().exchange(HttpRequest.GET("/prometheus")).getStatus());
+        List<HttpRequest<?>> closed = List.of(HttpRequest.GET("/beans"), HttpRequest.POST("/refresh", "{}"),
+                HttpRequest.GET("/threaddump"), HttpRequest.GET("/routes"), HttpRequest.GET("/env"),
+                HttpRequest.GET("/loggers"), HttpRequest.GET("/info"), HttpRequest.POST("/stop", "{}"));
+        for (HttpRequest<?> request : closed) {
+            HttpClientResponseException refused = assertThrows(HttpClientResponseException.class,
+                    () -> http.toBlocking().exchange(request), request.getPath());
+            assertTrue(refused.getStatus() == HttpStatus.NOT_FOUND || refused.getStatus() == HttpStatus.UNAUTHORIZED,
+                    request.getPath() + " answered " + refused.getStatus());
+        }
     }
 }

@@ -1,13 +1,13 @@
 package io.partita.support;
 
 import com.hazelcast.config.Config;
-import com.hazelcast.config.JavaSerializationFilterConfig;
 import com.hazelcast.config.SerializationConfig;
 import com.hazelcast.internal.serialization.InternalSerializationService;
 import com.hazelcast.internal.serialization.impl.DefaultSerializationServiceBuilder;
 import com.hazelcast.internal.serialization.impl.compact.Schema;
 import com.hazelcast.internal.serialization.impl.compact.SchemaService;
 import io.partita.cluster.HazelcastConfigs;
+import io.partita.cluster.JavaSerializationFilters;
 
 import java.util.List;
 import java.util.Map;
@@ -42,9 +42,7 @@ public final class WireSerialization {
     public static SerializationConfig nodeConfigWithoutJava() {
         Config config = HazelcastConfigs.memberConfig(
                 TestProperties.tcp("serialization", 5701, List.of(), 0), "http://127.0.0.1:0");
-        JavaSerializationFilterConfig refuseAll = new JavaSerializationFilterConfig().setDefaultsDisabled(true);
-        refuseAll.getWhitelist().addClasses("none.allowed");
-        config.getSerializationConfig().setJavaSerializationFilterConfig(refuseAll);
+        JavaSerializationFilters.refuseAll(config.getSerializationConfig());
         return config.getSerializationConfig();
     }
 
