@@ -27,7 +27,9 @@ install_missing() {
     command -v redis-server >/dev/null || missing+=(redis-server)
     if ((${#missing[@]})); then
         echo "peers: installing ${missing[*]} from Debian's packages" >&2
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >&2
+        # A fresh machine may have no package lists yet.
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >&2 \
+            || { apt-get update -q >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >&2; }
     fi
 }
 
