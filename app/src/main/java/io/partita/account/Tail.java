@@ -97,11 +97,11 @@ public final class Tail {
         int excess = size(tail) - atMost;
         Reader reader = new Reader(tail);
         while (reader.more()) {
-            String txId = reader.txId();
-            if (reader.next("", 0).at() >= recordedBefore && ids.size() >= excess) {
+            if (reader.at() >= recordedBefore && ids.size() >= excess) {
                 break;
             }
-            ids.add(txId);
+            ids.add(reader.txId());
+            reader.skip();
         }
         return ids;
     }
@@ -152,7 +152,7 @@ public final class Tail {
         if (tail.length == 0) {
             return Long.MAX_VALUE;
         }
-        return new Reader(tail).next("", 0).at();
+        return new Reader(tail).at();
     }
 
     /** One entry in the tail's encoding (its seq and account are implied by where it is stored). */
@@ -274,6 +274,21 @@ public final class Tail {
             String ref = readId();
             return new JournalEntry(accountId, txId, type(kind), amount, status(kind), balanceAfter, at, seq, ref,
                     merged(kind));
+        }
+
+        /**
+         * When the entry at the reader's position was recorded, without moving it or decoding the rest: the write path
+         * asks this of a tail's oldest entry on every transaction.
+         */
+        long at() {
+            int start = position;
+            position++;
+            position += 1 + (bytes[position] & 0xFF);
+            skipVarLong();
+            skipVarLong();
+            long at = readVarLong();
+            position = start;
+            return at;
         }
 
         void skip() {

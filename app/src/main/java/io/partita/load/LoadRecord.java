@@ -1,5 +1,7 @@
 package io.partita.load;
 
+import io.partita.account.TxType;
+
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -128,12 +130,9 @@ final class LoadRecord {
             return "APPLIED".equals(status);
         }
 
-        /** What it did to the balance when applied: the API's types that take money out are negative. */
+        /** What it did to the balance when applied (the API spells the ledger's types by name). */
         long delta() {
-            return switch (type) {
-                case "DEBIT", "FEE", "TRANSFER_OUT" -> -amount;
-                default -> amount;
-            };
+            return TxType.valueOf(type).delta(amount);
         }
     }
 
