@@ -72,6 +72,15 @@ public record Account(long balance, long overdraftLimit, long version, long fenc
                 Tail.append(tail, Tail.encode(entry)), jobs, conflicts);
     }
 
+    /**
+     * This account with {@code encoded} (entries in the tail's encoding, oldest first) put in front of its tail: the
+     * entries just before its oldest one, back from the journal ({@link TailRestore}).
+     */
+    Account withEarlierEntries(byte[] encoded) {
+        return new Account(balance, overdraftLimit, version, fence, openingBalance, Tail.append(encoded, tail), jobs,
+                conflicts);
+    }
+
     /** This account reported once more as left below its overdraft limit by a merge. */
     Account withConflict() {
         return new Account(balance, overdraftLimit, version, fence, openingBalance, tail, jobs, conflicts + 1);

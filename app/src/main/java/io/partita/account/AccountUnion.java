@@ -12,8 +12,9 @@ import java.util.List;
  *
  * <p>Why the other side's transactions are all in its tail: tails keep what was recorded within twice the heartbeat
  * timeout, and while the cluster runs below its expected size everything since that long before it last was whole
- * (up to {@link JournalSettings#MAX_HELD}, {@link TrimTails}), so what a side recorded after the split, even before
- * it noticed, is still in its accounts when they merge. (What it recorded before the split, both sides hold.)
+ * ({@link TrimTails}); what a busy account let go of past {@link JournalSettings#MAX_HELD} entries, the merging member
+ * puts back from its journal just before the merge ({@link TailRestore}). So what a side recorded after the split,
+ * even before it noticed, is in its accounts when they merge. (What it recorded before the split, both sides hold.)
  *
  * <p>A merge can leave an account below its overdraft limit when both sides debited it. The transactions stay, as
  * acknowledged; the account counts the conflict ({@link Account#conflicts()}), and the merge reports it.

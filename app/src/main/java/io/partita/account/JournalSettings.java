@@ -24,9 +24,9 @@ public record JournalSettings(Duration retention, int flushBatch, Duration flush
                               int clusterSize, Duration hold) {
 
     /**
-     * The most entries a tail keeps on purpose (within {@code hold}): what one side of a network split can record on
-     * one account and still have joined with the other side's when they merge. Past it the oldest journaled entries
-     * leave the tail as usual (the merge can then miss them); split-brain protection stops a minority well before.
+     * The most entries a tail keeps on purpose (within {@code hold}), so that a busy account's value stays small. Past
+     * it the oldest journaled entries leave the tail as usual; if a network split then merges this side into the
+     * other, they are put back from the journal first ({@link TailRestore}).
      */
     public static final int MAX_HELD = 128;
 

@@ -56,6 +56,8 @@ final class JournalWriter {
     private final AtomicLong epoch = new AtomicLong();
     private final Thread thread;
     private volatile boolean running = true;
+    /** While a split-brain merge is under way: neither writes nor sweeps (see {@link MemberLedger#start}). */
+    private volatile boolean paused;
     private long nextSweep;
     private long nextRetentionCheck;
     /** When this member last saw the whole cluster ({@code clusterSize} members); see {@link #holdCutoff}. */
@@ -81,6 +83,12 @@ final class JournalWriter {
 
     void stop() {
         running = false;
+        LockSupport.unpark(thread);
+    }
+
+    /** Stops or resumes writing and sweeping; what is queued meanwhile waits. */
+    void pause(boolean pause) {
+        paused = pause;
         LockSupport.unpark(thread);
     }
 
@@ -121,7 +129,9 @@ final class JournalWriter {
     private void run() {
         while (running) {
             try {
-                if (!flushDue()) {
+                if (paused) {
+                    LockSupport.parkNanos(IDLE_PARK_NANOS * 10);
+                } else if (!flushDue()) {
                     housekeeping();
                     LockSupport.parkNanos(IDLE_PARK_NANOS);
                 }

@@ -25,7 +25,7 @@ public interface LedgerHost {
 
     /**
      * Tail entries recorded at or after this instant (epoch milliseconds) stay in their tails even once journaled, up
-     * to {@link JournalSettings#MAX_HELD} per tail (see {@link TrimTails}).
+     * to {@link JournalSettings#MAX_HELD} per tail (see {@link TrimTails}; {@link TailRestore} puts back the rest).
      */
     long holdCutoff();
 }

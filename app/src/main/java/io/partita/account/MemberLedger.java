@@ -52,7 +52,14 @@ public final class MemberLedger implements LedgerHost {
                 // This member's data is about to be merged into another cluster: what it queued was recorded on the
                 // side that is merging, and joins the other side's accounts through their tails, with new seqs.
                 // Written now, it would enter the journal with its old ones.
-                case MERGING -> ledger.writer.discardPending();
+                // The tails get back what they let go of since the hold cutoff (TailRestore); the writer pauses until
+                // the merge is over, so that nothing trims them again before Hazelcast reads them.
+                case MERGING -> {
+                    ledger.writer.pause(true);
+                    ledger.writer.discardPending();
+                    TailRestore.beforeMerge(hazelcast, ledger.writer.holdCutoff());
+                }
+                case MERGED, MERGE_FAILED -> ledger.writer.pause(false);
                 default -> {
                 }
             }

@@ -25,7 +25,8 @@ import java.util.Map;
  * <p>Entries recorded since {@code holdCutoff} stay even once journaled, up to {@link JournalSettings#MAX_HELD} per
  * tail: a member cut off from the others by a network split takes a heartbeat timeout to notice, and until the two
  * sides merge, what it recorded must still be in its accounts (the merge joins tails, {@link AccountUnion}); the
- * cutoff stops moving while the cluster is short of members ({@link JournalWriter#holdCutoff}).
+ * cutoff stops moving while the cluster is short of members ({@link JournalWriter#holdCutoff}). What leaves past the
+ * bound is put back from the journal before a merge ({@link TailRestore}).
  *
  * <p>What runs where: on the partition threads of the accounts' owner, one operation per partition; the backup trims
  * the same way ({@link AccountBackup}), after the journal's own backup of those entries, which the same partition sent

@@ -164,4 +164,56 @@ class AccountUnionTest {
         assertEquals("m-" + posted, tail.get(tail.size() - 1).txId());
         assertEquals(1_000 + posted, entry.getValue().balance());
     }
+
+    @Test
+    void shouldJoinEveryEntryOfASideWhoseTailLetEntriesGoOnceItsTailIsRestoredFromItsJournal() {
+        Account before = shared();
+        theirs.holdCutoff = Long.MIN_VALUE;
+        Map.Entry<String, Account> entry = new AbstractMap.SimpleEntry<>(ID, before);
+        int posted = JournalSettings.MAX_HELD + 7;
+        for (int i = 1; i <= posted; i++) {
+            entry.setValue(post(theirs, entry.getValue(), "t-" + i, TxType.CREDIT, 1, NOW + i));
+            theirs.journalQueued();
+        }
+        Account other = entry.getValue();
+        assertEquals(JournalSettings.MAX_HELD, Tail.size(other.tail()), "the oldest left the tail: journaled");
+        List<JournalEntry> journaled = theirs.journal.entrySet().stream()
+                .map(held -> held.getValue().entry(held.getKey())).toList();
+
+        Account restored = TailRestore.restored(ID, other, journaled);
+
+        assertEquals(posted + 2, Tail.size(restored.tail()), "back to the shared entries, which precede them");
+        assertEquals(other.version(), restored.version());
+        assertEquals(other.balance(), restored.balance());
+        AccountUnion.Result joined = AccountUnion.of(ID, before, restored, ours, 0);
+        assertEquals(before.balance() + posted, joined.account().balance(), "every one of their credits counts");
+        assertEquals(posted, joined.appended().size(), "the shared entries are known to our side");
+        assertEquals(before.balance() + JournalSettings.MAX_HELD,
+                AccountUnion.of(ID, before, other, ours, 0).account().balance(),
+                "without the restore the merge could only count what the tail held");
+    }
+
+    @Test
+    void shouldRestoreOnlyTheRunOfSeqsDirectlyBeforeTheTail() {
+        Account account = shared();
+        Map.Entry<String, Account> entry = new AbstractMap.SimpleEntry<>(ID, account);
+        for (int i = 1; i <= 4; i++) {
+            entry.setValue(post(ours, entry.getValue(), "r-" + i, TxType.CREDIT, 1, NOW + i));
+        }
+        Account full = entry.getValue();
+        List<JournalEntry> all = full.tailEntries(ID);
+        assertEquals(List.of(3L, 4L, 5L, 6L), all.stream().map(JournalEntry::seq).toList());
+        JournalEntry otherAccount = new JournalEntry("other", "x", TxType.CREDIT, 1, TxStatus.APPLIED, 1, NOW, 4,
+                null);
+
+        assertEquals(all, TailRestore.restored(ID, full.trimmedThrough(4),
+                List.of(otherAccount, all.get(1), all.get(0))).tailEntries(ID),
+                "seqs 3 and 4 put back in order before 5 and 6; another account's entry ignored");
+        assertEquals(all.subList(2, 4), TailRestore.restored(ID, full.trimmedThrough(5), List.of(all.get(0), all.get(2)))
+                .tailEntries(ID), "seq 5 put back; 4 is missing, so 3 is not");
+        Account trimmed = full.trimmedThrough(4);
+        assertEquals(trimmed, TailRestore.restored(ID, trimmed, List.of(all.get(0))), "nothing directly before: same");
+        assertEquals(all, TailRestore.restored(ID, full.trimmedThrough(6), all).tailEntries(ID),
+                "an emptied tail gets everything back");
+    }
 }

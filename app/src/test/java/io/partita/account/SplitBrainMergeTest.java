@@ -19,6 +19,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -31,9 +32,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * and merges the smaller into the larger through the ledger's merge policies. Afterwards every transaction either side
  * acknowledged must be in its account once, with the balance they explain, answer a retry as it first answered, and
  * reach the journal; an account both sides debited past its limit must be reported as a conflict.
+ *
+ * <p>Each side records more on one account than a tail holds ({@link JournalSettings#MAX_HELD}), and waits until its
+ * tail has let the oldest go (the journal holds them): the merge must still count every one.
  */
 class SplitBrainMergeTest {
 
+
+    private static final int POSTED_A = JournalSettings.MAX_HELD + 20;
+    private static final int POSTED_B = JournalSettings.MAX_HELD + 10;
 
     @Test
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
@@ -63,11 +70,11 @@ class SplitBrainMergeTest {
                 open(side, "limit", 100, 0);
             }
             open(sideB, "only-b", 500, 0);
-            for (int i = 1; i <= 5; i++) {
+            for (int i = 1; i <= POSTED_A; i++) {
                 answers.put("a-" + i, apply(sideA, "both", "a-" + i, TxType.CREDIT, 10));
             }
-            for (int i = 1; i <= 3; i++) {
-                answers.put("b-" + i, apply(sideB, "both", "b-" + i, TxType.DEBIT, 7));
+            for (int i = 1; i <= POSTED_B; i++) {
+                answers.put("b-" + i, apply(sideB, "both", "b-" + i, TxType.DEBIT, 1));
             }
             // One txId sent to both sides (a client that retried on the other side): it must count once.
             apply(sideA, "both", "same", TxType.CREDIT, 1);
@@ -75,6 +82,17 @@ class SplitBrainMergeTest {
             answers.put("la", apply(sideA, "limit", "la", TxType.DEBIT, 80));
             answers.put("lb", apply(sideB, "limit", "lb", TxType.DEBIT, 90));
             answers.put("ob", apply(sideB, "only-b", "ob", TxType.CREDIT, 5));
+            // Once each side's journal holds its entries, one more write trims the tail down to what it holds.
+            for (HazelcastInstance side : List.of(a, b)) {
+                await().atMost(Duration.ofSeconds(30)).until(() -> MemberLedger.of(side).journalPending() == 0
+                        && MemberLedger.of(side).journalWritten() >= POSTED_B);
+            }
+            answers.put("a-last", apply(sideA, "both", "a-last", TxType.CREDIT, 10));
+            answers.put("b-last", apply(sideB, "both", "b-last", TxType.DEBIT, 1));
+            for (HazelcastInstance side : List.of(a, b)) {
+                assertEquals(JournalSettings.MAX_HELD, Tail.size(Maps.accounts(side).get("both").tail()),
+                        "the tail let its oldest entries go: only the journal holds them");
+            }
 
             // The network heals: A can now reach B, and the merge follows within the split-brain handler's rounds.
             configA.getNetworkConfig().getJoin().getTcpIpConfig().addMember("127.0.0.1:" + portB);
@@ -86,8 +104,9 @@ class SplitBrainMergeTest {
 
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
                 Account both = Maps.accounts(any).get("both");
-                assertEquals(1_000 + 5 * 10 - 3 * 7 + 1, both.balance(), "both sides' transactions, 'same' once");
-                assertEquals(9, both.version());
+                assertEquals(1_000 + (POSTED_A + 1) * 10 - (POSTED_B + 1) + 1, both.balance(),
+                        "both sides' transactions, 'same' once");
+                assertEquals(POSTED_A + POSTED_B + 3, both.version());
             });
             for (Map.Entry<String, TxOutcome> first : answers.entrySet()) {
                 String accountId = first.getValue().entry().accountId();
@@ -108,20 +127,28 @@ class SplitBrainMergeTest {
             assertEquals(505, Maps.accounts(any).get("only-b").balance());
 
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
-                List<JournalEntry> journal = merged.journal("both", 100);
-                assertEquals(9, journal.size());
-                assertEquals(9, journal.stream().map(JournalEntry::seq).distinct().count(), "one seq per entry");
+                List<JournalEntry> journal = merged.journal("both", 1_000);
+                int expected = POSTED_A + POSTED_B + 3;
+                assertEquals(expected, journal.size());
+                assertEquals(expected, journal.stream().map(JournalEntry::seq).distinct().count(), "one seq per entry");
                 assertTrue(journal.stream().map(JournalEntry::txId).toList().containsAll(
-                        List.of("a-1", "a-5", "b-1", "b-3", "same")));
+                        List.of("a-1", "a-" + POSTED_A, "a-last", "b-1", "b-" + POSTED_B, "b-last", "same")));
                 // The side that was merged into keeps its own lines; the other side's arrive marked as merged.
                 Set<String> fromOtherSide = journal.stream().filter(JournalEntry::merged).map(JournalEntry::txId)
                         .collect(Collectors.toSet());
-                assertTrue(fromOtherSide.equals(Set.of("a-1", "a-2", "a-3", "a-4", "a-5"))
-                        || fromOtherSide.equals(Set.of("b-1", "b-2", "b-3")), fromOtherSide::toString);
+                assertTrue(fromOtherSide.equals(txIds("a-", POSTED_A)) || fromOtherSide.equals(txIds("b-", POSTED_B)),
+                        fromOtherSide::toString);
             });
         } finally {
             started.forEach(member -> member.getLifecycleService().terminate());
         }
+    }
+
+    /** The txIds one side posted on the shared account: {@code prefix}1 .. {@code prefix}count and its last one. */
+    private static Set<String> txIds(String prefix, int count) {
+        Set<String> ids = IntStream.rangeClosed(1, count).mapToObj(i -> prefix + i).collect(Collectors.toSet());
+        ids.add(prefix + "last");
+        return ids;
     }
 
     private static AccountService service(HazelcastInstance member) {
