@@ -1,0 +1,238 @@
+package io.partita.lease;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * One lease group's whole state and its transitions: join, renew, leave and expire. Each transition is a plain,
+ * deterministic function of the state and the arguments (the caller passes its clock in {@code now}), so that an
+ * entry processor can run it on the group's partition thread and its backup can replay it with the same result.
+ * Concurrency: none here; an instance is confined to the one thread that runs the transition.
+ *
+ * <p>Assignment is sticky and balanced: owned counts (counting a shard in hand-over as its receiver's) differ by at
+ * most 1. When a worker joins, only the shards above their owners' quota move. A moved shard is first revoked: it
+ * stays with its old owner, marked for the receiver, until the old owner renews (its answer no longer lists the
+ * shard), leaves or expires; only then is it granted to the receiver. So no two live workers hold one shard with a
+ * current token. Every grant raises the shard's fencing token by 1.
+ */
+final class LeaseGroup {
+
+    /** A worker as the group knows it: when its lease ends, and the join request that created it. */
+    record Worker(String id, String requestId, long expiresAt) {
+    }
+
+    /** A shard a worker holds and the fencing token of its grant. */
+    record Grant(int shard, long token) {
+    }
+
+    /** What a transition changed: shards granted, shards revoked for a move, workers expired. */
+    record Changes(int grants, int moves, int expiries) {
+    }
+
+    private final int shards;
+    private final long leaseMillis;
+    private final String[] owner;
+    private final String[] pendingTo;
+    private final long[] token;
+    private final Map<String, Worker> workers = new TreeMap<>();
+    private long workerSeq;
+    private int grants;
+    private int moves;
+    private int expiries;
+
+    LeaseGroup(int shards, long leaseMillis) {
+        if (shards < 1 || shards > 10_000) {
+            throw new IllegalArgumentException("shards must be 1..10000");
+        }
+        this.shards = shards;
+        this.leaseMillis = leaseMillis;
+        this.owner = new String[shards];
+        this.pendingTo = new String[shards];
+        this.token = new long[shards];
+    }
+
+    int shards() {
+        return shards;
+    }
+
+    Map<String, Worker> workers() {
+        return Map.copyOf(workers);
+    }
+
+    /** The current holder of {@code shard}: the old owner while a hand-over waits for its renewal. */
+    String holder(int shard) {
+        return owner[shard];
+    }
+
+    /** The worker {@code shard} is assigned to once any hand-over completes. */
+    String assignee(int shard) {
+        return pendingTo[shard] != null ? pendingTo[shard] : owner[shard];
+    }
+
+    long token(int shard) {
+        return token[shard];
+    }
+
+    /** Whether {@code tokenToCheck} is the token of the shard's current, live grant. */
+    boolean isCurrent(int shard, long tokenToCheck) {
+        return owner[shard] != null && token[shard] == tokenToCheck;
+    }
+
+    /**
+     * Adds a worker, or returns the one an earlier attempt of the same {@code requestId} added (a retried join does
+     * not create a second worker). Expired workers are removed first.
+     */
+    Worker join(String requestId, long now) {
+        expire(now);
+        for (Worker w : workers.values()) {
+            if (w.requestId().equals(requestId)) {
+                return w;
+            }
+        }
+        Worker worker = new Worker("w" + (++workerSeq), requestId, now + leaseMillis);
+        workers.put(worker.id(), worker);
+        rebalance();
+        return worker;
+    }
+
+    /**
+     * Extends the worker's lease and answers the shards it holds. Shards revoked from it are granted to their
+     * receivers now: its answer no longer lists them. Returns null when the worker is unknown or its lease passed
+     * (it must join again).
+     */
+    List<Grant> renew(String workerId, long now) {
+        expire(now);
+        Worker worker = workers.get(workerId);
+        if (worker == null) {
+            return null;
+        }
+        workers.put(workerId, new Worker(workerId, worker.requestId(), now + leaseMillis));
+        List<Grant> held = new ArrayList<>();
+        for (int s = 0; s < shards; s++) {
+            if (!workerId.equals(owner[s])) {
+                continue;
+            }
+            if (pendingTo[s] != null) {
+                grant(s, pendingTo[s]);
+            } else {
+                held.add(new Grant(s, token[s]));
+            }
+        }
+        return List.copyOf(held);
+    }
+
+    /** Removes a worker at once and hands its shards over; false when it was not there. */
+    boolean leave(String workerId, long now) {
+        expire(now);
+        if (!workers.containsKey(workerId)) {
+            return false;
+        }
+        remove(workerId);
+        rebalance();
+        return true;
+    }
+
+    /** Removes every worker whose lease ended at or before {@code now}; their shards go to the others. */
+    int expire(long now) {
+        List<String> gone = workers.values().stream().filter(w -> w.expiresAt() <= now).map(Worker::id).toList();
+        gone.forEach(this::remove);
+        expiries += gone.size();
+        if (!gone.isEmpty()) {
+            rebalance();
+        }
+        return gone.size();
+    }
+
+    /** Counts since the last call, for metrics. */
+    Changes drainChanges() {
+        Changes changes = new Changes(grants, moves, expiries);
+        grants = 0;
+        moves = 0;
+        expiries = 0;
+        return changes;
+    }
+
+    private void remove(String workerId) {
+        workers.remove(workerId);
+        for (int s = 0; s < shards; s++) {
+            if (workerId.equals(pendingTo[s])) {
+                pendingTo[s] = null;
+            }
+            if (workerId.equals(owner[s])) {
+                // A departed owner can no longer renew: the hand-over it owed completes now.
+                if (pendingTo[s] != null) {
+                    grant(s, pendingTo[s]);
+                } else {
+                    owner[s] = null;
+                }
+            }
+        }
+    }
+
+    private void grant(int s, String to) {
+        owner[s] = to;
+        pendingTo[s] = null;
+        token[s]++;
+        grants++;
+    }
+
+    /**
+     * Quotas: every worker gets {@code shards / n}; the {@code shards % n} extra go to the workers already holding
+     * most (ties by id), which is what keeps moves minimal. Shards above a worker's quota (highest first) and free
+     * shards go to workers below quota in id order; a held shard is revoked, a free one granted at once.
+     */
+    private void rebalance() {
+        if (workers.isEmpty()) {
+            return;
+        }
+        Map<String, List<Integer>> assigned = new TreeMap<>();
+        workers.keySet().forEach(id -> assigned.put(id, new ArrayList<>()));
+        List<Integer> pool = new ArrayList<>();
+        for (int s = 0; s < shards; s++) {
+            String to = assignee(s);
+            if (to == null) {
+                pool.add(s);
+            } else {
+                assigned.get(to).add(s);
+            }
+        }
+        int base = shards / workers.size();
+        int extra = shards % workers.size();
+        List<String> byCount = new ArrayList<>(assigned.keySet());
+        byCount.sort(Comparator.comparingInt((String id) -> -assigned.get(id).size()).thenComparing(id -> id));
+        Map<String, Integer> quota = new TreeMap<>();
+        for (int i = 0; i < byCount.size(); i++) {
+            quota.put(byCount.get(i), base + (i < extra ? 1 : 0));
+        }
+        assigned.forEach((id, held) -> {
+            while (held.size() > quota.get(id)) {
+                pool.add(held.remove(held.size() - 1));
+            }
+        });
+        pool.sort(null);
+        int next = 0;
+        for (Map.Entry<String, List<Integer>> e : assigned.entrySet()) {
+            while (e.getValue().size() < quota.get(e.getKey())) {
+                int s = pool.get(next++);
+                e.getValue().add(s);
+                assignTo(s, e.getKey());
+            }
+        }
+    }
+
+    private void assignTo(int s, String to) {
+        if (owner[s] == null) {
+            grant(s, to);
+        } else if (owner[s].equals(to)) {
+            pendingTo[s] = null;
+        } else {
+            if (pendingTo[s] == null) {
+                moves++;
+            }
+            pendingTo[s] = to;
+        }
+    }
+}
