@@ -4,6 +4,7 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.internal.partition.InternalPartitionService;
 import io.micronaut.context.annotation.Value;
 import io.micronaut.scheduling.annotation.Scheduled;
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,6 +51,7 @@ public class StuckMigrations {
     private final long[] flaggedSince;
     private boolean gaveUp;
 
+    @Inject
     StuckMigrations(HazelcastInstance hazelcast, @Value("${partita.stuck-migration-timeout:2m}") Duration timeout) {
         this(hazelcast, timeout, System::currentTimeMillis, () -> {
             hazelcast.getLifecycleService().terminate();
