@@ -64,6 +64,9 @@ class TransferService {
     }
 
     private final IMap<TransferKey, Transfer> transfers;
+    /** How soon a client may retry a transfer one of whose accounts is in a lost partition. */
+    private static final Duration PARTITION_LOST_RETRY = Duration.ofSeconds(5);
+
     private final AccountService accounts;
     private final AccountLocks locks;
     private final TransactionPath partitioned;
@@ -165,6 +168,15 @@ class TransferService {
         while (!current.state().terminal()) {
             deadline.beforeWrite();
             TxOutcome outcome = deadline.await(accounts.applyWith(path, current.stepAccount(), current.step()));
+            if (outcome.kind() == TxOutcome.Kind.PARTITION_LOST) {
+                // Not "no such account": its partition's data is on the other side of a split, or with members that
+                // crashed together. Deciding now would refund a transfer to an account that exists; the record stays
+                // where it is and recovery finishes it once the data is back.
+                throw ApiException.unavailable("The data of account '" + current.stepAccount() + "' is not available: "
+                        + "every copy of its partition left the cluster at once. The transfer is recorded and stays "
+                        + "unfinished until the data is back; retry with the same id to learn its outcome.",
+                        PARTITION_LOST_RETRY);
+            }
             Transfer next = current.after(outcome);
             reportUnexpected(current, outcome, next);
             current = deadline.await(transfers.submitToKey(next.key(), new AdvanceTransfer(next, terminalTtlMillis)));

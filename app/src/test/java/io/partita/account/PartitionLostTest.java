@@ -3,6 +3,8 @@ package io.partita.account;
 import com.hazelcast.core.HazelcastInstance;
 import io.partita.cluster.PartitionSentinels;
 import io.partita.support.TestCluster;
+import io.partita.transfer.TransferState;
+import io.partita.transfer.TransferTestAccess;
 import io.partita.web.ApiException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -84,6 +86,16 @@ class PartitionLostTest {
                 }
             }
             assertTrue(lostAccounts > 0, "some of the accounts were on the lost partitions");
+
+            // A transfer whose destination is in a lost partition is not decided: refunding it as "no such account"
+            // would answer 404 for an account that exists. It stays debited, for recovery once the data is back.
+            String kept = ids.stream().filter(id -> !lost.contains(service.partitionOf(id))).findFirst().orElseThrow();
+            String gone = ids.stream().filter(id -> lost.contains(service.partitionOf(id))).findFirst().orElseThrow();
+            TransferTestAccess.Recovery recovery = TransferTestAccess.recoverDebited(survivor, service,
+                    new PartitionedPath(survivor), cluster.properties(0), "tr-lost", kept, gone, 10);
+            ApiException refused = assertInstanceOf(ApiException.class, recovery.failure());
+            assertEquals(503, refused.status().getCode());
+            assertEquals(TransferState.DEBITED, recovery.state(), "left for recovery, not refunded");
         }
     }
 
