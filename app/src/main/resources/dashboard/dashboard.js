@@ -125,6 +125,21 @@
         }
     }
 
+    function renderLeases(groups) {
+        const body = document.querySelector('#leases tbody');
+        body.replaceChildren();
+        for (const group of groups.slice(0, 20)) {
+            const row = document.createElement('tr');
+            const workers = group.workers.map(w => w.workerId + ': ' + w.shards).join(', ') || 'none';
+            for (const value of [group.group, group.shards, workers, group.handOvers, group.moves, group.expiries]) {
+                const cell = document.createElement('td');
+                cell.textContent = String(value);
+                row.appendChild(cell);
+            }
+            body.appendChild(row);
+        }
+    }
+
     async function getJson(path) {
         const response = await fetch(path, {cache: 'no-store', headers: {'Accept': 'application/json'}});
         if (!response.ok) {
@@ -154,6 +169,7 @@
             renderGrid(partitions);
             renderLegend(nodes);
             renderMigrations(migrations);
+            renderLeases(await getJson('/groups'));
             version++;
             grid.dataset.members = String(cluster.members.length);
             grid.dataset.version = String(version);

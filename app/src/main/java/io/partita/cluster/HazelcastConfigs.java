@@ -14,6 +14,7 @@ import com.hazelcast.config.SplitBrainProtectionConfig;
 import com.hazelcast.config.cp.CPSubsystemConfig;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.spi.merge.DiscardMergePolicy;
+import com.hazelcast.spi.merge.PutIfAbsentMergePolicy;
 import com.hazelcast.spi.partitiongroup.PartitionGroupMetaData;
 import com.hazelcast.spi.properties.ClusterProperty;
 import com.hazelcast.splitbrainprotection.SplitBrainProtectionOn;
@@ -82,6 +83,7 @@ public final class HazelcastConfigs {
         String protection = protection(config, properties);
         maps(config, properties, protection);
         jobs(config, protection, properties.backupCount());
+        leases(config, protection, properties.backupCount());
         cpSubsystem(config, properties.cp());
         // Batch slices wait on their local operations, so the pool is sized for waiting, not for cores.
         config.addExecutorConfig(new ExecutorConfig(Maps.BATCH_EXECUTOR).setPoolSize(16).setQueueCapacity(10_000));
@@ -251,6 +253,18 @@ public final class HazelcastConfigs {
                 .setSplitBrainProtectionName(protection)
                 .setMergePolicyConfig(new MergePolicyConfig(ScheduleMergePolicy.class.getName(), MERGE_BATCH)));
         config.addExecutorConfig(new ExecutorConfig(Maps.JOB_EXECUTOR).setPoolSize(JOB_THREADS));
+    }
+
+    /**
+     * Worker lease groups: one entry per group, changed only by its entry processors, with the ledger's backups. The
+     * minority side of a split grants nothing (split-brain protection), so after the heal the majority's copy of a
+     * group both sides hold is the one that counts (PutIfAbsent keeps the existing entry), and a group only the
+     * minority held comes back.
+     */
+    private static void leases(Config config, String protection, int backups) {
+        config.addMapConfig(new MapConfig(Maps.LEASE_GROUPS).setBackupCount(backups).setAsyncBackupCount(0)
+                .setSplitBrainProtectionName(protection)
+                .setMergePolicyConfig(new MergePolicyConfig(PutIfAbsentMergePolicy.class.getName(), MERGE_BATCH)));
     }
 
     /*

@@ -31,6 +31,9 @@ public final class Maps {
     /** The executor the per-partition job tasks run on, on each partition's owner. */
     public static final String JOB_EXECUTOR = "partita-jobs";
 
+    /** Worker lease groups by name ({@code io.partita.lease}). */
+    public static final String LEASE_GROUPS = "lease-groups";
+
     private Maps() {
     }
 
@@ -53,6 +56,7 @@ public final class Maps {
                 jobs(hazelcast);
                 jobGuards(hazelcast);
                 schedules(hazelcast);
+                hazelcast.getMap(LEASE_GROUPS);
                 hazelcast.getMap(SENTINELS);
                 return;
             } catch (SplitBrainProtectionException e) {

@@ -5,6 +5,7 @@ import com.hazelcast.nio.serialization.DataSerializableFactory;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import io.partita.account.AccountSerialization;
 import io.partita.job.JobSerialization;
+import io.partita.lease.LeaseSerialization;
 import io.partita.locking.LockingSerialization;
 import io.partita.transfer.TransferSerialization;
 
@@ -55,6 +56,11 @@ public final class Serialization {
     public static final int MEMBER_SNAPSHOT = 81;
     public static final int BACKED_UP_ENTRIES = 82;
 
+    public static final int LEASE_GROUP = 100;
+    public static final int LEASE_CALL = 101;
+    public static final int LEASE_ANSWER = 102;
+    public static final int FENCE_CHECK = 103;
+
     private Serialization() {
     }
 
@@ -82,6 +88,9 @@ public final class Serialization {
         }
         if (created == null) {
             created = ClusterSerialization.create(typeId);
+        }
+        if (created == null) {
+            created = LeaseSerialization.create(typeId);
         }
         if (created == null) {
             throw new IllegalArgumentException("Unknown serialization type id " + typeId);

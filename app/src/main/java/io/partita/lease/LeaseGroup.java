@@ -1,5 +1,11 @@
 package io.partita.lease;
 
+import com.hazelcast.nio.ObjectDataInput;
+import com.hazelcast.nio.ObjectDataOutput;
+import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
+import io.partita.cluster.Serialization;
+
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -17,8 +23,14 @@ import java.util.TreeMap;
  * stays with its old owner, marked for the receiver, until the old owner renews (its answer no longer lists the
  * shard), leaves or expires; only then is it granted to the receiver. So no two live workers hold one shard with a
  * current token. Every grant raises the shard's fencing token by 1.
+ *
+ * <p>Stored as the value of the {@code lease-groups} map (one entry per group, BINARY format: every entry processor
+ * works on its own copy), serialized as IdentifiedDataSerializable.
  */
-final class LeaseGroup {
+public final class LeaseGroup implements IdentifiedDataSerializable {
+
+    /** The most shards a group can have. */
+    static final int MAX_SHARDS = 10_000;
 
     /** A worker as the group knows it: when its lease ends, and the join request that created it. */
     record Worker(String id, String requestId, long expiresAt) {
@@ -32,19 +44,25 @@ final class LeaseGroup {
     record Changes(int grants, int moves, int expiries) {
     }
 
-    private final int shards;
-    private final long leaseMillis;
-    private final String[] owner;
-    private final String[] pendingTo;
-    private final long[] token;
+    private int shards;
+    private long leaseMillis;
+    private String[] owner;
+    private String[] pendingTo;
+    private long[] token;
     private final Map<String, Worker> workers = new TreeMap<>();
     private long workerSeq;
+    /** Since the group was created: grants, moves, expiries (kept with the group, for its view). */
+    private final long[] totals = new long[3];
     private int grants;
     private int moves;
     private int expiries;
 
+    /** For deserialization. */
+    public LeaseGroup() {
+    }
+
     LeaseGroup(int shards, long leaseMillis) {
-        if (shards < 1 || shards > 10_000) {
+        if (shards < 1 || shards > MAX_SHARDS) {
             throw new IllegalArgumentException("shards must be 1..10000");
         }
         this.shards = shards;
@@ -56,6 +74,26 @@ final class LeaseGroup {
 
     int shards() {
         return shards;
+    }
+
+    long leaseMillis() {
+        return leaseMillis;
+    }
+
+    /** The worker {@code shard} moves to once its holder lets it go, or null. */
+    String pendingTo(int shard) {
+        return pendingTo[shard];
+    }
+
+    /** The shards {@code workerId} holds now, with their tokens, not counting those it is handing over. */
+    List<Grant> held(String workerId) {
+        List<Grant> held = new ArrayList<>();
+        for (int s = 0; s < shards; s++) {
+            if (workerId.equals(owner[s]) && pendingTo[s] == null) {
+                held.add(new Grant(s, token[s]));
+            }
+        }
+        return held;
     }
 
     Map<String, Worker> workers() {
@@ -140,10 +178,26 @@ final class LeaseGroup {
         List<String> gone = workers.values().stream().filter(w -> w.expiresAt() <= now).map(Worker::id).toList();
         gone.forEach(this::remove);
         expiries += gone.size();
+        totals[2] += gone.size();
         if (!gone.isEmpty()) {
             rebalance();
         }
         return gone.size();
+    }
+
+    /** What happened since the group was created, for its view. */
+    Changes totals() {
+        return new Changes((int) Math.min(Integer.MAX_VALUE, totals[0]), (int) Math.min(Integer.MAX_VALUE, totals[1]),
+                (int) Math.min(Integer.MAX_VALUE, totals[2]));
+    }
+
+    /** Shards waiting for their holder to let them go. */
+    int handOvers() {
+        int count = 0;
+        for (String to : pendingTo) {
+            count += to == null ? 0 : 1;
+        }
+        return count;
     }
 
     /** Counts since the last call, for metrics. */
@@ -177,6 +231,7 @@ final class LeaseGroup {
         pendingTo[s] = null;
         token[s]++;
         grants++;
+        totals[0]++;
     }
 
     /**
@@ -231,8 +286,61 @@ final class LeaseGroup {
         } else {
             if (pendingTo[s] == null) {
                 moves++;
+                totals[1]++;
             }
             pendingTo[s] = to;
+        }
+    }
+
+    @Override
+    public int getFactoryId() {
+        return Serialization.FACTORY_ID;
+    }
+
+    @Override
+    public int getClassId() {
+        return Serialization.LEASE_GROUP;
+    }
+
+    @Override
+    public void writeData(ObjectDataOutput out) throws IOException {
+        out.writeInt(shards);
+        out.writeLong(leaseMillis);
+        out.writeLong(workerSeq);
+        out.writeLongArray(totals);
+        out.writeInt(workers.size());
+        for (Worker worker : workers.values()) {
+            out.writeString(worker.id());
+            out.writeString(worker.requestId());
+            out.writeLong(worker.expiresAt());
+        }
+        for (int s = 0; s < shards; s++) {
+            out.writeString(owner[s]);
+            out.writeString(pendingTo[s]);
+            out.writeLong(token[s]);
+        }
+    }
+
+    @Override
+    public void readData(ObjectDataInput in) throws IOException {
+        shards = in.readInt();
+        leaseMillis = in.readLong();
+        workerSeq = in.readLong();
+        long[] read = in.readLongArray();
+        System.arraycopy(read, 0, totals, 0, totals.length);
+        int count = in.readInt();
+        workers.clear();
+        for (int i = 0; i < count; i++) {
+            Worker worker = new Worker(in.readString(), in.readString(), in.readLong());
+            workers.put(worker.id(), worker);
+        }
+        owner = new String[shards];
+        pendingTo = new String[shards];
+        token = new long[shards];
+        for (int s = 0; s < shards; s++) {
+            owner[s] = in.readString();
+            pendingTo[s] = in.readString();
+            token[s] = in.readLong();
         }
     }
 }

@@ -36,6 +36,11 @@ public final class ApiException extends RuntimeException {
         return new ApiException(HttpStatus.CONFLICT, slug, title, detail, List.of(), null);
     }
 
+    /** 410: what the request names existed and is gone for good (a worker's lease that ended). */
+    public static ApiException gone(String slug, String title, String detail) {
+        return new ApiException(HttpStatus.GONE, slug, title, detail, List.of(), null);
+    }
+
     public static ApiException badRequest(String detail) {
         return new ApiException(HttpStatus.BAD_REQUEST, "bad-request", "Bad request", detail, List.of(), null);
     }

@@ -29,4 +29,10 @@ public final class TestAccess {
     public static Object outcomes(List<TxOutcome> outcomes) {
         return new TxOutcomes(outcomes);
     }
+
+    /** An account service on {@code member} with the partitioned path, for tests of other packages. */
+    public static AccountService accountService(com.hazelcast.core.HazelcastInstance member,
+                                                io.partita.cluster.PartitaProperties properties) {
+        return new AccountService(member, List.of(new PartitionedPath(member)), properties);
+    }
 }

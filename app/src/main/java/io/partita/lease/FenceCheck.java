@@ -1,0 +1,76 @@
+package io.partita.lease;
+
+import com.hazelcast.core.ReadOnly;
+import com.hazelcast.map.EntryProcessor;
+import com.hazelcast.nio.ObjectDataInput;
+import com.hazelcast.nio.ObjectDataOutput;
+import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
+import io.partita.cluster.Serialization;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Whether a fencing token is the current grant of its shard, asked where the group lives so that only the answer
+ * travels (a group's state can hold 10,000 shards). Read-only: no backup, no change.
+ *
+ * <p>What runs where: on the partition thread of the group's key.
+ */
+public final class FenceCheck
+        implements EntryProcessor<String, LeaseGroup, LeaseAnswer>, ReadOnly, IdentifiedDataSerializable {
+
+    private int shard;
+    private long token;
+
+    public FenceCheck() {
+    }
+
+    FenceCheck(int shard, long token) {
+        this.shard = shard;
+        this.token = token;
+    }
+
+    @Override
+    public LeaseAnswer process(Map.Entry<String, LeaseGroup> entry) {
+        LeaseGroup group = entry.getValue();
+        if (group == null) {
+            return LeaseAnswer.of(LeaseAnswer.Status.NO_GROUP);
+        }
+        if (shard >= group.shards()) {
+            return LeaseAnswer.of(LeaseAnswer.Status.CONFLICT);
+        }
+        boolean current = group.isCurrent(shard, token);
+        String holder = group.holder(shard);
+        return new LeaseAnswer(current ? LeaseAnswer.Status.OK : LeaseAnswer.Status.UNKNOWN_WORKER, holder,
+                group.leaseMillis(), List.of(), new LeaseGroup.Changes(0, 0, 0),
+                holder == null ? -1 : group.token(shard));
+    }
+
+    @Override
+    public EntryProcessor<String, LeaseGroup, LeaseAnswer> getBackupProcessor() {
+        return null;
+    }
+
+    @Override
+    public int getFactoryId() {
+        return Serialization.FACTORY_ID;
+    }
+
+    @Override
+    public int getClassId() {
+        return Serialization.FENCE_CHECK;
+    }
+
+    @Override
+    public void writeData(ObjectDataOutput out) throws IOException {
+        out.writeInt(shard);
+        out.writeLong(token);
+    }
+
+    @Override
+    public void readData(ObjectDataInput in) throws IOException {
+        shard = in.readInt();
+        token = in.readLong();
+    }
+}

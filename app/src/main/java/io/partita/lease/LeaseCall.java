@@ -1,0 +1,137 @@
+package io.partita.lease;
+
+import com.hazelcast.map.EntryProcessor;
+import com.hazelcast.nio.ObjectDataInput;
+import com.hazelcast.nio.ObjectDataOutput;
+import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
+import io.partita.cluster.Serialization;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One change to a lease group, run where the group lives: create it, join, renew, leave, or expire the workers whose
+ * lease ended. A renewal is this one operation on the group's partition, separate from any work the worker does.
+ *
+ * <p>Deterministic: the node's clock travels in {@code now}, and the backup replica runs the same call on its own copy
+ * (the default backup processor is the processor itself), reaching the same state. A retry after a failover is safe:
+ * a join with the same request id finds the worker it created, a renewal extends the lease again, a leave of a worker
+ * already gone answers {@link LeaseAnswer.Status#UNKNOWN_WORKER}.
+ *
+ * <p>What runs where: on the partition thread of the group's key, owner and backup alike.
+ */
+public final class LeaseCall implements EntryProcessor<String, LeaseGroup, LeaseAnswer>, IdentifiedDataSerializable {
+
+    enum Kind { CREATE, JOIN, RENEW, LEAVE, EXPIRE }
+
+    private Kind kind;
+    private long now;
+    /** The request id of a join, or the worker of a renewal or leave. */
+    private String who;
+    private int shards;
+    private long leaseMillis;
+
+    public LeaseCall() {
+    }
+
+    private LeaseCall(Kind kind, long now, String who, int shards, long leaseMillis) {
+        this.kind = kind;
+        this.now = now;
+        this.who = who;
+        this.shards = shards;
+        this.leaseMillis = leaseMillis;
+    }
+
+    static LeaseCall create(int shards, long leaseMillis, long now) {
+        return new LeaseCall(Kind.CREATE, now, null, shards, leaseMillis);
+    }
+
+    static LeaseCall join(String requestId, long now) {
+        return new LeaseCall(Kind.JOIN, now, requestId, 0, 0);
+    }
+
+    static LeaseCall renew(String workerId, long now) {
+        return new LeaseCall(Kind.RENEW, now, workerId, 0, 0);
+    }
+
+    static LeaseCall leave(String workerId, long now) {
+        return new LeaseCall(Kind.LEAVE, now, workerId, 0, 0);
+    }
+
+    static LeaseCall expire(long now) {
+        return new LeaseCall(Kind.EXPIRE, now, null, 0, 0);
+    }
+
+    @Override
+    public LeaseAnswer process(Map.Entry<String, LeaseGroup> entry) {
+        LeaseGroup group = entry.getValue();
+        if (kind == Kind.CREATE) {
+            if (group == null) {
+                entry.setValue(new LeaseGroup(shards, leaseMillis));
+                return LeaseAnswer.of(LeaseAnswer.Status.CREATED);
+            }
+            boolean same = group.shards() == shards && group.leaseMillis() == leaseMillis;
+            return LeaseAnswer.of(same ? LeaseAnswer.Status.OK : LeaseAnswer.Status.CONFLICT);
+        }
+        if (group == null) {
+            return LeaseAnswer.of(LeaseAnswer.Status.NO_GROUP);
+        }
+        LeaseAnswer answer = switch (kind) {
+            case JOIN -> {
+                LeaseGroup.Worker worker = group.join(who, now);
+                yield answer(group, LeaseAnswer.Status.OK, worker.id(), group.held(worker.id()));
+            }
+            case RENEW -> {
+                List<LeaseGroup.Grant> held = group.renew(who, now);
+                yield held == null ? answer(group, LeaseAnswer.Status.UNKNOWN_WORKER, who, List.of())
+                        : answer(group, LeaseAnswer.Status.OK, who, held);
+            }
+            case LEAVE -> answer(group, group.leave(who, now) ? LeaseAnswer.Status.OK
+                    : LeaseAnswer.Status.UNKNOWN_WORKER, who, List.of());
+            case EXPIRE -> {
+                group.expire(now);
+                yield answer(group, LeaseAnswer.Status.OK, null, List.of());
+            }
+            case CREATE -> throw new IllegalStateException("handled above");
+        };
+        LeaseGroup.Changes changes = answer.changes();
+        if (changes.grants() + changes.moves() + changes.expiries() > 0 || kind == Kind.JOIN || kind == Kind.RENEW) {
+            entry.setValue(group);
+        }
+        return answer;
+    }
+
+    private static LeaseAnswer answer(LeaseGroup group, LeaseAnswer.Status status, String workerId,
+                                      List<LeaseGroup.Grant> grants) {
+        return new LeaseAnswer(status, workerId, group.leaseMillis(), grants, group.drainChanges(), -1);
+    }
+
+    @Override
+    public int getFactoryId() {
+        return Serialization.FACTORY_ID;
+    }
+
+    @Override
+    public int getClassId() {
+        return Serialization.LEASE_CALL;
+    }
+
+    @Override
+    public void writeData(ObjectDataOutput out) throws IOException {
+        out.writeByte(kind.ordinal());
+        out.writeLong(now);
+        out.writeString(who);
+        out.writeInt(shards);
+        out.writeLong(leaseMillis);
+    }
+
+    @Override
+    public void readData(ObjectDataInput in) throws IOException {
+        kind = Kind.values()[in.readByte()];
+        now = in.readLong();
+        who = in.readString();
+        shards = in.readInt();
+        leaseMillis = in.readLong();
+    }
+}

@@ -1,0 +1,135 @@
+package io.partita.lease;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.IMap;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micronaut.scheduling.annotation.Scheduled;
+import io.partita.cluster.Maps;
+import io.partita.web.Failures;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
+import java.util.function.LongSupplier;
+
+/**
+ * Worker lease groups in the grid: each call is one entry processor on the group's entry ({@link LeaseCall}), stamped
+ * with this node's clock, and its changes counted in the node's meters ({@code partita_lease_grants_total},
+ * {@code _moves_total}, {@code _expiries_total}).
+ *
+ * <p>What runs where: calls start on the request thread and complete on a Hazelcast thread, without blocking; the
+ * views ({@link #find}, {@link #list}) block their caller. {@link #expireAll} runs on the scheduler's thread every
+ * second on the oldest member only, so that a group nobody calls still loses its dead workers on time.
+ */
+@Singleton
+public class LeaseService {
+
+    private final HazelcastInstance hazelcast;
+    private final IMap<String, LeaseGroup> groups;
+    private final LongSupplier clock;
+    private final Counter grants;
+    private final Counter moves;
+    private final Counter expiries;
+
+    @Inject
+    LeaseService(HazelcastInstance hazelcast, MeterRegistry meters) {
+        this(hazelcast, meters, System::currentTimeMillis);
+    }
+
+    LeaseService(HazelcastInstance hazelcast, MeterRegistry meters, LongSupplier clock) {
+        this.hazelcast = hazelcast;
+        this.groups = hazelcast.getMap(Maps.LEASE_GROUPS);
+        this.clock = clock;
+        this.grants = Counter.builder("partita.lease.grants").description("Shards granted to lease workers")
+                .register(meters);
+        this.moves = Counter.builder("partita.lease.moves")
+                .description("Shards revoked from one lease worker to move to another").register(meters);
+        this.expiries = Counter.builder("partita.lease.expiries")
+                .description("Lease workers removed because their lease ended").register(meters);
+    }
+
+    /** The member this service calls through. */
+    HazelcastInstance owner() {
+        return hazelcast;
+    }
+
+    CompletionStage<LeaseAnswer> create(String group, int shards, long leaseMillis) {
+        return call(group, LeaseCall.create(shards, leaseMillis, clock.getAsLong()));
+    }
+
+    CompletionStage<LeaseAnswer> join(String group, String requestId) {
+        return call(group, LeaseCall.join(requestId, clock.getAsLong()));
+    }
+
+    CompletionStage<LeaseAnswer> renew(String group, String workerId) {
+        return call(group, LeaseCall.renew(workerId, clock.getAsLong()));
+    }
+
+    CompletionStage<LeaseAnswer> leave(String group, String workerId) {
+        return call(group, LeaseCall.leave(workerId, clock.getAsLong()));
+    }
+
+    CompletionStage<LeaseAnswer> check(String group, int shard, long token) {
+        return groups.submitToKey(group, new FenceCheck(shard, token)).exceptionally(LeaseService::translate);
+    }
+
+    Optional<LeaseGroup> find(String group) {
+        try {
+            return Optional.ofNullable(groups.get(group));
+        } catch (RuntimeException e) {
+            throw Failures.translate(e);
+        }
+    }
+
+    List<Map.Entry<String, LeaseGroup>> list() {
+        try {
+            return groups.entrySet().stream().sorted(Map.Entry.comparingByKey()).toList();
+        } catch (RuntimeException e) {
+            throw Failures.translate(e);
+        }
+    }
+
+    boolean delete(String group) {
+        try {
+            return groups.remove(group) != null;
+        } catch (RuntimeException e) {
+            throw Failures.translate(e);
+        }
+    }
+
+    /** Removes the workers whose lease ended from every group; on the oldest member only. */
+    @Scheduled(fixedDelay = "1s", initialDelay = "1s")
+    void expireAll() {
+        if (!hazelcast.getLifecycleService().isRunning()
+                || !hazelcast.getCluster().getMembers().iterator().next().localMember()) {
+            return;
+        }
+        try {
+            groups.executeOnEntries(LeaseCall.expire(clock.getAsLong())).values().forEach(this::count);
+        } catch (RuntimeException e) {
+            // A minority member (split-brain protection) or one shutting down: the next round tries again.
+        }
+    }
+
+    private CompletionStage<LeaseAnswer> call(String group, LeaseCall call) {
+        return groups.submitToKey(group, call).thenApply(answer -> {
+            count(answer);
+            return answer;
+        }).exceptionally(LeaseService::translate);
+    }
+
+    private void count(LeaseAnswer answer) {
+        LeaseGroup.Changes changes = answer.changes();
+        grants.increment(changes.grants());
+        moves.increment(changes.moves());
+        expiries.increment(changes.expiries());
+    }
+
+    private static LeaseAnswer translate(Throwable failure) {
+        throw Failures.translate(failure);
+    }
+}
