@@ -9,12 +9,14 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -115,6 +117,24 @@ class LeaseApiTest {
 
         assertEquals(204, api.delete("/groups/" + group).status());
         assertProblem(api.get("/groups/" + group), 404, null);
+    }
+
+    @Test
+    void shouldExpireAWorkerThatStopsRenewingWithoutAnyoneCallingAndCountIt() {
+        assertEquals(201, api.put("/groups/" + group, "{\"shards\":3,\"leaseSeconds\":1}").status());
+        String worker = api.post("/groups/" + group + "/workers", "{}").text("workerId");
+        assertEquals(1, ((List<?>) api.get("/groups/" + group).map().get("workers")).size());
+
+        // Only reads from here on: the oldest member's sweep is what removes the worker.
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            Api.Reply view = api.get("/groups/" + group);
+            assertEquals(0, ((List<?>) view.map().get("workers")).size(), view.toString());
+            assertEquals(1, view.number("expiries"));
+        });
+        assertProblem(api.post("/groups/" + group + "/workers/" + worker + "/renew", ""), 410, null);
+        String metrics = client.toBlocking().retrieve("/prometheus");
+        assertTrue(metrics.contains("partita_lease_expiries_total"), "the expiry is counted for Prometheus");
+        assertTrue(metrics.contains("partita_lease_grants_total"));
     }
 
     @Test
