@@ -95,8 +95,9 @@ public final class LeaseCall implements EntryProcessor<String, LeaseGroup, Lease
             }
             case CREATE -> throw new IllegalStateException("handled above");
         };
-        LeaseGroup.Changes changes = answer.changes();
-        if (changes.grants() + changes.moves() + changes.expiries() > 0 || kind == Kind.JOIN || kind == Kind.RENEW) {
+        // Every call but a sweep that found nothing changes the group (a lease extended, a worker gone), and is stored
+        // and backed up; the sweep runs over every group every second and leaves the idle ones alone.
+        if (kind != Kind.EXPIRE || answer.changes().expiries() > 0) {
             entry.setValue(group);
         }
         return answer;

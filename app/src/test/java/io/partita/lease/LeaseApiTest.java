@@ -115,6 +115,10 @@ class LeaseApiTest {
         assertProblem(api.post("/groups/" + group + "/workers/" + w1 + "/renew", ""), 410, null);
         assertProblem(api.delete("/groups/" + group + "/workers/" + w1), 410, null);
 
+        assertEquals(204, api.delete("/groups/" + group + "/workers/" + w2).status());
+        assertEquals(0, ((List<?>) api.get("/groups/" + group).map().get("workers")).size(), "the last one left");
+        assertProblem(api.post("/groups/" + group + "/workers/" + w2 + "/renew", ""), 410, null);
+
         assertEquals(204, api.delete("/groups/" + group).status());
         assertProblem(api.get("/groups/" + group), 404, null);
     }
