@@ -39,7 +39,7 @@ class LeaseClusterTest {
 
     private static final String GROUP = "workers";
     private static final int SHARDS = 60;
-    private static final long LEASE_MILLIS = 3_000;
+    private static final long LEASE_MILLIS = 2_000;
     /** Workers renew every sixth of the lease, as the README's reference worker does (a third, with margin). */
     private static final long RENEW_EVERY = LEASE_MILLIS / 6;
 
