@@ -170,6 +170,11 @@ final class PartitaLedger implements PeerLedger {
                 + (members >= 3 ? "Raft on 3" : "unsafe mode");
     }
 
+    /** Member 0 of the cluster, for tests that change the grid behind the ledger's back. */
+    HazelcastInstance member() {
+        return cluster.member(0);
+    }
+
     @Override
     public void close() {
         if (cluster != null) {
