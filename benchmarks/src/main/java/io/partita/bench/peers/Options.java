@@ -17,6 +17,8 @@ import java.util.Map;
 record Options(List<Peer> systems, List<Integer> accounts, Trial.Settings settings, String pgUrl, String redisHost,
                int redisPort, int redisAofPort, Path partitaJar, Path logs, Path out) {
 
+    static final int MAX_HTTP_ACCOUNTS = 100_000;
+
     static final String USAGE = """
             usage: peers [--systems a,b,...] [--accounts 100000,16] [--threads 16] [--seconds 20] [--warmup 10]
                          [--debit-share 0.55] [--repeat-share 0.02] [--opening 100] [--overdraft 100]
@@ -75,6 +77,12 @@ record Options(List<Peer> systems, List<Integer> accounts, Trial.Settings settin
                 case "--redis-aof-port" -> redisAofPort = Integer.parseInt(value);
                 default -> throw new IllegalArgumentException("unknown option " + name);
             }
+        }
+        boolean http = systems.contains(Peer.PARTITA_HTTP_1) || systems.contains(Peer.PARTITA_HTTP_3);
+        if (http && accounts.stream().anyMatch(count -> count > MAX_HTTP_ACCOUNTS)) {
+            // The check reads every account back with one POST /sql, whose answer holds at most 100,000 rows.
+            throw new IllegalArgumentException("the HTTP systems are checked for at most " + MAX_HTTP_ACCOUNTS
+                    + " accounts");
         }
         if (warmup < 0 || opening < 0 || overdraft < 0) {
             throw new IllegalArgumentException("--warmup, --opening and --overdraft must not be negative");

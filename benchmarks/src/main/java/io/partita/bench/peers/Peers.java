@@ -35,6 +35,10 @@ public final class Peers {
     }
 
     public static void main(String[] args) throws IOException {
+        if (args.length > 0 && ("--help".equals(args[0]) || "-h".equals(args[0]))) {
+            System.out.println(Options.USAGE);
+            return;
+        }
         Options options;
         try {
             options = Options.parse(args, System.getenv());

@@ -85,7 +85,7 @@ class PeerTallyTest {
             if (mix.isRepeat()) {
                 repeats++;
                 assertTrue(ids.contains(tx.id()), tx + " repeats an id never sent");
-                assertEquals(tx.amount() > 0, mix.firstAnswer().balance() > 0, "the first answer is the repeated one's");
+                assertEquals(tx.amount() > 0, mix.firstAnswer().balance() > 0, "the repeated one's first answer");
             } else {
                 assertTrue(ids.add(tx.id()), tx + " reuses an id");
                 assertTrue(tx.account() >= 0 && tx.account() < 10 && tx.amount() != 0
