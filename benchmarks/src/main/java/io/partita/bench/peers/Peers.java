@@ -76,7 +76,7 @@ public final class Peers {
                 options.settings().seconds());
         PeerLedger ledger = peer.ledger(options);
         try {
-            Trial.Outcome outcome = Trial.run(ledger, accounts, options.settings());
+            Trial.Outcome outcome = Trial.run(ledger, accounts, options.settings(), peer.id);
             System.out.println("  " + outcome.described());
             System.out.println("  " + outcome.checked());
             System.out.printf(Locale.ROOT, "  %,.0f tx/s, p50 %.2f ms, p99 %.2f ms; system %.2f cores, client %.2f "

@@ -47,6 +47,11 @@ final class Trial {
     }
 
     static Outcome run(PeerLedger ledger, int accounts, Settings settings) throws Exception {
+        return run(ledger, accounts, settings, "trial");
+    }
+
+    /** As {@link #run(PeerLedger, int, Settings)}; {@code name} names the window in a flight recording. */
+    static Outcome run(PeerLedger ledger, int accounts, Settings settings, String name) throws Exception {
         long opening = System.nanoTime();
         ledger.open(accounts, settings.opening(), settings.overdraft());
         String described = ledger.describe();
@@ -96,11 +101,16 @@ final class Trial {
             Map<Long, Long> serverBefore = Cpu.processes(pids);
             long selfBefore = Cpu.self();
             long clientBefore = clientCpu(clients);
+            TrialEvent event = new TrialEvent();
+            event.phase = name + "/" + accounts;
+            event.concurrency = settings.threads();
             recorder.reset();
             phase.set(MEASURING);
+            event.begin();
             long start = System.nanoTime();
             sleep(settings.seconds(), failure);
             double elapsed = (System.nanoTime() - start) / 1e9;
+            event.commit();
             long count = measured.sum();
             Histogram latencies = recorder.getIntervalHistogram();
             // CPU times before the clients stop: a thread that has ended has no CPU time to read.
