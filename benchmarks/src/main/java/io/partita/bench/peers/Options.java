@@ -10,7 +10,7 @@ import java.util.Map;
 
 /**
  * The peers tool's command line. Defaults: every system, 100,000 (spread) then 16 (hot) accounts, 16 client
- * threads, 10 s of warm-up and 20 s measured per trial, 55% debits of 1 to 100 on accounts opened with 100 and an
+ * threads, 15 s of warm-up and 20 s measured per trial, 55% debits of 1 to 100 on accounts opened with 100 and an
  * overdraft limit of 100, 2% repeats; the servers where {@code benchmarks/peers.sh} starts them (its {@code PEERS_*}
  * variables when set).
  */
@@ -20,7 +20,7 @@ record Options(List<Peer> systems, List<Integer> accounts, Trial.Settings settin
     static final int MAX_HTTP_ACCOUNTS = 100_000;
 
     static final String USAGE = """
-            usage: peers [--systems a,b,...] [--accounts 100000,16] [--threads 16] [--seconds 20] [--warmup 10]
+            usage: peers [--systems a,b,...] [--accounts 100000,16] [--threads 16] [--seconds 20] [--warmup 15]
                          [--debit-share 0.55] [--repeat-share 0.02] [--opening 100] [--overdraft 100]
                          [--out benchmarks/results/peers-YYYYMMDD-HHMM] [--partita-jar app/target/partita.jar]
                          [--logs benchmarks/target/peers-logs] [--pg-url jdbc:postgresql://...]
@@ -32,7 +32,7 @@ record Options(List<Peer> systems, List<Integer> accounts, Trial.Settings settin
         List<Integer> accounts = List.of(100_000, 16);
         int threads = 16;
         int seconds = 20;
-        int warmup = 10;
+        int warmup = 15;
         double debitShare = 0.55;
         double repeatShare = 0.02;
         long opening = 100;
