@@ -154,7 +154,7 @@ public final class LocalCluster implements AutoCloseable {
         contexts.forEach(ApplicationContext::close);
     }
 
-    static int freePort() {
+    public static int freePort() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         } catch (IOException e) {

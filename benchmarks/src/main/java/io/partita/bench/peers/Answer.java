@@ -6,7 +6,8 @@ package io.partita.bench.peers;
  * @param applied whether the amount was applied (false: rejected for the overdraft limit)
  * @param balance the account's balance after the transaction, as its first answer gave it
  * @param replay  whether the system said the answer is a replay; PostgreSQL's function and the Lua script answer a
- *                repeat exactly as they answered the first time and do not say
+ *                repeat exactly as they answered the first time and do not say, nor does Partita's flag after a
+ *                retry
  */
 record Answer(boolean applied, long balance, Replay replay) {
 
@@ -15,7 +16,7 @@ record Answer(boolean applied, long balance, Replay replay) {
         FIRST,
         /** The system says this answer replays an earlier one. */
         REPLAYED,
-        /** The system does not say. */
+        /** The system does not say, or its word means nothing (the answer to a retry). */
         UNSAID
     }
 

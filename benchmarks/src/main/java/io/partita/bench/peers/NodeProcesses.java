@@ -1,12 +1,10 @@
 package io.partita.bench.peers;
 
 import io.micronaut.json.JsonMapper;
+import io.partita.bench.LocalCluster;
 import io.micronaut.json.tree.JsonNode;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -53,13 +51,13 @@ final class NodeProcesses implements AutoCloseable {
         String clusterName = "peers-" + UUID.randomUUID().toString().substring(0, 8);
         List<Integer> memberPorts = new ArrayList<>();
         for (int i = 0; i < size; i++) {
-            memberPorts.add(freePort());
+            memberPorts.add(LocalCluster.freePort());
         }
         NodeProcesses nodes = new NodeProcesses();
         Runtime.getRuntime().addShutdownHook(nodes.killer);
         try {
             for (int i = 0; i < size; i++) {
-                int httpPort = freePort();
+                int httpPort = LocalCluster.freePort();
                 ProcessBuilder builder = new ProcessBuilder(
                         Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar.toString());
                 Map<String, String> env = builder.environment();
@@ -151,14 +149,6 @@ final class NodeProcesses implements AutoCloseable {
             Runtime.getRuntime().removeShutdownHook(killer);
         } catch (IllegalStateException e) {
             // Shutting down already: the hook runs anyway.
-        }
-    }
-
-    static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 }

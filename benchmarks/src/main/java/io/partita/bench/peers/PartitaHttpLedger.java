@@ -28,7 +28,7 @@ import java.util.regex.Pattern;
  * {@code POST /accounts/{id}/transactions} (API.md) from the client thread, waiting for its answer: 200 applied,
  * 422 rejected, {@code Idempotent-Replayed: true} on a replay. Client thread {@code i} calls node {@code i mod nodes}
  * over a kept-alive HTTP/1.1 connection of one shared JDK client. A 503 or 429 is re-sent at once with the same
- * body (the same id); a replay answering it is then the first answer.
+ * body (the same id); the answer to a retry is judged by its figures, not its replay header.
  *
  * <p>Cores: the node processes'. The correctness check reads the nodes back with {@code POST /sql} (every account,
  * and the journal's applied amounts per account) once the journal holds one row per recorded transaction (the sum
@@ -76,13 +76,8 @@ final class PartitaHttpLedger implements PeerLedger {
                 int first = worker;
                 opened.add(openers.submit(() -> {
                     for (int i = first; i < accounts; i += 16) {
-                        HttpResponse<String> response = send(nodes.urls().get(i % size), "/accounts",
-                                "{\"id\":\"" + PartitaLedger.accountId(i) + "\",\"balance\":" + opening
-                                        + ",\"overdraftLimit\":" + overdraft + "}");
-                        if (response.statusCode() != 201) {
-                            throw new IllegalStateException("POST /accounts answered " + response.statusCode() + " "
-                                    + response.body());
-                        }
+                        openAccount(nodes.urls().get(i % size), "{\"id\":\"" + PartitaLedger.accountId(i)
+                                + "\",\"balance\":" + opening + ",\"overdraftLimit\":" + overdraft + "}");
                     }
                     return null;
                 }));
@@ -92,6 +87,24 @@ final class PartitaHttpLedger implements PeerLedger {
             }
         } finally {
             openers.shutdownNow();
+        }
+    }
+
+    /**
+     * {@code POST /accounts}, re-sent on a 503 or 429 (a write its backup did not confirm in time, on a busy machine);
+     * a 409 answering a re-sent one means an earlier attempt opened the account.
+     */
+    private void openAccount(URI node, String body) throws IOException, InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            HttpResponse<String> response = send(node, "/accounts", body);
+            int status = response.statusCode();
+            if (status == 201 || status == 409 && attempt > 1) {
+                return;
+            }
+            if ((status != 503 && status != 429) || attempt == MAX_ATTEMPTS) {
+                throw new IllegalStateException("POST /accounts " + body + " answered " + status + " "
+                        + response.body());
+            }
         }
     }
 
@@ -134,13 +147,15 @@ final class PartitaHttpLedger implements PeerLedger {
         };
     }
 
-    /** An HTTP answer as an {@link Answer}: 200 applied, 422 rejected, both with the balance; anything else throws. */
+    /** An HTTP answer: 200 applied, 422 rejected, both with the balance; anything else throws. */
     static Answer answer(Tx tx, int status, String body, boolean replayed, boolean retried) {
         Matcher balance = BALANCE.matcher(body);
         if (status != 200 && status != 422 || !balance.find()) {
             throw new IllegalStateException(tx + " was answered " + status + " " + body);
         }
-        Answer.Replay replay = !replayed || retried ? Answer.Replay.FIRST : Answer.Replay.REPLAYED;
+        // After a retry the header says nothing: the first attempt may have been recorded before its 503.
+        Answer.Replay replay = retried ? Answer.Replay.UNSAID
+                : replayed ? Answer.Replay.REPLAYED : Answer.Replay.FIRST;
         return new Answer(status == 200, Long.parseLong(balance.group(1)), replay);
     }
 

@@ -32,8 +32,8 @@ import java.util.concurrent.atomic.LongAdder;
  * {@code i mod members}, as the JMH trial's clients do. This is that trial's {@code PARTITIONED} path, with the peers'
  * workload (overdraft rejections, repeated ids).
  *
- * <p>A 503 (the request timeout on an overloaded machine) is retried at once with the same id, as a client would; a
- * replay answering the retry is then the transaction's first answer.
+ * <p>A 503 (the request timeout on an overloaded machine) is retried at once with the same id, as a client would;
+ * the answer to a retry is then judged by its figures only (see {@link #answer}).
  *
  * <p>Cores: the members share this JVM with the client threads, so their CPU time is the process's minus the client
  * threads' own (see {@link PeerLedger#inProcess}).
@@ -102,11 +102,14 @@ final class PartitaLedger implements PeerLedger {
         };
     }
 
-    /** A recorded or replayed outcome as an answer; a replay answering a retry after a 503 is the first answer. */
+    /**
+     * A recorded or replayed outcome as an answer. After a retry (a 503 first) the replay flag says nothing: the
+     * first attempt may have been recorded before it failed, so the answer's figures are compared, not its flag.
+     */
     static Answer answer(Tx tx, TxOutcome outcome, boolean retried) {
         Answer.Replay replay = switch (outcome.kind()) {
-            case RECORDED -> Answer.Replay.FIRST;
-            case REPLAYED -> retried ? Answer.Replay.FIRST : Answer.Replay.REPLAYED;
+            case RECORDED -> retried ? Answer.Replay.UNSAID : Answer.Replay.FIRST;
+            case REPLAYED -> retried ? Answer.Replay.UNSAID : Answer.Replay.REPLAYED;
             default -> throw new IllegalStateException(tx + " was answered " + outcome);
         };
         JournalEntry entry = outcome.entry();

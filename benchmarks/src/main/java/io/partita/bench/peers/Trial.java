@@ -1,5 +1,6 @@
 package io.partita.bench.peers;
 
+import io.partita.bench.Throughput;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
@@ -55,7 +56,8 @@ final class Trial {
         long opening = System.nanoTime();
         ledger.open(accounts, settings.opening(), settings.overdraft());
         String described = ledger.describe();
-        System.out.printf(Locale.ROOT, "  opened %,d accounts in %.1f s%n", accounts, seconds(opening));
+        System.out.printf(Locale.ROOT, "  started or reached, %,d accounts opened, in %.1f s%n", accounts,
+                seconds(opening));
         Tally tally = new Tally();
         Recorder recorder = new Recorder(3);
         LongAdder measured = new LongAdder();
@@ -101,7 +103,8 @@ final class Trial {
             Map<Long, Long> serverBefore = Cpu.processes(pids);
             long selfBefore = Cpu.self();
             long clientBefore = clientCpu(clients);
-            TrialEvent event = new TrialEvent();
+            // The window in a flight recording, named <system>/<accounts> for the profile tool's --phase.
+            Throughput.PhaseEvent event = new Throughput.PhaseEvent();
             event.phase = name + "/" + accounts;
             event.concurrency = settings.threads();
             recorder.reset();

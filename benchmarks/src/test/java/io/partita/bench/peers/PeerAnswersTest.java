@@ -23,7 +23,7 @@ class PeerAnswersTest {
     }
 
     @Test
-    void anHttpAnswerIsAppliedOn200RejectedOn422AndAReplayWhenTheHeaderSaysSo() {
+    void anHttpAnswerIsAppliedOn200RejectedOn422AndAReplayWhenTheHeaderSaysSoUnlessRetried() {
         String applied = "{\"txId\":\"t0-1\",\"accountId\":\"acc-3\",\"status\":\"APPLIED\",\"balance\":-20}";
         String rejected = "{\"txId\":\"t0-1\",\"accountId\":\"acc-3\",\"status\":\"REJECTED\",\"balance\":10,"
                 + "\"type\":\"https://partita.dev/problems/insufficient-funds\"}";
@@ -31,8 +31,8 @@ class PeerAnswersTest {
                 false, false));
         assertEquals(new Answer(false, 10, Answer.Replay.REPLAYED), PartitaHttpLedger.answer(DEBIT, 422, rejected,
                 true, false));
-        // A replay answering a retry after a 503 is the transaction's first answer to this client.
-        assertEquals(new Answer(true, -20, Answer.Replay.FIRST), PartitaHttpLedger.answer(DEBIT, 200, applied,
+        // After a retry (a 503 first) the header says nothing: the first attempt may have been recorded.
+        assertEquals(new Answer(true, -20, Answer.Replay.UNSAID), PartitaHttpLedger.answer(DEBIT, 200, applied,
                 true, true));
         assertThrows(IllegalStateException.class, () -> PartitaHttpLedger.answer(DEBIT, 409, "{\"status\":409}",
                 false, false));
@@ -40,14 +40,16 @@ class PeerAnswersTest {
     }
 
     @Test
-    void anEntryProcessorsOutcomeIsFirstWhenRecordedAndAReplayWhenReplayed() {
+    void anEntryProcessorsOutcomeIsFirstWhenRecordedAReplayWhenReplayedAndUnsaidAfterARetry() {
         JournalEntry entry = new JournalEntry("acc-3", "t0-1", TxType.DEBIT, 40, TxStatus.APPLIED, -20, 0, 1, null);
         assertEquals(new Answer(true, -20, Answer.Replay.FIRST),
                 PartitaLedger.answer(DEBIT, TxOutcome.recorded(entry), false));
         assertEquals(new Answer(true, -20, Answer.Replay.REPLAYED),
                 PartitaLedger.answer(DEBIT, TxOutcome.replayed(entry), false));
-        assertEquals(new Answer(true, -20, Answer.Replay.FIRST),
+        assertEquals(new Answer(true, -20, Answer.Replay.UNSAID),
                 PartitaLedger.answer(DEBIT, TxOutcome.replayed(entry), true));
+        assertEquals(new Answer(true, -20, Answer.Replay.UNSAID),
+                PartitaLedger.answer(DEBIT, TxOutcome.recorded(entry), true));
         assertThrows(IllegalStateException.class, () -> PartitaLedger.answer(DEBIT, TxOutcome.conflict(entry),
                 false));
         assertThrows(IllegalStateException.class, () -> PartitaLedger.answer(DEBIT, TxOutcome.notFound(), false));
