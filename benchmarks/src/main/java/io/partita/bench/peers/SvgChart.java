@@ -15,7 +15,7 @@ final class SvgChart {
 
     private static final int WIDTH = 960;
     private static final int LABEL = 250;
-    private static final int VALUES = 130;
+    private static final int VALUES = 200;
     private static final int BAR = 13;
     private static final int ROW = 2 * BAR + 12;
     private static final int PANEL_HEAD = 34;
