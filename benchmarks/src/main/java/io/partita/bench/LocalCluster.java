@@ -26,7 +26,7 @@ import java.util.stream.Collectors;
  * every member sees the whole cluster, the partition table is safe and, when Raft is configured, CP discovery has
  * completed on every member (the first lock would otherwise wait for it inside a measurement).
  */
-final class LocalCluster implements AutoCloseable {
+public final class LocalCluster implements AutoCloseable {
 
     private static final Duration FORMATION_TIMEOUT = Duration.ofMinutes(3);
 
@@ -44,7 +44,7 @@ final class LocalCluster implements AutoCloseable {
      * @param cpMembers {@code partita.cp.members}: 0 for unsafe mode, 3 or more for Raft
      * @param extra     more {@code partita.*} or Micronaut properties, on every node
      */
-    static LocalCluster start(int size, int cpMembers, Map<String, Object> extra) {
+    public static LocalCluster start(int size, int cpMembers, Map<String, Object> extra) {
         return start(size, cpMembers, extra, false);
     }
 
@@ -90,20 +90,28 @@ final class LocalCluster implements AutoCloseable {
         }
     }
 
-    int size() {
+    public int size() {
         return contexts.size();
     }
 
-    ApplicationContext context(int index) {
+    public ApplicationContext context(int index) {
         return contexts.get(index);
     }
 
-    <T> T bean(int index, Class<T> type) {
+    public <T> T bean(int index, Class<T> type) {
         return contexts.get(index).getBean(type);
     }
 
-    HazelcastInstance member(int index) {
+    public HazelcastInstance member(int index) {
         return bean(index, HazelcastInstance.class);
+    }
+
+    /**
+     * Waits until the journal writers have copied every entry recorded in an account's tail to the journal (sweeping
+     * the tails as the oldest member would), as a trial's check does before it counts journal entries.
+     */
+    public void awaitJournaled() {
+        Books.awaitJournaled(member(0));
     }
 
     /** The HTTP servers, empty unless started with {@link #startWithHttp}. */
@@ -146,7 +154,7 @@ final class LocalCluster implements AutoCloseable {
         contexts.forEach(ApplicationContext::close);
     }
 
-    static int freePort() {
+    public static int freePort() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         } catch (IOException e) {

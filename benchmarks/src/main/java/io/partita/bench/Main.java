@@ -1,5 +1,7 @@
 package io.partita.bench;
 
+import io.partita.bench.peers.Peers;
+
 import java.util.Arrays;
 
 /**
@@ -25,6 +27,7 @@ public final class Main {
             case "footprint" -> Footprint.main(rest);
             case "profile" -> Profile.main(rest);
             case "chart" -> Chart.main(rest);
+            case "peers" -> Peers.main(rest);
             default -> org.openjdk.jmh.Main.main(args);
         }
     }

@@ -141,17 +141,20 @@ public final class Throughput {
         }
     }
 
-    /** Marks a measured phase in a flight recording; recorded only while one runs. */
+    /**
+     * Marks a measured phase in a flight recording; recorded only while one runs. The peers tool marks its trials'
+     * windows with it too, so that {@link Profile} reads both.
+     */
     @Name("io.partita.bench.Phase")
     @Label("Benchmark phase")
     @Category("Partita")
-    static final class PhaseEvent extends Event {
+    public static final class PhaseEvent extends Event {
         @Label("Nodes")
-        int nodes;
+        public int nodes;
         @Label("Phase")
-        String phase;
+        public String phase;
         @Label("Concurrency")
-        int concurrency;
+        public int concurrency;
     }
 
     record Result(double opsPerSecond, double p50, double p99) {
