@@ -1,0 +1,92 @@
+package io.partita.web;
+
+import io.micronaut.context.annotation.Value;
+import io.micronaut.context.event.StartupEvent;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpRequest;
+import io.micronaut.runtime.event.annotation.EventListener;
+import io.micronaut.security.authentication.AuthenticationFailureReason;
+import io.micronaut.security.authentication.AuthenticationRequest;
+import io.micronaut.security.authentication.AuthenticationResponse;
+import io.micronaut.security.authentication.provider.HttpRequestAuthenticationProvider;
+import jakarta.inject.Singleton;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.List;
+
+/**
+ * The API's two users, from {@code partita.security.*} (environment: {@code PARTITA_SECURITY_ADMIN_PASSWORD} and so
+ * on), checked by Micronaut Security's basic authentication: an {@code admin} (jobs, schedules, SQL, opening accounts,
+ * creating lease groups, and everything a client may do) and a {@code client} (transactions, transfers, batches,
+ * reads, lease workers). With neither password set the node runs open, as a single development node does, and says
+ * so at start ({@link AccessRule} then admits every request).
+ *
+ * <p>What runs where: {@link #authenticate} on the request's thread, once per request that carries credentials; it only
+ * compares bytes (in constant time), so it never blocks.
+ */
+@Singleton
+public class ApiUsers implements HttpRequestAuthenticationProvider<Object> {
+
+    public static final String ADMIN = "admin";
+    public static final String CLIENT = "client";
+
+    private static final Logger LOG = LoggerFactory.getLogger(ApiUsers.class);
+
+    private final String adminName;
+    private final byte[] adminPassword;
+    private final String clientName;
+    private final byte[] clientPassword;
+
+    ApiUsers(@Value("${partita.security.admin.username:admin}") String adminName,
+             @Nullable @Value("${partita.security.admin.password:}") String adminPassword,
+             @Value("${partita.security.client.username:client}") String clientName,
+             @Nullable @Value("${partita.security.client.password:}") String clientPassword) {
+        this.adminName = adminName;
+        this.adminPassword = bytes(adminPassword);
+        this.clientName = clientName;
+        this.clientPassword = bytes(clientPassword);
+        if (adminName.equals(clientName) && this.adminPassword != null && this.clientPassword != null) {
+            throw new IllegalStateException("partita.security.admin.username and client.username must differ");
+        }
+    }
+
+    /** Whether no credentials are configured: every request is admitted, as on a development node. */
+    public boolean open() {
+        return adminPassword == null && clientPassword == null;
+    }
+
+    @EventListener
+    void onStartup(StartupEvent event) {
+        if (open()) {
+            LOG.warn("No credentials are configured (partita.security.admin.password, partita.security.client.password):"
+                    + " this node's HTTP API is open to anyone who can reach it, jobs, schedules and SQL included. "
+                    + "Set them for anything but a development node.");
+        } else {
+            LOG.info("HTTP API secured: basic authentication, roles admin ({}) and client ({})",
+                    adminPassword == null ? "no password set: disabled" : adminName,
+                    clientPassword == null ? "no password set: disabled" : clientName);
+        }
+    }
+
+    @Override
+    public AuthenticationResponse authenticate(HttpRequest<Object> request,
+                                               AuthenticationRequest<String, String> authentication) {
+        String name = authentication.getIdentity();
+        byte[] given = authentication.getSecret() == null ? new byte[0]
+                : authentication.getSecret().getBytes(StandardCharsets.UTF_8);
+        if (adminPassword != null && adminName.equals(name) && MessageDigest.isEqual(adminPassword, given)) {
+            return AuthenticationResponse.success(name, List.of(ADMIN, CLIENT));
+        }
+        if (clientPassword != null && clientName.equals(name) && MessageDigest.isEqual(clientPassword, given)) {
+            return AuthenticationResponse.success(name, List.of(CLIENT));
+        }
+        return AuthenticationResponse.failure(AuthenticationFailureReason.CREDENTIALS_DO_NOT_MATCH);
+    }
+
+    private static byte[] bytes(String password) {
+        return password == null || password.isBlank() ? null : password.getBytes(StandardCharsets.UTF_8);
+    }
+}
