@@ -35,7 +35,8 @@ import java.util.List;
  * {@code POST /transactions/batch} needs): a single transaction, account, transfer, job or schedule fits in
  * {@code partita.http.max-body-size} (16 KiB), a SQL statement with its parameters in
  * {@code partita.http.max-sql-body-size} (64 KiB). A larger body is answered 413 problem+json and the connection
- * closed (as Netty's own aggregator does), and nothing reaches a controller.
+ * closed (as Netty's own aggregator does), and nothing reaches a controller. A compressed body (any
+ * Content-Encoding but identity) is refused with 415 on every route, since it would be inflated past these limits.
  *
  * <p>Runs on each HTTP/1.1 connection's event loop, as a Netty handler between the HTTP codec and Micronaut's
  * request handler. A body with a Content-Length over the limit is refused on its headers, before it is read. A
@@ -51,9 +52,15 @@ class BodyLimits implements BeanCreatedEventListener<NettyServerCustomizer.Regis
     static final String SQL_PATH = "/sql";
 
     /** The same shape and words ProblemResponseProcessor gives Micronaut's own 413, plus the route's limit. */
-    private static final String PROBLEM = "{\"type\":\"https://partita.dev/problems/request-entity-too-large\","
+    private static final String TOO_LARGE = "{\"type\":\"https://partita.dev/problems/request-entity-too-large\","
             + "\"title\":\"Request Entity Too Large\",\"status\":413,\"detail\":\"The request body is larger than "
             + "this route accepts (%d bytes).\"}";
+    private static final String ENCODED = "{\"type\":\"https://partita.dev/problems/unsupported-media-type\","
+            + "\"title\":\"Unsupported Media Type\",\"status\":415,\"detail\":\"A request body must not be "
+            + "compressed (Content-Encoding): send it as plain JSON.\"}";
+    private static final String TRANSFER_CODED = "{\"type\":\"https://partita.dev/problems/bad-request\","
+            + "\"title\":\"Bad Request\",\"status\":400,\"detail\":\"The only Transfer-Encoding accepted is "
+            + "chunked.\"}";
 
     private final Settings settings;
 
@@ -144,14 +151,32 @@ class BodyLimits implements BeanCreatedEventListener<NettyServerCustomizer.Regis
         private void startRequest(ChannelHandlerContext ctx, HttpRequest request) {
             dropping = false;
             held = 0;
-            limit = request.decoderResult().isFailure() ? -1 : limitOf(request.uri());
+            if (request.decoderResult().isFailure()) {
+                limit = -1;
+                ctx.fireChannelRead(request);
+                return;
+            }
+            String encoding = request.headers().get(HttpHeaderNames.CONTENT_ENCODING);
+            if (encoding != null && !encoding.isBlank() && !encoding.trim().equalsIgnoreCase("identity")) {
+                // A compressed body would be inflated past every limit counted here (a zip bomb); no client of this
+                // API needs one.
+                refuse(ctx, request, HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, ENCODED);
+                return;
+            }
+            String transfer = request.headers().get(HttpHeaderNames.TRANSFER_ENCODING);
+            if (transfer != null && !transfer.trim().equalsIgnoreCase("chunked")) {
+                // Netty would inflate a gzip or deflate transfer coding just as a content coding.
+                refuse(ctx, request, HttpResponseStatus.BAD_REQUEST, TRANSFER_CODED);
+                return;
+            }
+            limit = limitOf(request.uri());
             if (limit < 0) {
                 ctx.fireChannelRead(request);
                 return;
             }
             long length = HttpUtil.getContentLength(request, -1L);
             if (length > limit) {
-                refuse(ctx, request);
+                refuse(ctx, request, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, String.format(TOO_LARGE, limit));
                 return;
             }
             if (length >= 0 || !HttpUtil.isTransferEncodingChunked(request)) {
@@ -191,7 +216,7 @@ class BodyLimits implements BeanCreatedEventListener<NettyServerCustomizer.Regis
             if (held > limit) {
                 HttpRequest request = (HttpRequest) holding.get(0);
                 releaseHeld();
-                refuse(ctx, request);
+                refuse(ctx, request, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, String.format(TOO_LARGE, limit));
                 return;
             }
             if (content instanceof LastHttpContent) {
@@ -201,13 +226,12 @@ class BodyLimits implements BeanCreatedEventListener<NettyServerCustomizer.Regis
             }
         }
 
-        private void refuse(ChannelHandlerContext ctx, HttpRequest request) {
-            long refusedLimit = limit;
+        private void refuse(ChannelHandlerContext ctx, HttpRequest request, HttpResponseStatus status,
+                            String problem) {
             dropping = !(request instanceof LastHttpContent);
             ReferenceCountUtil.release(request);
-            ByteBuf body = Unpooled.copiedBuffer(String.format(PROBLEM, refusedLimit), StandardCharsets.UTF_8);
-            FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
-                    HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, body);
+            ByteBuf body = Unpooled.copiedBuffer(problem, StandardCharsets.UTF_8);
+            FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, body);
             response.headers().set(HttpHeaderNames.CONTENT_TYPE, Problem.MEDIA_TYPE);
             response.headers().set(HttpHeaderNames.CONTENT_LENGTH, body.readableBytes());
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);

@@ -65,7 +65,8 @@ class ProblemResponseProcessor implements ErrorResponseProcessor<Problem> {
      * included; those are a 414 and a 431 (RFC 9110, RFC 6585), so that a client can tell what to shorten.
      */
     private static HttpStatus headTooLong(ErrorContext context, HttpStatus status) {
-        if (status == HttpStatus.REQUEST_ENTITY_TOO_LARGE && context.getRequest() instanceof NettyHttpRequest<?> netty) {
+        if (status == HttpStatus.REQUEST_ENTITY_TOO_LARGE
+                && context.getRequest() instanceof NettyHttpRequest<?> netty) {
             Throwable cause = netty.getNativeRequest().decoderResult().cause();
             if (cause instanceof TooLongHttpLineException) {
                 return HttpStatus.REQUEST_URI_TOO_LONG;

@@ -23,10 +23,17 @@ public final class RawHttp {
 
     private final String host;
     private final int port;
+    private final int timeoutMillis;
 
     public RawHttp(URL base) {
+        this(base, 30_000);
+    }
+
+    /** {@code timeoutMillis}: how long a read waits for the server before it fails. */
+    public RawHttp(URL base, int timeoutMillis) {
         this.host = base.getHost();
         this.port = base.getPort();
+        this.timeoutMillis = timeoutMillis;
     }
 
     /** The answer: {@code status} 0 when the server closed the connection without one. */
@@ -86,7 +93,7 @@ public final class RawHttp {
     /** Sends {@code request} as it is (request line, headers, body) and reads the answer. */
     public Answer exchange(byte[] request) {
         try (Socket socket = new Socket(host, port)) {
-            socket.setSoTimeout(30_000);
+            socket.setSoTimeout(timeoutMillis);
             OutputStream out = socket.getOutputStream();
             try {
                 out.write(request);
@@ -113,7 +120,8 @@ public final class RawHttp {
         Map<String, String> headers = new LinkedHashMap<>();
         for (String header = line(in); header != null && !header.isEmpty(); header = line(in)) {
             int colon = header.indexOf(':');
-            headers.put(header.substring(0, colon).trim().toLowerCase(Locale.ROOT), header.substring(colon + 1).trim());
+            headers.put(header.substring(0, colon).trim().toLowerCase(Locale.ROOT),
+                    header.substring(colon + 1).trim());
         }
         byte[] body;
         if (headers.containsKey("content-length")) {
