@@ -34,8 +34,9 @@ import java.util.List;
  * A body limit per route, below Micronaut's one {@code micronaut.server.max-request-size} (4 MiB, which only
  * {@code POST /transactions/batch} needs): a single transaction, account, transfer, job or schedule fits in
  * {@code partita.http.max-body-size} (16 KiB), a SQL statement with its parameters in
- * {@code partita.http.max-sql-body-size} (64 KiB). A larger body is answered 413 problem+json and the connection
- * closed (as Netty's own aggregator does), and nothing reaches a controller. A compressed body (any
+ * {@code partita.http.max-sql-body-size} (64 KiB). A larger body is answered 413 problem+json at once, the rest
+ * of it is read and dropped without being kept, the connection is closed at its end, and nothing reaches a
+ * controller. A compressed body (any
  * Content-Encoding but identity) is refused with 415 on every route, since it would be inflated past these limits.
  *
  * <p>Runs on each HTTP/1.1 connection's event loop, as a Netty handler between the HTTP codec and Micronaut's
@@ -200,7 +201,11 @@ class BodyLimits implements BeanCreatedEventListener<NettyServerCustomizer.Regis
 
         private void body(ChannelHandlerContext ctx, HttpContent content) {
             if (dropping) {
+                boolean last = content instanceof LastHttpContent;
                 content.release();
+                if (last) {
+                    ctx.close();
+                }
                 return;
             }
             if (holding == null) {
@@ -216,7 +221,8 @@ class BodyLimits implements BeanCreatedEventListener<NettyServerCustomizer.Regis
             if (held > limit) {
                 HttpRequest request = (HttpRequest) holding.get(0);
                 releaseHeld();
-                refuse(ctx, request, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, String.format(TOO_LARGE, limit));
+                refuse(ctx, request, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, String.format(TOO_LARGE, limit),
+                        content instanceof LastHttpContent);
                 return;
             }
             if (content instanceof LastHttpContent) {
@@ -228,15 +234,30 @@ class BodyLimits implements BeanCreatedEventListener<NettyServerCustomizer.Regis
 
         private void refuse(ChannelHandlerContext ctx, HttpRequest request, HttpResponseStatus status,
                             String problem) {
-            dropping = !(request instanceof LastHttpContent);
+            refuse(ctx, request, status, problem, !bodyFollows(request));
+        }
+
+        private boolean bodyFollows(HttpRequest request) {
+            return !(request instanceof LastHttpContent) && (HttpUtil.getContentLength(request, 0L) > 0
+                    || request.headers().contains(HttpHeaderNames.TRANSFER_ENCODING));
+        }
+
+        private void refuse(ChannelHandlerContext ctx, HttpRequest request, HttpResponseStatus status,
+                            String problem, boolean bodyDone) {
+            dropping = !bodyDone;
             ReferenceCountUtil.release(request);
             ByteBuf body = Unpooled.copiedBuffer(problem, StandardCharsets.UTF_8);
             FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, body);
             response.headers().set(HttpHeaderNames.CONTENT_TYPE, Problem.MEDIA_TYPE);
             response.headers().set(HttpHeaderNames.CONTENT_LENGTH, body.readableBytes());
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-            // The rest of the body is not read: the connection is closed once the answer is out.
-            ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+            // The rest of the body is read and dropped, unbuffered, and the connection closed at its end: closing at
+            // once would make a client that is still sending fail with a broken pipe before it reads the answer.
+            if (dropping) {
+                ctx.writeAndFlush(response);
+            } else {
+                ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+            }
         }
 
         private void releaseHeld() {
