@@ -158,7 +158,8 @@ class BodyLimits implements BeanCreatedEventListener<NettyServerCustomizer.Regis
                 return;
             }
             String encoding = request.headers().get(HttpHeaderNames.CONTENT_ENCODING);
-            if (encoding != null && !encoding.isBlank() && !encoding.trim().equalsIgnoreCase("identity")) {
+            if (encoding != null && !encoding.isBlank() && !encoding.trim().equalsIgnoreCase("identity")
+                    && bodyFollows(request)) {
                 // A compressed body would be inflated past every limit counted here (a zip bomb); no client of this
                 // API needs one.
                 refuse(ctx, request, HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, ENCODED);
