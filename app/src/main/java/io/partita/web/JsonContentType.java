@@ -1,6 +1,7 @@
 package io.partita.web;
 
 import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpMethod;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
@@ -13,7 +14,7 @@ import java.util.List;
 /**
  * A POST, PUT or PATCH must say its body is JSON. Micronaut refuses a Content-Type it cannot read with 415, but
  * reads a body with no Content-Type at all as JSON; every such route of Partita takes JSON, and a request that does
- * not declare its body is answered 415 too, before the route runs.
+ * not declare its body is answered 415 too, before the route runs. A call without a body needs no Content-Type.
  */
 @ServerFilter(ServerFilter.MATCH_ALL_PATTERN)
 class JsonContentType {
@@ -23,7 +24,7 @@ class JsonContentType {
     @RequestFilter
     @Nullable
     HttpResponse<Problem> requireContentType(HttpRequest<?> request) {
-        if (!WITH_BODY.contains(request.getMethod()) || request.getContentType().isPresent()) {
+        if (!WITH_BODY.contains(request.getMethod()) || request.getContentType().isPresent() || !hasBody(request)) {
             return null;
         }
         return HttpResponse.<Problem>status(HttpStatus.UNSUPPORTED_MEDIA_TYPE)
@@ -31,5 +32,10 @@ class JsonContentType {
                         "The body must be sent as application/json, and the request must say so in its "
                                 + "Content-Type header.", null))
                 .contentType(Problem.MEDIA_TYPE);
+    }
+
+    /** Whether a body follows: a call with none (a lease renewal) needs no Content-Type. */
+    private static boolean hasBody(HttpRequest<?> request) {
+        return request.getContentLength() > 0 || request.getHeaders().contains(HttpHeaders.TRANSFER_ENCODING);
     }
 }
