@@ -40,12 +40,12 @@ class BatchController {
     }
 
     @Post
-    CompletionStage<List<AccountApi.BatchAnswer>> post(@Body List<AccountApi.BatchItem> items,
-                                                       @Nullable @QueryValue String mode) {
-        if (items.size() > MAX_ITEMS) {
+    CompletionStage<List<AccountApi.BatchAnswer>> post(@Body BatchItems body, @Nullable @QueryValue String mode) {
+        if (body.tooMany()) {
             throw ApiException.badRequest("A batch holds at most " + MAX_ITEMS + " transactions; this one has "
-                    + items.size() + ".");
+                    + body.count() + ".");
         }
+        List<AccountApi.BatchItem> items = body.items();
         ProcessingMode processingMode = AccountService.parseMode(mode);
         long now = System.currentTimeMillis();
         AccountApi.BatchAnswer[] answers = new AccountApi.BatchAnswer[items.size()];

@@ -29,7 +29,14 @@ import java.util.stream.Collectors;
  *   <li>nothing makes one row cost without bound, since the engine's timeout is checked between rows, not inside
  *       one: a {@code LIKE} pattern holds at most one {@code %} before its end (the engine matches it with a
  *       backtracking regular expression), {@code ROUND} and {@code TRUNCATE} take a small literal scale, and the
- *       statement has at most {@link #MAX_OPERATORS} operators (the parser and validator recurse once per level).</li>
+ *       statement has at most {@link #MAX_OPERATORS} operators (the parser and validator recurse once per level);</li>
+ *   <li>nothing makes the query hold more than one table's rows in memory ({@link Bound}): no join (JOIN, or a
+ *       comma between tables), no subquery in an expression ({@code IN (SELECT ...)}, {@code EXISTS}, a scalar
+ *       one: the engine runs them as joins), no UNION without ALL, INTERSECT or EXCEPT, no DISTINCT, and GROUP BY
+ *       only over the journal's {@link #SMALL_DOMAIN} columns. A join builds a hash table of one side on every member
+ *       and can produce the product of both; a GROUP BY or DISTINCT over an arbitrary column gathers one group per
+ *       distinct value of the whole cluster on the coordinating member. ORDER BY stays: the engine sorts each
+ *       member's own rows there and merges the sorted streams on the coordinator without holding them.</li>
  * </ol>
  * The engine is then sent the statement rebuilt from the tokens judged here (joined by single spaces, strings and
  * quoted names re-quoted), never the text as received, so a lexical rule of the parser that the tokenizer does not
@@ -91,6 +98,11 @@ final class SqlGuard {
     private static final Set<String> AFTER_FROM = Set.of(
             "WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "OFFSET", "FETCH", "UNION", "INTERSECT", "EXCEPT",
             "MINUS", "WINDOW");
+
+    /** Columns with a handful of values (journal type and status): grouping by them makes at most a few groups. */
+    static final Set<String> SMALL_DOMAIN = Set.of("type", "status");
+    /** Set operations that remove duplicates, and so gather every row of both sides. */
+    private static final Set<String> DEDUPLICATING = Set.of("INTERSECT", "EXCEPT", "MINUS");
 
     static final int MAX_TOKENS = 2_000;
     static final int MAX_DEPTH = 32;
@@ -218,12 +230,18 @@ final class SqlGuard {
                     frames.pop();
                 } else if (token.isWord("SELECT")) {
                     frame.query = true;
+                } else if (token.isWord("JOIN") || token.isSymbol(",") && frame.inFrom) {
+                    throw Bound.refusal("a join (JOIN, or tables separated by commas)");
+                } else if (token.kind() == Kind.WORD && DEDUPLICATING.contains(token.upper())
+                        || token.isWord("UNION") && !(i + 1 < tokens.size() && tokens.get(i + 1).isWord("ALL"))) {
+                    throw Bound.refusal(token.upper() + " (UNION ALL is accepted)");
+                } else if (token.isWord("DISTINCT") && !(i + 1 < tokens.size() && tokens.get(i + 1).isWord("FROM"))) {
+                    throw Bound.refusal("DISTINCT");
+                } else if (token.isWord("GROUP")) {
+                    frame.inFrom = false;
+                    groupByAt(i + 1);
                 } else if (token.isWord("FROM") && !fromInArguments(frame) && !distinctFrom(i)) {
                     frame.inFrom = true;
-                    tableAt(i + 1);
-                } else if (token.isWord("JOIN")) {
-                    tableAt(i + 1);
-                } else if (token.isSymbol(",") && frame.inFrom) {
                     tableAt(i + 1);
                 } else if (token.kind() == Kind.WORD && AFTER_FROM.contains(token.upper())) {
                     frame.inFrom = false;
@@ -239,6 +257,30 @@ final class SqlGuard {
                     || token.kind() == Kind.WORD && OPERATOR_WORDS.contains(token.upper());
             if (operator && ++operators > MAX_OPERATORS) {
                 throw new SqlRefusal("the statement has more than " + MAX_OPERATORS + " operators");
+            }
+        }
+
+        /** The list after GROUP at {@code i - 1}: only {@link #SMALL_DOMAIN} columns, each optionally qualified. */
+        private void groupByAt(int i) {
+            if (i >= tokens.size() || !tokens.get(i).isWord("BY")) {
+                return;
+            }
+            int at = i + 1;
+            while (true) {
+                if (at + 2 < tokens.size() && tokens.get(at).isIdentifier() && tokens.get(at + 1).isSymbol(".")) {
+                    at += 2;
+                }
+                SqlToken column = at < tokens.size() ? tokens.get(at) : null;
+                if (column == null || !column.isIdentifier()
+                        || !SMALL_DOMAIN.contains(column.text().toLowerCase(Locale.ROOT))) {
+                    throw Bound.refusal("GROUP BY over anything but " + String.join(" and ",
+                            SMALL_DOMAIN.stream().sorted().toList()));
+                }
+                if (at + 1 < tokens.size() && tokens.get(at + 1).isSymbol(",")) {
+                    at += 2;
+                } else {
+                    return;
+                }
             }
         }
 
@@ -306,6 +348,10 @@ final class SqlGuard {
                 throw new SqlRefusal("a qualified name cannot be called as a function (position "
                         + before.position() + ")");
             }
+            if (i + 1 < tokens.size() && tokens.get(i + 1).isWord("SELECT")
+                    && !(before != null && before.isWord("FROM"))) {
+                throw Bound.refusal("a subquery outside FROM (the engine runs it as a join)");
+            }
             if (before != null && before.kind() == Kind.WORD) {
                 String word = before.upper();
                 if (FUNCTIONS.contains(word)) {
@@ -339,6 +385,19 @@ final class SqlGuard {
                 throw new SqlRefusal("the table " + table.text() + " must be named alone (position "
                         + table.position() + ")");
             }
+        }
+    }
+
+    /** The memory rule's refusals: what is refused, and why, in one wording. */
+    static final class Bound {
+
+        static final String WHY = "it could hold more than one table's rows in a node's memory";
+
+        private Bound() {
+        }
+
+        static SqlRefusal refusal(String what) {
+            return new SqlRefusal(what + " is not accepted: " + WHY);
         }
     }
 

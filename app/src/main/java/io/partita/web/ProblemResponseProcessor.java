@@ -6,6 +6,9 @@ import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.server.exceptions.response.Error;
 import io.micronaut.http.server.exceptions.response.ErrorContext;
 import io.micronaut.http.server.exceptions.response.ErrorResponseProcessor;
+import io.micronaut.http.server.netty.NettyHttpRequest;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
 import jakarta.inject.Singleton;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,7 +32,8 @@ class ProblemResponseProcessor implements ErrorResponseProcessor<Problem> {
 
     @Override
     public MutableHttpResponse<Problem> processResponse(ErrorContext context, MutableHttpResponse<?> response) {
-        HttpStatus status = response.getStatus();
+        HttpStatus status = headTooLong(context, response.getStatus());
+        response.status(status);
         List<Problem.FieldError> fieldErrors = fieldErrors(context);
         if (status.getCode() >= 500) {
             context.getRootCause().ifPresent(cause -> LOG.error("Unhandled failure on {} {}",
@@ -54,6 +58,24 @@ class ProblemResponseProcessor implements ErrorResponseProcessor<Problem> {
                     fields.add(new Problem.FieldError(field, WRONG_TYPE)));
         }
         return fields;
+    }
+
+    /**
+     * Micronaut answers 413 to every request Netty's decoder found too long, the request line and the headers
+     * included; those are a 414 and a 431 (RFC 9110, RFC 6585), so that a client can tell what to shorten.
+     */
+    private static HttpStatus headTooLong(ErrorContext context, HttpStatus status) {
+        if (status == HttpStatus.REQUEST_ENTITY_TOO_LARGE
+                && context.getRequest() instanceof NettyHttpRequest<?> netty) {
+            Throwable cause = netty.getNativeRequest().decoderResult().cause();
+            if (cause instanceof TooLongHttpLineException) {
+                return HttpStatus.REQUEST_URI_TOO_LONG;
+            }
+            if (cause instanceof TooLongHttpHeaderException) {
+                return HttpStatus.REQUEST_HEADER_FIELDS_TOO_LARGE;
+            }
+        }
+        return status;
     }
 
     /** A conversion error names its argument as a JSON pointer ({@code /limit}); the client knows it as a name. */
@@ -86,6 +108,8 @@ class ProblemResponseProcessor implements ErrorResponseProcessor<Problem> {
             case UNSUPPORTED_MEDIA_TYPE -> "The body must be sent as application/json.";
             case NOT_ACCEPTABLE -> "This resource answers in application/json only.";
             case REQUEST_ENTITY_TOO_LARGE -> "The request body is larger than this node accepts.";
+            case REQUEST_URI_TOO_LONG -> "The request line (method, path and query) is longer than this node accepts.";
+            case REQUEST_HEADER_FIELDS_TOO_LARGE -> "The request headers are larger than this node accepts.";
             default -> status.getCode() >= 500
                     ? "The node could not complete the request. It has been logged; retrying with the same id is safe."
                     : status.getReason() + ".";

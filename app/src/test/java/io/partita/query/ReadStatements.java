@@ -17,9 +17,9 @@ final class ReadStatements {
             new Read("select * from accounts", List.of()),
             new Read("SELECT * FROM journal", List.of()),
             new Read("SELECT COUNT(*), SUM(balance), MIN(balance), MAX(balance) FROM accounts", List.of()),
-            new Read("SELECT a.id, j.amount FROM accounts a JOIN journal j ON j.accountId = a.id "
-                    + "WHERE j.type = 'DEBIT'", List.of()),
-            new Read("SELECT a.id FROM accounts a, journal j WHERE a.id = j.accountId", List.of()),
+            new Read("SELECT j.accountId, j.amount FROM journal j WHERE j.type = 'DEBIT' ORDER BY j.amount", List.of()),
+            new Read("SELECT status, type, COUNT(*), SUM(amount) FROM journal GROUP BY status, type", List.of()),
+            new Read("SELECT * FROM journal ORDER BY txId DESC", List.of()),
             new Read("SELECT \"id\", \"balance\" FROM \"accounts\" WHERE \"id\" LIKE 'a-%'", List.of()),
             new Read("SELECT type, COUNT(*) AS n FROM journal GROUP BY type HAVING COUNT(*) > 1 ORDER BY n DESC",
                     List.of()),

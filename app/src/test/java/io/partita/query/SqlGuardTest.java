@@ -33,6 +33,15 @@ class SqlGuardTest {
         assertTrue(HOSTILE.size() >= 25, "only " + HOSTILE.size());
     }
 
+    static final List<String> UNBOUNDED = UnboundedStatements.ALL;
+
+    @ParameterizedTest
+    @FieldSource("UNBOUNDED")
+    void shouldRefuseEveryStatementThatCouldHoldMoreThanOneTablesRows(String sql) {
+        SqlRefusal refusal = assertThrows(SqlRefusal.class, () -> guard.check(sql), sql);
+        assertTrue(refusal.getMessage().endsWith(SqlGuard.Bound.WHY), sql + " -> " + refusal.getMessage());
+    }
+
     @ParameterizedTest
     @FieldSource("READS")
     void shouldAcceptReadsOfThePublishedTables(String sql) {
@@ -41,8 +50,8 @@ class SqlGuardTest {
 
     @Test
     void shouldAcceptAComparisonWithIsNotDistinctFromWhoseFromNamesNoTable() {
-        guard.check("SELECT a.id FROM accounts a JOIN journal j ON a.id = j.accountId "
-                + "WHERE j.ref IS NOT DISTINCT FROM NULL");
+        guard.check("SELECT j.accountId FROM journal j WHERE j.ref IS NOT DISTINCT FROM NULL "
+                + "OR j.ref IS DISTINCT FROM 'x'");
     }
 
     @Test
