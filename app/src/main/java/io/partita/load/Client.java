@@ -41,6 +41,12 @@ public final class Client {
     private final Duration attemptTimeout;
     private final Duration giveUp;
     private final HttpClient http;
+    /**
+     * The Authorization header for a cluster with credentials ({@code PARTITA_LOAD_USER} and
+     * {@code PARTITA_LOAD_PASSWORD}: the admin, since the tool opens accounts and reads them back over SQL), or null.
+     */
+    private static final String AUTHORIZATION = authorization(System.getenv("PARTITA_LOAD_USER"),
+            System.getenv("PARTITA_LOAD_PASSWORD"));
     final AtomicLong retries = new AtomicLong();
     final AtomicLong errors = new AtomicLong();
 
@@ -124,10 +130,22 @@ public final class Client {
         }
     }
 
+    static String authorization(String user, String password) {
+        if (user == null || user.isBlank()) {
+            return null;
+        }
+        String pair = user + ":" + (password == null ? "" : password);
+        return "Basic " + java.util.Base64.getEncoder().encodeToString(
+                pair.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
     private static HttpRequest request(URI target, String path, String body, Duration timeout) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(target + path))
                 .timeout(timeout)
                 .header("Accept", "application/json");
+        if (AUTHORIZATION != null) {
+            request.header("Authorization", AUTHORIZATION);
+        }
         if (body == null) {
             request.GET();
         } else {
