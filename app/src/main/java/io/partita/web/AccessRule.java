@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Collection;
 import java.util.Deque;
+import java.util.Set;
 
 /**
  * Who may call what, in one table, as a Micronaut Security rule (it decides every request before the others):
@@ -35,6 +36,12 @@ class AccessRule implements SecurityRule<HttpRequest<?>> {
 
     /** Before Micronaut's own rules, which would otherwise reject what they do not know. */
     static final int ORDER = -1000;
+    /**
+     * Micronaut's management endpoints other than health and Prometheus: off by default; one turned on deliberately is
+     * left to Micronaut's own rule for sensitive endpoints (authenticated callers only), in open mode too.
+     */
+    private static final Set<String> MANAGEMENT = Set.of("beans", "env", "loggers", "refresh", "routes", "threaddump",
+            "info", "stop", "caches", "metrics");
 
     private final ApiUsers users;
 
@@ -49,12 +56,16 @@ class AccessRule implements SecurityRule<HttpRequest<?>> {
     }
 
     SecurityRuleResult decide(HttpMethod method, String rawPath, @Nullable Collection<String> roles) {
-        if (users.open()) {
-            return SecurityRuleResult.ALLOWED;
-        }
         String path = normalized(rawPath);
         if (path == null) {
-            return SecurityRuleResult.REJECTED;
+            return users.open() ? SecurityRuleResult.ALLOWED : SecurityRuleResult.REJECTED;
+        }
+        int end = path.indexOf('/', 1);
+        if (MANAGEMENT.contains(end < 0 ? path.substring(1) : path.substring(1, end))) {
+            return SecurityRuleResult.UNKNOWN;
+        }
+        if (users.open()) {
+            return SecurityRuleResult.ALLOWED;
         }
         if (path.equals("/health") || path.startsWith("/health/") || path.equals("/prometheus")) {
             return SecurityRuleResult.ALLOWED;

@@ -1,0 +1,43 @@
+package io.partita.web;
+
+import io.micronaut.http.HttpRequest;
+import io.micronaut.http.MediaType;
+import io.micronaut.http.client.HttpClient;
+import io.micronaut.http.client.annotation.Client;
+import io.micronaut.json.JsonMapper;
+import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import io.partita.support.Api;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+
+import java.util.UUID;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * A node without credentials runs open: every route answers without any, and a script written for a secured node,
+ * which sends credentials this node does not know, still works.
+ */
+@MicronautTest
+class OpenModeTest {
+
+    @Inject
+    @Client("/")
+    HttpClient client;
+
+    @Inject
+    JsonMapper json;
+
+    @Test
+    void shouldServeEveryRouteWithoutCredentialsAndIgnoreThoseAClientSends() {
+        Api api = new Api(client, json);
+        String id = "open-" + UUID.randomUUID().toString().substring(0, 8);
+        assertEquals(201, api.post("/accounts", "{\"id\":\"" + id + "\",\"balance\":10}").status());
+        assertEquals(200, api.get("/jobs").status());
+        Api.Reply withUnknownCredentials = api.send(HttpRequest.POST("/accounts/" + id + "/transactions",
+                "{\"txId\":\"t-1\",\"type\":\"CREDIT\",\"amount\":5}").contentType(MediaType.APPLICATION_JSON_TYPE)
+                .basicAuth("someone", "whatever"));
+        assertEquals(200, withUnknownCredentials.status(), withUnknownCredentials.toString());
+        assertEquals(15, api.get("/accounts/" + id).number("balance"));
+    }
+}
