@@ -8,8 +8,10 @@ import io.micronaut.runtime.event.annotation.EventListener;
 import io.micronaut.security.authentication.AuthenticationFailureReason;
 import io.micronaut.security.authentication.AuthenticationRequest;
 import io.micronaut.security.authentication.AuthenticationResponse;
-import io.micronaut.security.authentication.provider.HttpRequestAuthenticationProvider;
+import io.micronaut.core.async.publisher.Publishers;
+import io.micronaut.security.authentication.provider.HttpRequestReactiveAuthenticationProvider;
 import jakarta.inject.Singleton;
+import org.reactivestreams.Publisher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,11 +26,11 @@ import java.util.List;
  * reads, lease workers). With neither password set the node runs open, as a single development node does, and says
  * so at start ({@link AccessRule} then admits every request).
  *
- * <p>What runs where: {@link #authenticate} on the request's thread, once per request that carries credentials; it only
- * compares bytes (in constant time), so it never blocks.
+ * <p>What runs where: {@link #authenticate} on the request's event loop, once per request that carries credentials
+ * (reactive, so Micronaut does not hand it to the blocking pool: it only compares bytes, in constant time).
  */
 @Singleton
-public class ApiUsers implements HttpRequestAuthenticationProvider<Object> {
+public class ApiUsers implements HttpRequestReactiveAuthenticationProvider<Object> {
 
     public static final String ADMIN = "admin";
     public static final String CLIENT = "client";
@@ -72,8 +74,12 @@ public class ApiUsers implements HttpRequestAuthenticationProvider<Object> {
     }
 
     @Override
-    public AuthenticationResponse authenticate(HttpRequest<Object> request,
-                                               AuthenticationRequest<String, String> authentication) {
+    public Publisher<AuthenticationResponse> authenticate(HttpRequest<Object> request,
+                                                          AuthenticationRequest<String, String> authentication) {
+        return Publishers.just(check(authentication));
+    }
+
+    AuthenticationResponse check(AuthenticationRequest<String, String> authentication) {
         String name = authentication.getIdentity();
         byte[] given = authentication.getSecret() == null ? new byte[0]
                 : authentication.getSecret().getBytes(StandardCharsets.UTF_8);
