@@ -125,6 +125,8 @@
         }
     }
 
+    let leasesLoading = false;
+
     function renderLeases(groups) {
         const body = document.querySelector('#leases tbody');
         body.replaceChildren();
@@ -169,8 +171,12 @@
             renderGrid(partitions);
             renderLegend(nodes);
             renderMigrations(migrations);
-            // Lease groups come on their own: a slow answer there must not hold up the cluster's views.
-            getJson('/groups').then(renderLeases).catch(() => {});
+            // Lease groups come on their own, one request at a time: a slow answer there (a member leaving) must
+            // neither hold up the cluster's views nor pile up requests that take the browser's connections.
+            if (!leasesLoading) {
+                leasesLoading = true;
+                getJson('/groups').then(renderLeases).catch(() => {}).finally(() => { leasesLoading = false; });
+            }
             version++;
             grid.dataset.members = String(cluster.members.length);
             grid.dataset.version = String(version);

@@ -2,10 +2,11 @@ package io.partita.cluster;
 
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.internal.partition.InternalPartitionService;
+import io.micronaut.context.annotation.Context;
 import io.micronaut.context.annotation.Value;
-import io.micronaut.scheduling.annotation.Scheduled;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
 import jakarta.inject.Inject;
-import jakarta.inject.Singleton;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -13,6 +14,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
@@ -33,15 +37,15 @@ import java.util.function.LongSupplier;
  * supervisor (Kubernetes, compose's {@code restart: on-failure}, systemd) starts it again as a new member. Liveness
  * is DOWN from the moment the member stops.
  *
- * <p>What runs where: {@link #check} on Micronaut's scheduled-task thread, one check at a time; it only reads the
- * flags.
+ * <p>What runs where: {@link #check} on the bean's own timer thread, one check at a time; it only reads the flags.
  */
-@Singleton
+@Context
 public class StuckMigrations {
 
     private static final Logger LOG = LoggerFactory.getLogger(StuckMigrations.class);
     /** The process's exit status once it gave up on its member: EX_SOFTWARE, an internal error. */
     static final int EXIT_STATUS = 70;
+    private static final long CHECK_SECONDS = 5;
 
     private final InternalPartitionService partitions;
     private final long timeoutMillis;
@@ -50,6 +54,15 @@ public class StuckMigrations {
     /** When each partition was first seen flagged in its current run of checks, or -1. */
     private final long[] flaggedSince;
     private boolean gaveUp;
+    /**
+     * Its own timer, stopped with the bean: a Micronaut {@code @Scheduled} method that fires while the context closes
+     * would build the bean again, and with it a second Hazelcast member, as the node leaves.
+     */
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "partita-stuck-migrations");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     @Inject
     StuckMigrations(HazelcastInstance hazelcast, @Value("${partita.stuck-migration-timeout:2m}") Duration timeout) {
@@ -71,7 +84,16 @@ public class StuckMigrations {
     }
 
     /** Reads every partition's flag; restarts the node once one has stayed flagged past the timeout. */
-    @Scheduled(fixedDelay = "5s", initialDelay = "5s")
+    @PostConstruct
+    void start() {
+        timer.scheduleWithFixedDelay(this::check, CHECK_SECONDS, CHECK_SECONDS, TimeUnit.SECONDS);
+    }
+
+    @PreDestroy
+    void stop() {
+        timer.shutdownNow();
+    }
+
     void check() {
         if (gaveUp) {
             return;

@@ -4,16 +4,20 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micronaut.scheduling.annotation.Scheduled;
+import io.micronaut.context.annotation.Context;
 import io.partita.cluster.Maps;
 import io.partita.web.Failures;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
 import jakarta.inject.Inject;
-import jakarta.inject.Singleton;
 
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
@@ -22,10 +26,10 @@ import java.util.function.LongSupplier;
  * {@code _moves_total}, {@code _expiries_total}).
  *
  * <p>What runs where: calls start on the request thread and complete on a Hazelcast thread, without blocking; the
- * views ({@link #find}, {@link #list}) block their caller. {@link #expireAll} runs on the scheduler's thread every
+ * views ({@link #find}, {@link #list}) block their caller. {@link #expireAll} runs on the bean's own timer thread every
  * second on the oldest member only, so that a group nobody calls still loses its dead workers on time.
  */
-@Singleton
+@Context
 public class LeaseService {
 
     private final HazelcastInstance hazelcast;
@@ -34,6 +38,15 @@ public class LeaseService {
     private final Counter grants;
     private final Counter moves;
     private final Counter expiries;
+    /**
+     * Its own timer, stopped with the bean: a Micronaut {@code @Scheduled} method that fires while the context closes
+     * would build the bean again, and with it a second Hazelcast member, as the node leaves.
+     */
+    private final ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "partita-lease-sweep");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     @Inject
     LeaseService(HazelcastInstance hazelcast, MeterRegistry meters) {
@@ -102,7 +115,16 @@ public class LeaseService {
     }
 
     /** Removes the workers whose lease ended from every group; on the oldest member only. */
-    @Scheduled(fixedDelay = "1s", initialDelay = "1s")
+    @PostConstruct
+    void start() {
+        sweeper.scheduleWithFixedDelay(this::expireAll, 1, 1, TimeUnit.SECONDS);
+    }
+
+    @PreDestroy
+    void stop() {
+        sweeper.shutdownNow();
+    }
+
     void expireAll() {
         if (!hazelcast.getLifecycleService().isRunning()
                 || !hazelcast.getCluster().getMembers().iterator().next().localMember()) {

@@ -98,7 +98,7 @@ class LoadToolTest {
 
     private static String[] args(String target) {
         return new String[] {"--targets", target, "--accounts", "2", "--duration", "300ms", "--concurrency", "2",
-            "--retries", "0%", "--transfers", "0%", "--attempt-timeout", "500ms", "--give-up", "200ms", "--settle",
+            "--retries", "0%", "--transfers", "0%", "--attempt-timeout", "5s", "--give-up", "200ms", "--settle",
             "0s", "--prefix", "fake"};
     }
 
