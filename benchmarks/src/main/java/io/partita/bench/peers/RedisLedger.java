@@ -25,6 +25,12 @@ final class RedisLedger implements PeerLedger {
     static final String JOURNAL = "journal";
     static final String ACCOUNT_PREFIX = "acct:";
 
+    /**
+     * The admin connection's read timeout: the check script reads every account and the whole journal in one call
+     * (about 250,000 rows after a spread trial), far past Jedis's default 2 s.
+     */
+    private static final int ADMIN_TIMEOUT_MILLIS = 300_000;
+
     private final String host;
     private final int port;
     private Jedis admin;
@@ -38,7 +44,7 @@ final class RedisLedger implements PeerLedger {
 
     @Override
     public void open(int accounts, long opening, long overdraft) {
-        admin = new Jedis(host, port);
+        admin = new Jedis(host, port, ADMIN_TIMEOUT_MILLIS);
         admin.flushAll();
         Pipeline pipeline = admin.pipelined();
         for (int i = 0; i < accounts; i++) {
