@@ -1,10 +1,10 @@
 package io.partita.account;
 
-import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastInstanceNotActiveException;
 import com.hazelcast.map.IMap;
 import io.partita.cluster.Maps;
+import io.partita.cluster.Members;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -200,8 +200,7 @@ final class JournalWriter {
         if (now < nextSweep && now < nextRetentionCheck) {
             return;
         }
-        Member oldest = hazelcast.getCluster().getMembers().iterator().next();
-        boolean mine = oldest.localMember();
+        boolean mine = Members.isOldest(hazelcast);
         if (now >= nextSweep) {
             nextSweep = now + settings.sweepInterval().toMillis();
             if (mine) {

@@ -87,7 +87,6 @@ public final class Tail {
                 match.balanceAfter(), match.at(), seq, match.ref(), match.merged());
     }
 
-    /** The txIds of the oldest {@code count} entries of {@code tail} (fewer if it holds fewer), oldest first. */
     /**
      * The txIds of the oldest entries of {@code tail} that may leave it, oldest first: each one recorded before
      * {@code recordedBefore}, or beyond the newest {@code atMost} entries. Stops at the first one that must stay.
@@ -100,16 +99,6 @@ public final class Tail {
             if (reader.at() >= recordedBefore && ids.size() >= excess) {
                 break;
             }
-            ids.add(reader.txId());
-            reader.skip();
-        }
-        return ids;
-    }
-
-    public static List<String> oldestTxIds(byte[] tail, int count) {
-        List<String> ids = new ArrayList<>(Math.max(0, count));
-        Reader reader = new Reader(tail);
-        while (ids.size() < count && reader.more()) {
             ids.add(reader.txId());
             reader.skip();
         }

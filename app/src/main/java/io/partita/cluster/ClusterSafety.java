@@ -4,7 +4,6 @@ import com.hazelcast.core.HazelcastInstance;
 import io.micronaut.context.annotation.Context;
 import jakarta.annotation.PreDestroy;
 
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -24,11 +23,7 @@ public class ClusterSafety {
     static final long PERIOD_MILLIS = 500;
 
     private final HazelcastInstance hazelcast;
-    private final ScheduledExecutorService asker = Executors.newSingleThreadScheduledExecutor(runnable -> {
-        Thread thread = new Thread(runnable, "partita-cluster-safety");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final ScheduledExecutorService asker = Timers.single("partita-cluster-safety");
     private volatile boolean safe;
 
     ClusterSafety(HazelcastInstance hazelcast) {

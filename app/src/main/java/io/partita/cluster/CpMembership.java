@@ -16,7 +16,6 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -58,11 +57,7 @@ class CpMembership implements CPMembershipListener, AutoCloseable {
             this.scheduler = null;
             return;
         }
-        this.scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "partita-cp-membership");
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.scheduler = Timers.single("partita-cp-membership");
         hazelcast.getCPSubsystem().addMembershipListener(this);
         scheduler.scheduleWithFixedDelay(this::check, CHECK_PERIOD.toMillis(), CHECK_PERIOD.toMillis(),
                 TimeUnit.MILLISECONDS);

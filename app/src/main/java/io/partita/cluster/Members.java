@@ -11,6 +11,11 @@ public final class Members {
     private Members() {
     }
 
+    /** Whether {@code member} is the cluster's oldest member, the one that runs the cluster-wide housekeeping. */
+    public static boolean isOldest(HazelcastInstance member) {
+        return member.getCluster().getMembers().iterator().next().localMember();
+    }
+
     /**
      * Starts a member with the given configuration (from {@link HazelcastConfigs}) after making Partita's continuation
      * pool Hazelcast's default async executor, creates its maps' proxies before anything uses them, and starts the

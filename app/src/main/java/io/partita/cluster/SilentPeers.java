@@ -14,7 +14,6 @@ import org.slf4j.LoggerFactory;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -52,11 +51,7 @@ public class SilentPeers {
     private Map<ServerConnection, Long> unanswered = new HashMap<>();
     /** When a close was last logged per peer: a frozen peer is connected to again every second or so. */
     private final Map<Address, Long> logged = new HashMap<>();
-    private final ScheduledExecutorService checker = Executors.newSingleThreadScheduledExecutor(runnable -> {
-        Thread thread = new Thread(runnable, "partita-silent-peers");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final ScheduledExecutorService checker = Timers.single("partita-silent-peers");
 
     SilentPeers(HazelcastInstance hazelcast) {
         this.hazelcast = hazelcast;

@@ -14,7 +14,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -54,15 +53,8 @@ public class StuckMigrations {
     /** When each partition was first seen flagged in its current run of checks, or -1. */
     private final long[] flaggedSince;
     private boolean gaveUp;
-    /**
-     * Its own timer, stopped with the bean: a Micronaut {@code @Scheduled} method that fires while the context closes
-     * would build the bean again, and with it a second Hazelcast member, as the node leaves.
-     */
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
-        Thread thread = new Thread(runnable, "partita-stuck-migrations");
-        thread.setDaemon(true);
-        return thread;
-    });
+    /** Its own timer, stopped with the bean ({@link Timers}). */
+    private final ScheduledExecutorService timer = Timers.single("partita-stuck-migrations");
 
     @Inject
     StuckMigrations(HazelcastInstance hazelcast, @Value("${partita.stuck-migration-timeout:2m}") Duration timeout) {

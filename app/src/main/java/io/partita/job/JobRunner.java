@@ -10,6 +10,7 @@ import com.hazelcast.query.Predicates;
 import io.micronaut.context.annotation.Context;
 import io.partita.cluster.HazelcastConfigs;
 import io.partita.cluster.Maps;
+import io.partita.cluster.Timers;
 import io.partita.cluster.PartitionKeys;
 import io.partita.metrics.JobMeters;
 import io.partita.web.ApiException;
@@ -23,7 +24,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -98,11 +98,7 @@ final class JobRunner implements AutoCloseable {
         this.jobs = Maps.jobs(hazelcast);
         this.executor = hazelcast.getExecutorService(Maps.JOB_EXECUTOR);
         this.self = hazelcast.getCluster().getLocalMember().getUuid().toString();
-        this.loop = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "partita-job-runner");
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.loop = Timers.single("partita-job-runner");
         meters.runningFrom(coordinated::size);
         long tick = Math.max(10, settings.tick().toMillis());
         loop.scheduleWithFixedDelay(this::tick, tick, tick, TimeUnit.MILLISECONDS);

@@ -5,12 +5,12 @@ import com.hazelcast.core.HazelcastInstanceNotActiveException;
 import com.hazelcast.map.IMap;
 import io.micronaut.context.annotation.Context;
 import io.partita.cluster.Maps;
+import io.partita.cluster.Timers;
 import jakarta.annotation.PreDestroy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.List;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -64,11 +64,7 @@ final class ScheduleTrigger implements AutoCloseable {
         this.hazelcast = hazelcast;
         this.jobs = jobs;
         this.schedules = Maps.schedules(hazelcast);
-        this.loop = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "partita-schedule-trigger");
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.loop = Timers.single("partita-schedule-trigger");
         long tick = Math.max(10, settings.scheduleTick().toMillis());
         loop.scheduleWithFixedDelay(this::tick, tick, tick, TimeUnit.MILLISECONDS);
     }

@@ -6,6 +6,8 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.annotation.Context;
 import io.partita.cluster.Maps;
+import io.partita.cluster.Members;
+import io.partita.cluster.Timers;
 import io.partita.web.Failures;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -15,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -38,15 +39,8 @@ public class LeaseService {
     private final Counter grants;
     private final Counter moves;
     private final Counter expiries;
-    /**
-     * Its own timer, stopped with the bean: a Micronaut {@code @Scheduled} method that fires while the context closes
-     * would build the bean again, and with it a second Hazelcast member, as the node leaves.
-     */
-    private final ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(runnable -> {
-        Thread thread = new Thread(runnable, "partita-lease-sweep");
-        thread.setDaemon(true);
-        return thread;
-    });
+    /** Its own timer, stopped with the bean ({@link Timers}). */
+    private final ScheduledExecutorService sweeper = Timers.single("partita-lease-sweep");
 
     @Inject
     LeaseService(HazelcastInstance hazelcast, MeterRegistry meters) {
@@ -127,7 +121,7 @@ public class LeaseService {
 
     void expireAll() {
         if (!hazelcast.getLifecycleService().isRunning()
-                || !hazelcast.getCluster().getMembers().iterator().next().localMember()) {
+                || !Members.isOldest(hazelcast)) {
             return;
         }
         try {

@@ -8,6 +8,7 @@ import com.hazelcast.query.Predicate;
 import com.hazelcast.query.Predicates;
 import io.micronaut.context.annotation.Context;
 import io.partita.cluster.Maps;
+import io.partita.cluster.Timers;
 import io.partita.cluster.PartitaProperties;
 import io.partita.web.ApiException;
 import jakarta.annotation.PreDestroy;
@@ -18,7 +19,6 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -59,11 +59,7 @@ class TransferRecovery implements MembershipListener, AutoCloseable {
         this.transfers = Maps.transfers(hazelcast);
         this.service = service;
         this.recoveryAfter = properties.transfers().recoveryAfter();
-        this.scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "partita-transfer-recovery");
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.scheduler = Timers.single("partita-transfer-recovery");
         long period = Math.max(1_000, recoveryAfter.toMillis() / 5);
         scheduler.scheduleWithFixedDelay(this::recoverStale, period, period, TimeUnit.MILLISECONDS);
         this.listener = hazelcast.getCluster().addMembershipListener(this);
