@@ -4,7 +4,7 @@ import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
-import io.partita.cluster.Serialization;
+import io.partita.node.Serialization;
 
 import java.io.IOException;
 import java.util.HashSet;
@@ -55,7 +55,7 @@ public final class AccountBackup implements EntryProcessor<String, Account, Obje
 
     @Override
     public int getClassId() {
-        return Serialization.ACCOUNT_BACKUP;
+        return AccountFeature.ACCOUNT_BACKUP;
     }
 
     @Override

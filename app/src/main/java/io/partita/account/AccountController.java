@@ -20,33 +20,27 @@ import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.micronaut.validation.Validated;
 import io.partita.web.ApiException;
 import io.partita.web.Ids;
-import io.partita.web.InFlightLimit;
-import io.partita.cluster.PartitaProperties.ProcessingMode;
-import io.partita.web.Problem;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.Pattern;
 
 import java.util.List;
-import java.util.function.ToIntFunction;
 import java.util.concurrent.CompletionStage;
+import java.util.function.ToIntFunction;
 
-/** Accounts and their transactions over HTTP; every call may land on any node. */
+/** Accounts and their journals over HTTP; every call may land on any node. */
 @Controller("/accounts")
 @Validated
 class AccountController {
 
-    static final String REPLAYED_HEADER = "Idempotent-Replayed";
     /** The most journal entries one {@code GET /accounts/{id}/transactions} returns. */
     static final int MAX_JOURNAL_LIMIT = 1000;
 
     private final AccountService accounts;
-    private final InFlightLimit inFlight;
     private final PartitionService partitions;
 
-    AccountController(AccountService accounts, InFlightLimit inFlight, HazelcastInstance hazelcast) {
+    AccountController(AccountService accounts, HazelcastInstance hazelcast) {
         this.accounts = accounts;
-        this.inFlight = inFlight;
         this.partitions = hazelcast.getPartitionService();
     }
 
@@ -64,18 +58,6 @@ class AccountController {
         return accounts.find(id).thenApply(account -> view(id, account.orElseThrow(() -> notFound(id))));
     }
 
-    @Post("/{id}/transactions")
-    CompletionStage<MutableHttpResponse<AccountApi.TransactionAnswer>> post(
-            @PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String id,
-            @Valid @Body AccountApi.PostTransaction body,
-            @Nullable @QueryValue String mode) {
-        TxRequest request = TxRequest.of(body.txId(), TxType.valueOf(body.type()), body.amount().longValueExact(),
-                System.currentTimeMillis());
-        ProcessingMode processingMode = AccountService.parseMode(mode);
-        return inFlight.run(1, () -> accounts.apply(id, request, processingMode))
-                .thenApply(outcome -> respond(id, body.txId(), outcome, accounts::partitionOf));
-    }
-
     @Get("/{id}/transactions")
     @ExecuteOn(TaskExecutors.BLOCKING)
     List<AccountApi.JournalView> journal(
@@ -85,24 +67,6 @@ class AccountController {
         // "as many as there are", and the answer stays bounded.
         return accounts.journal(id, Math.min(limit, MAX_JOURNAL_LIMIT)).stream()
                 .map(AccountApi.JournalView::of).toList();
-    }
-
-    /** The HTTP answer to an outcome: 200 applied, 422 rejected, 409 txId conflict, 404 no account. */
-    static MutableHttpResponse<AccountApi.TransactionAnswer> respond(String accountId, String txId,
-                                                                     TxOutcome outcome,
-                                                                     ToIntFunction<String> partition) {
-        Reply reply = Reply.of(accountId, txId, outcome, partition);
-        if (reply.error() != null) {
-            throw reply.error();
-        }
-        MutableHttpResponse<AccountApi.TransactionAnswer> response =
-                HttpResponse.<AccountApi.TransactionAnswer>status(HttpStatus.valueOf(reply.httpStatus()))
-                        .body(reply.answer())
-                        .contentType(reply.httpStatus() == 200 ? MediaType.APPLICATION_JSON : Problem.MEDIA_TYPE);
-        if (reply.replayed()) {
-            response.header(REPLAYED_HEADER, "true");
-        }
-        return response;
     }
 
     private AccountApi.AccountView view(String id, Account account) {
@@ -115,6 +79,6 @@ class AccountController {
     }
 
     private static ApiException notFound(String id) {
-        return Reply.notFound(id);
+        return ApiException.notFound("Account", id);
     }
 }

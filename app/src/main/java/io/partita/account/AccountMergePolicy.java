@@ -1,7 +1,6 @@
 package io.partita.account;
 
 import com.hazelcast.spi.merge.MergingEntry;
-import io.partita.cluster.Serialization;
 
 /**
  * How the accounts map merges after a network split heals: an account only one side holds is taken as it is; an
@@ -35,6 +34,6 @@ public final class AccountMergePolicy extends MemberMergePolicy<Account> {
 
     @Override
     public int getClassId() {
-        return Serialization.ACCOUNT_MERGE;
+        return AccountFeature.ACCOUNT_MERGE;
     }
 }

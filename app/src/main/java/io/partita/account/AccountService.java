@@ -3,12 +3,10 @@ package io.partita.account;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import com.hazelcast.query.Predicates;
-import io.partita.cluster.HazelcastConfigs;
-import io.partita.cluster.Maps;
-import io.partita.cluster.PartitionKeys;
-import io.partita.cluster.PartitaProperties;
-import io.partita.cluster.PartitaProperties.ProcessingMode;
-import io.partita.metrics.TransactionMeters;
+import io.partita.node.HazelcastConfigs;
+import io.partita.node.PartitaProperties;
+import io.partita.node.PartitionKeys;
+import io.partita.node.PartitionSentinels;
 import io.partita.web.ApiException;
 import io.partita.web.Failures;
 import jakarta.inject.Inject;
@@ -29,11 +27,11 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Accounts, transactions and the journal, for the API and for other features.
+ * Accounts and their journal, for the API and for other features; the bound and translation of every call on the
+ * ledger's maps ({@link #bounded}).
  *
- * <p>A transaction is answered once its entry is recorded in its account with the account's backup: that is its one
- * replicated write. The journal receives the entry later, in batches ({@link JournalWriter}); until then the
- * account's tail holds it, so a retry is answered from one or the other and the journal listing reads both.
+ * <p>The journal receives a transaction's entry after its account does, in batches ({@link JournalWriter}); until
+ * then the account's tail holds it, so the journal listing reads both.
  *
  * <p>Concurrency: every method may be called on any thread and returns without blocking on the grid, except
  * {@link #journal}, which blocks its caller (the HTTP blocking pool) on one partition query.
@@ -44,26 +42,13 @@ public class AccountService {
     private final HazelcastInstance hazelcast;
     private final IMap<String, Account> accounts;
     private final IMap<JournalKey, JournalRecord> journal;
-    private final Map<ProcessingMode, TransactionPath> paths = new EnumMap<>(ProcessingMode.class);
-    private final ProcessingMode defaultMode;
-    private final TransactionMeters meters;
     private final Duration requestTimeout;
 
-    @Inject
-    AccountService(HazelcastInstance hazelcast, List<TransactionPath> paths, PartitaProperties properties,
-                   TransactionMeters meters) {
+    public AccountService(HazelcastInstance hazelcast, PartitaProperties properties) {
         this.hazelcast = hazelcast;
-        this.accounts = Maps.accounts(hazelcast);
-        this.journal = Maps.journal(hazelcast);
-        paths.forEach(path -> this.paths.put(path.mode(), path));
-        this.defaultMode = properties.processing().mode();
-        this.meters = meters;
+        this.accounts = AccountFeature.accounts(hazelcast);
+        this.journal = AccountFeature.journal(hazelcast);
         this.requestTimeout = properties.requestTimeout();
-    }
-
-    /** A service outside a node (tests on bare members): its metrics go to a registry of their own. */
-    AccountService(HazelcastInstance hazelcast, List<TransactionPath> paths, PartitaProperties properties) {
-        this(hazelcast, paths, properties, TransactionMeters.detached());
     }
 
     /** Opens an account; 409 when the id is taken, 503 when its partition's data is lost. */
@@ -94,11 +79,11 @@ public class AccountService {
     }
 
     private CompletionStage<Boolean> sentinelPresent(String accountId) {
-        IMap<String, Long> sentinels = hazelcast.getMap(Maps.SENTINELS);
+        IMap<String, Long> sentinels = hazelcast.getMap(PartitionSentinels.MAP);
         return sentinels.getAsync(PartitionKeys.of(hazelcast, partitionOf(accountId))).thenApply(Objects::nonNull);
     }
 
-    int partitionOf(String accountId) {
+    public int partitionOf(String accountId) {
         return hazelcast.getPartitionService().getPartition(accountId).getPartitionId();
     }
 
@@ -108,7 +93,7 @@ public class AccountService {
      * network split (an operation waiting for a backup on the other side completes when that member is removed), and
      * the other side may apply the same txId anew; the client learns which from a retry once the sides have merged.
      */
-    private <T> CompletableFuture<T> bounded(CompletionStage<T> call) {
+    public <T> CompletableFuture<T> bounded(CompletionStage<T> call) {
         return call.toCompletableFuture()
                 .orTimeout(requestTimeout.toMillis(), TimeUnit.MILLISECONDS)
                 .handle((result, failure) -> {
@@ -120,52 +105,6 @@ public class AccountService {
                     }
                     return result;
                 });
-    }
-
-    /** How long a transaction waits for the member that holds its data (partita.request-timeout). */
-    Duration requestTimeout() {
-        return requestTimeout;
-    }
-
-    /** The path {@code mode} names (null: this node's default); a 400 when this node does not offer it. */
-    TransactionPath path(ProcessingMode mode) {
-        TransactionPath path = paths.get(effectiveMode(mode));
-        if (path == null) {
-            throw ApiException.invalidField("mode",
-                    "mode " + effectiveMode(mode).name().toLowerCase(Locale.ROOT) + " is not available on this node");
-        }
-        return path;
-    }
-
-    /** The path a request takes: the one it names, or this node's default. */
-    public ProcessingMode effectiveMode(ProcessingMode requested) {
-        return requested == null ? defaultMode : requested;
-    }
-
-    /**
-     * Runs one transaction on the path {@code mode} names (the node's default when null). Completes with the outcome;
-     * a grid failure completes it with the API's translation of it.
-     */
-    public CompletionStage<TxOutcome> apply(String accountId, TxRequest request, ProcessingMode mode) {
-        TransactionPath path;
-        try {
-            path = path(mode);
-        } catch (ApiException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-        return applyWith(path, accountId, request);
-    }
-
-    /**
-     * Runs one transaction on the given path, as {@link #apply(String, TxRequest, ProcessingMode)} does. For callers
-     * that bring their own path, such as a transfer that already holds the locks of both its accounts.
-     */
-    public CompletionStage<TxOutcome> applyWith(TransactionPath path, String accountId, TxRequest request) {
-        long started = System.nanoTime();
-        // Bounded: a member that cannot reach the data (or holds it while paused) answers 503 instead of hanging.
-        return bounded(path.apply(accountId, request))
-                .whenComplete((outcome, failure) ->
-                        meters.record(path.mode(), outcome, failure, System.nanoTime() - started));
     }
 
     /**
@@ -194,16 +133,5 @@ public class AccountService {
                 .sorted(Comparator.comparingLong(JournalEntry::seq).reversed())
                 .limit(limit)
                 .toList();
-    }
-
-    public static ProcessingMode parseMode(String mode) {
-        if (mode == null || mode.isBlank()) {
-            return null;
-        }
-        try {
-            return ProcessingMode.valueOf(mode.trim().toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw ApiException.invalidField("mode", "must be partitioned or locked");
-        }
     }
 }

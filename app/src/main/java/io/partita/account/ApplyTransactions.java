@@ -6,7 +6,7 @@ import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
-import io.partita.cluster.Serialization;
+import io.partita.node.Serialization;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -38,7 +38,7 @@ public final class ApplyTransactions
     }
 
     /** @param requests by account, each account's in the order they are to be applied */
-    ApplyTransactions(Map<String, List<TxRequest>> requests) {
+    public ApplyTransactions(Map<String, List<TxRequest>> requests) {
         this.requests = requests;
     }
 
@@ -100,7 +100,7 @@ public final class ApplyTransactions
 
     @Override
     public int getClassId() {
-        return Serialization.APPLY_TRANSACTIONS;
+        return AccountFeature.APPLY_TRANSACTIONS;
     }
 
     @Override

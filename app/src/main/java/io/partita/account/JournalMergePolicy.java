@@ -1,8 +1,7 @@
 package io.partita.account;
 
 import com.hazelcast.spi.merge.MergingEntry;
-import io.partita.cluster.PartitionSentinels;
-import io.partita.cluster.Serialization;
+import io.partita.node.PartitionSentinels;
 
 /**
  * How the journal merges after a network split heals. The side merged into keeps its entries. The other side's
@@ -27,6 +26,6 @@ public final class JournalMergePolicy extends MemberMergePolicy<JournalRecord> {
 
     @Override
     public int getClassId() {
-        return Serialization.JOURNAL_MERGE;
+        return AccountFeature.JOURNAL_MERGE;
     }
 }

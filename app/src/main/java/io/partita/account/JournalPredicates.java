@@ -4,7 +4,7 @@ import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import com.hazelcast.query.Predicate;
-import io.partita.cluster.Serialization;
+import io.partita.node.Serialization;
 
 import java.io.IOException;
 import java.util.Collection;
@@ -50,7 +50,7 @@ public final class JournalPredicates {
 
         @Override
         public int getClassId() {
-            return Serialization.JOURNAL_OF_ACCOUNTS;
+            return AccountFeature.JOURNAL_OF_ACCOUNTS;
         }
 
         @Override

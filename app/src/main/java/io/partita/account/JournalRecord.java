@@ -5,7 +5,7 @@ import io.micronaut.core.annotation.Nullable;
 /**
  * The value of the {@code journal} map: one recorded transaction, without what its key already says (the account and
  * the txId). Kept as an object in the map (OBJECT in-memory format), about 56 bytes; serialized with Compact under
- * {@link AccountSerialization#JOURNAL_RECORD_TYPE}, which SQL reads.
+ * {@link AccountFeature#JOURNAL_RECORD_TYPE}, which SQL reads.
  *
  * @param kind {@link Tail#kind}: type, status and the merged flag in one byte
  * @param seq  the account's version once this entry was recorded; orders the journal newest first

@@ -3,8 +3,7 @@ package io.partita.account;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastInstanceNotActiveException;
 import com.hazelcast.map.IMap;
-import io.partita.cluster.Maps;
-import io.partita.cluster.Members;
+import io.partita.node.Members;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -251,11 +250,11 @@ final class JournalWriter {
     }
 
     private IMap<JournalKey, JournalRecord> journal() {
-        return Maps.journal(hazelcast);
+        return AccountFeature.journal(hazelcast);
     }
 
     private IMap<String, Account> accounts() {
-        return Maps.accounts(hazelcast);
+        return AccountFeature.accounts(hazelcast);
     }
 
     /** One partition's queue: many producers (its partition thread, the sweep), one consumer (the writer). */

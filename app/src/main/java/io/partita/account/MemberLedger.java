@@ -1,9 +1,8 @@
 package io.partita.account;
 
 import com.hazelcast.core.HazelcastInstance;
-import io.partita.cluster.LocalStores;
-import io.partita.cluster.Maps;
-import io.partita.cluster.PartitionSentinels;
+import io.partita.node.LocalStores;
+import io.partita.node.PartitionSentinels;
 
 import java.util.List;
 import java.util.Map;
@@ -74,7 +73,7 @@ public final class MemberLedger implements LedgerHost {
     @Override
     public JournalEntry journaled(int partition, String accountId, String txId) {
         JournalKey key = new JournalKey(accountId, txId);
-        Object record = stores.value(Maps.JOURNAL, partition, key);
+        Object record = stores.value(AccountFeature.JOURNAL, partition, key);
         return record == null ? null : ((JournalRecord) record).entry(key);
     }
 

@@ -3,7 +3,7 @@ package io.partita.account;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastInstanceAware;
 import com.hazelcast.spi.merge.MergingEntry;
-import io.partita.cluster.StatelessMergePolicy;
+import io.partita.node.StatelessMergePolicy;
 
 /**
  * What the ledger's merge policies share: they carry no state over the wire (an id, nothing else), and they read the

@@ -6,8 +6,7 @@ import com.hazelcast.nio.ObjectDataOutput;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import com.hazelcast.query.Predicate;
 import io.micronaut.serde.annotation.Serdeable;
-import io.partita.cluster.Maps;
-import io.partita.cluster.Serialization;
+import io.partita.node.Serialization;
 
 import java.util.Comparator;
 import java.util.List;
@@ -29,7 +28,7 @@ public final class MergeConflicts implements Predicate<String, Account>, Identif
 
     /** The first {@code limit} accounts with a merge conflict, in id order. */
     public static List<Conflict> find(HazelcastInstance hazelcast, int limit) {
-        return Maps.accounts(hazelcast).entrySet(new MergeConflicts()).stream()
+        return AccountFeature.accounts(hazelcast).entrySet(new MergeConflicts()).stream()
                 .map(entry -> new Conflict(entry.getKey(), entry.getValue().balance(),
                         entry.getValue().overdraftLimit(), entry.getValue().conflicts()))
                 .sorted(Comparator.comparing(Conflict::id))
@@ -50,7 +49,7 @@ public final class MergeConflicts implements Predicate<String, Account>, Identif
 
     @Override
     public int getClassId() {
-        return Serialization.MERGE_CONFLICTS;
+        return AccountFeature.MERGE_CONFLICTS;
     }
 
     @Override

@@ -6,7 +6,7 @@ import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
-import io.partita.cluster.Serialization;
+import io.partita.node.Serialization;
 
 import java.io.IOException;
 import java.util.Map;
@@ -66,7 +66,7 @@ public final class OpenAccount
 
     @Override
     public int getClassId() {
-        return Serialization.OPEN_ACCOUNT;
+        return AccountFeature.OPEN_ACCOUNT;
     }
 
     @Override

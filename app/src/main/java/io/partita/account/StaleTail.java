@@ -4,7 +4,7 @@ import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import com.hazelcast.query.Predicate;
-import io.partita.cluster.Serialization;
+import io.partita.node.Serialization;
 
 import java.io.IOException;
 import java.util.Map;
@@ -36,7 +36,7 @@ public final class StaleTail implements Predicate<String, Account>, IdentifiedDa
 
     @Override
     public int getClassId() {
-        return Serialization.STALE_TAIL;
+        return AccountFeature.STALE_TAIL;
     }
 
     @Override

@@ -1,8 +1,7 @@
 package io.partita.account;
 
 import com.hazelcast.core.HazelcastInstance;
-import io.partita.cluster.LocalStores;
-import io.partita.cluster.Maps;
+import io.partita.node.LocalStores;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,7 +71,7 @@ final class TailRestore {
         try {
             stores.onOwnedPartitions(partition -> {
                 Map<String, List<JournalEntry>> recent = new HashMap<>();
-                stores.forEach(Maps.JOURNAL, partition, (key, value) -> {
+                stores.forEach(AccountFeature.JOURNAL, partition, (key, value) -> {
                     if (key instanceof JournalKey journalKey && value instanceof JournalRecord record
                             && record.at() >= since) {
                         recent.computeIfAbsent(journalKey.accountId(), id -> new ArrayList<>())
@@ -80,10 +79,10 @@ final class TailRestore {
                     }
                 });
                 recent.forEach((accountId, journaled) -> {
-                    if (stores.value(Maps.ACCOUNTS, partition, accountId) instanceof Account account) {
+                    if (stores.value(AccountFeature.ACCOUNTS, partition, accountId) instanceof Account account) {
                         Account restored = restored(accountId, account, journaled);
                         if (restored != account) {
-                            stores.replaceLocally(Maps.ACCOUNTS, partition, accountId, restored);
+                            stores.replaceLocally(AccountFeature.ACCOUNTS, partition, accountId, restored);
                             accounts.incrementAndGet();
                             entries.addAndGet(Tail.size(restored.tail()) - Tail.size(account.tail()));
                         }

@@ -6,7 +6,7 @@ import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
-import io.partita.cluster.Serialization;
+import io.partita.node.Serialization;
 
 import java.io.IOException;
 import java.util.HashMap;
@@ -94,7 +94,7 @@ public final class TrimTails
 
     @Override
     public int getClassId() {
-        return Serialization.TRIM_TAILS;
+        return AccountFeature.TRIM_TAILS;
     }
 
     @Override

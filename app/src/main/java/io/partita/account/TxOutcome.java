@@ -3,7 +3,7 @@ package io.partita.account;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
-import io.partita.cluster.Serialization;
+import io.partita.node.Serialization;
 
 import java.io.IOException;
 import java.util.Objects;
@@ -76,7 +76,7 @@ public final class TxOutcome implements IdentifiedDataSerializable {
 
     @Override
     public int getClassId() {
-        return Serialization.TRANSACTION_OUTCOME;
+        return AccountFeature.TRANSACTION_OUTCOME;
     }
 
     /** Flat: the kind, then the entry's fields, type and status in one byte; no nested object, no schema. */

@@ -3,7 +3,7 @@ package io.partita.account;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
-import io.partita.cluster.Serialization;
+import io.partita.node.Serialization;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -37,7 +37,7 @@ public final class TxOutcomes implements IdentifiedDataSerializable {
 
     @Override
     public int getClassId() {
-        return Serialization.TX_OUTCOMES;
+        return AccountFeature.TX_OUTCOMES;
     }
 
     @Override

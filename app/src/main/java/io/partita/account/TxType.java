@@ -2,7 +2,7 @@ package io.partita.account;
 
 /**
  * What a journal entry did to a balance. The journal stores it by name; an account's recent list by position (see
- * {@code AccountSerialization}), so a new kind is only ever added at the end.
+ * {@code AccountFeature}), so a new kind is only ever added at the end.
  */
 public enum TxType {
     DEBIT(-1, true),

@@ -12,7 +12,7 @@ import io.partita.account.Ledger;
 import io.partita.account.LedgerHost;
 import io.partita.account.LedgerWrites;
 import io.partita.account.TxRequest;
-import io.partita.cluster.Serialization;
+import io.partita.node.Serialization;
 
 import java.io.IOException;
 import java.util.List;
@@ -115,14 +115,14 @@ final class ApplyJob implements EntryProcessor<String, Account, JobStep>, Identi
 
     @Override
     public int getClassId() {
-        return Serialization.APPLY_JOB;
+        return JobFeature.APPLY_JOB;
     }
 
     @Override
     public void writeData(ObjectDataOutput out) throws IOException {
         out.writeString(jobId);
         out.writeString(run);
-        JobSerialization.writeSpec(out, spec);
+        JobFeature.writeSpec(out, spec);
         out.writeLong(at);
     }
 
@@ -130,7 +130,7 @@ final class ApplyJob implements EntryProcessor<String, Account, JobStep>, Identi
     public void readData(ObjectDataInput in) throws IOException {
         jobId = in.readString();
         run = in.readString();
-        spec = JobSerialization.readSpec(in);
+        spec = JobFeature.readSpec(in);
         at = in.readLong();
     }
 }

@@ -4,7 +4,8 @@ import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
-import io.partita.cluster.Serialization;
+import io.partita.node.ReplaceValue;
+import io.partita.node.Serialization;
 
 import java.io.IOException;
 import java.util.Map;
@@ -61,7 +62,7 @@ final class ClaimCoordination implements EntryProcessor<String, Job, Boolean>, I
 
     @Override
     public int getClassId() {
-        return Serialization.CLAIM_COORDINATION;
+        return JobFeature.CLAIM_COORDINATION;
     }
 
     @Override

@@ -4,7 +4,8 @@ import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
-import io.partita.cluster.Serialization;
+import io.partita.node.ReplaceValue;
+import io.partita.node.Serialization;
 
 import java.io.IOException;
 import java.util.Map;
@@ -51,7 +52,7 @@ final class FailJob implements EntryProcessor<String, Job, Job>, IdentifiedDataS
 
     @Override
     public int getClassId() {
-        return Serialization.FAIL_JOB;
+        return JobFeature.FAIL_JOB;
     }
 
     @Override

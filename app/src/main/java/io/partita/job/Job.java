@@ -1,7 +1,7 @@
 package io.partita.job;
 
 import io.micronaut.core.annotation.Nullable;
-import io.partita.cluster.HazelcastConfigs;
+import io.partita.node.HazelcastConfigs;
 
 import java.util.BitSet;
 import java.util.Objects;
@@ -64,7 +64,7 @@ public record Job(String id, String run, JobSpec spec, @Nullable String schedule
         return done.cardinality();
     }
 
-    boolean running() {
+    public boolean running() {
         return state == JobState.RUNNING;
     }
 

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.serde.annotation.Serdeable;
 import io.partita.account.Ledger;
-import io.partita.cluster.HazelcastConfigs;
+import io.partita.node.HazelcastConfigs;
 import io.partita.web.ApiException;
 import io.partita.web.Ids;
 import io.partita.web.StrictJson;
@@ -20,12 +20,10 @@ import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
 
-/** The bodies of the job and schedule API (API.md, "Jobs"). */
-final class JobApi {
+/** The bodies of the job API (API.md, "Jobs"); a schedule's job is a {@link JobRequest} too. */
+public final class JobApi {
 
     static final String MAX_RATE = "10000";
-    /** The longest cron accepted; the longest sensible 5- or 6-field expression is well under it. */
-    static final int MAX_CRON_LENGTH = 200;
 
     private JobApi() {
     }
@@ -36,7 +34,7 @@ final class JobApi {
      * {@link #spec(String)}.
      */
     @Serdeable
-    record JobRequest(
+    public record JobRequest(
             @Nullable @StrictJson.Text @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String id,
             @NotNull @StrictJson.Text
             @Pattern(regexp = "FEE|INTEREST|AUDIT", message = "must be FEE, INTEREST or AUDIT") String type,
@@ -49,7 +47,7 @@ final class JobApi {
          *
          * @param prefix how the client names this object's fields ({@code ""}, or {@code "job."} in a schedule)
          */
-        JobSpec spec(String prefix) {
+        public JobSpec spec(String prefix) {
             JobType jobType = JobType.valueOf(type);
             requireOnlyFor(prefix + "amount", amount, jobType, JobType.FEE);
             requireOnlyFor(prefix + "rateBasisPoints", rateBasisPoints, jobType, JobType.INTEREST);
@@ -67,16 +65,12 @@ final class JobApi {
         }
     }
 
-    @Serdeable
-    record ScheduleRequest(@NotBlank @Size(max = MAX_CRON_LENGTH) @StrictJson.Text String cron, @NotNull @Valid @StrictJson.Nested JobRequest job) {
-    }
-
     /** A job's spec as the API shows it: the fields its type uses. */
     @Serdeable
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record SpecView(String type, @Nullable Long amount, @Nullable Integer rateBasisPoints, boolean concurrent) {
+    public record SpecView(String type, @Nullable Long amount, @Nullable Integer rateBasisPoints, boolean concurrent) {
 
-        static SpecView of(JobSpec spec) {
+        public static SpecView of(JobSpec spec) {
             return new SpecView(spec.type().name(), spec.type() == JobType.FEE ? spec.amount() : null,
                     spec.type() == JobType.INTEREST ? spec.rateBasisPoints() : null, spec.concurrent());
         }
@@ -119,28 +113,6 @@ final class JobApi {
                     type == JobType.FEE ? tally.moved() : null, type == JobType.INTEREST ? tally.moved() : null,
                     moves ? null : tally.mismatches(), moves ? null : tally.mismatchIds(),
                     moves ? null : tally.mergeConflicts(), job.error());
-        }
-    }
-
-    /**
-     * A schedule: its cron, its job, when it fires next and what it fired so far (see {@link Schedule}). Times are
-     * UTC instants; {@code nextFireAt} is null for an expression that never fires again.
-     */
-    @Serdeable
-    @JsonInclude(JsonInclude.Include.NON_NULL)
-    record ScheduleView(String name, String cron, SpecView job, String createdAt, @Nullable String nextFireAt,
-                        @Nullable String lastFiredAt, long firings, long missed, long skipped,
-                        @Nullable String lastJobId, @Nullable String lastNote) {
-
-        static ScheduleView of(Schedule schedule) {
-            long next = Cron.next(schedule.cron(), Math.max(schedule.lastFiredAt(), System.currentTimeMillis()));
-            boolean fired = schedule.lastFiredAt() != schedule.createdAt();
-            return new ScheduleView(schedule.name(), schedule.cron(), SpecView.of(schedule.job()),
-                    Instant.ofEpochMilli(schedule.createdAt()).toString(),
-                    next < 0 ? null : Instant.ofEpochMilli(next).toString(),
-                    fired ? Instant.ofEpochMilli(schedule.lastFiredAt()).toString() : null,
-                    schedule.firings(), schedule.missed(), schedule.skipped(), schedule.lastJobId(),
-                    schedule.lastNote());
         }
     }
 }

@@ -39,7 +39,7 @@ class JobController {
     @Post
     HttpResponse<JobApi.JobView> start(@Valid @Body JobApi.JobRequest body) {
         JobSpec spec = body.spec("");
-        Job job = grid(() -> jobs.start(body.id(), spec));
+        Job job = Failures.call(() -> jobs.start(body.id(), spec));
         return HttpResponse.<JobApi.JobView>status(HttpStatus.ACCEPTED)
                 .body(JobApi.JobView.of(job))
                 .header(HttpHeaders.LOCATION, "/jobs/" + job.id());
@@ -47,20 +47,13 @@ class JobController {
 
     @Get("/{id}")
     JobApi.JobView get(@PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String id) {
-        return JobApi.JobView.of(grid(() -> jobs.find(id)).orElseThrow(() -> ApiException.notFound("Job", id)));
+        return JobApi.JobView.of(Failures.call(() -> jobs.find(id)).orElseThrow(() -> ApiException.notFound("Job", id)));
     }
 
     /** The latest jobs, newest first. */
     @Get
     List<JobApi.JobView> recent(@QueryValue(defaultValue = "50") @Min(1) @Max(1000) int limit) {
-        return grid(() -> jobs.recent(limit)).stream().map(JobApi.JobView::of).toList();
+        return Failures.call(() -> jobs.recent(limit)).stream().map(JobApi.JobView::of).toList();
     }
 
-    static <T> T grid(Supplier<T> call) {
-        try {
-            return call.get();
-        } catch (RuntimeException e) {
-            throw Failures.translate(e);
-        }
-    }
 }

@@ -1,8 +1,7 @@
 package io.partita.job;
 
 import com.hazelcast.spi.merge.MergingValue;
-import io.partita.cluster.Serialization;
-import io.partita.cluster.ValueMergePolicy;
+import io.partita.node.ValueMergePolicy;
 
 /**
  * How jobs merge after a network split heals: no job is lost, and none goes back. A job only one side holds is taken
@@ -30,6 +29,6 @@ public final class JobMergePolicy extends ValueMergePolicy<Job, MergingValue<Job
 
     @Override
     public int getClassId() {
-        return Serialization.JOB_MERGE;
+        return JobFeature.JOB_MERGE;
     }
 }

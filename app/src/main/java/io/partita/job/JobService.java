@@ -6,7 +6,6 @@ import com.hazelcast.map.IMap;
 import com.hazelcast.projection.Projections;
 import com.hazelcast.query.Predicates;
 import io.micronaut.core.annotation.Nullable;
-import io.partita.cluster.Maps;
 import io.partita.web.ApiException;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
@@ -40,19 +39,19 @@ import java.util.concurrent.ThreadLocalRandom;
  * this member as coordinator and its runner takes it on at its next tick ({@link JobRunner}).
  */
 @Singleton
-class JobService {
+public class JobService {
 
     /** A guard whose job record is missing is taken to be mid-start for this long, then stale. */
     private static final Duration GUARD_GRACE = Duration.ofSeconds(10);
     private static final int GUARD_ATTEMPTS = 10;
 
-    enum Outcome { STARTED, EXISTS, BUSY }
+    public enum Outcome { STARTED, EXISTS, BUSY }
 
     /**
      * @param job   for {@link Outcome#STARTED}, the job started; for {@link Outcome#EXISTS}, the job that holds the id
      * @param other for {@link Outcome#BUSY}, the id of the running job of the same type
      */
-    record Attempt(Outcome outcome, @Nullable Job job, @Nullable String other) {
+    public record Attempt(Outcome outcome, @Nullable Job job, @Nullable String other) {
     }
 
     private final JobRunner runner;
@@ -61,14 +60,14 @@ class JobService {
 
     @Inject
     JobService(HazelcastInstance hazelcast, JobRunner runner) {
-        this(hazelcast, runner, Maps.jobs(hazelcast));
+        this(hazelcast, runner, JobFeature.jobs(hazelcast));
     }
 
     /** @param jobs the {@code jobs} map, or a view of it that a test makes fail */
     JobService(HazelcastInstance hazelcast, JobRunner runner, IMap<String, Job> jobs) {
         this.runner = runner;
         this.jobs = jobs;
-        this.guards = Maps.jobGuards(hazelcast);
+        this.guards = JobFeature.jobGuards(hazelcast);
     }
 
     /** Starts a job for a client: 409 when the id is taken or a job of the type runs and this one is not concurrent. */
@@ -86,7 +85,7 @@ class JobService {
     }
 
     /** Starts a job unless its id is taken or (when not concurrent) a job of its type runs; never throws a 409. */
-    Attempt tryStart(String id, JobSpec spec, @Nullable String schedule) {
+    public Attempt tryStart(String id, JobSpec spec, @Nullable String schedule) {
         Job existing = jobs.get(id);
         if (existing != null) {
             return new Attempt(Outcome.EXISTS, existing, null);
@@ -200,7 +199,7 @@ class JobService {
                 .stream().filter(other -> !other.equals(id)).sorted().findFirst();
     }
 
-    Optional<Job> find(String id) {
+    public Optional<Job> find(String id) {
         return Optional.ofNullable(jobs.get(id));
     }
 
@@ -225,7 +224,7 @@ class JobService {
     /** Frees the type's guard of a job that no longer runs; a no-op when another job holds it or none does. */
     static void releaseGuard(HazelcastInstance hazelcast, Job job) {
         if (!job.spec().concurrent()) {
-            Maps.jobGuards(hazelcast).remove(job.type().name(), job.runKey());
+            JobFeature.jobGuards(hazelcast).remove(job.type().name(), job.runKey());
         }
     }
 }

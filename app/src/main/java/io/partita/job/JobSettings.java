@@ -18,7 +18,7 @@ import java.time.Duration;
  * @param scheduleTick how often each member looks at the schedules it owns for a firing that is due
  */
 @ConfigurationProperties("partita.jobs")
-record JobSettings(@NotNull Duration tick,
+public record JobSettings(@NotNull Duration tick,
                    @Min(1) @Max(10_000) int sliceSize,
                    @NotNull Duration slicePause,
                    @NotNull Duration retention,

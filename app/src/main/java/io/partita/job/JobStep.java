@@ -6,7 +6,7 @@ import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import io.partita.account.JournalEntry;
 import io.partita.account.TxOutcome;
 import io.partita.account.TxStatus;
-import io.partita.cluster.Serialization;
+import io.partita.node.Serialization;
 
 import java.io.IOException;
 import java.util.List;
@@ -80,7 +80,7 @@ final class JobStep implements IdentifiedDataSerializable {
 
     @Override
     public int getClassId() {
-        return Serialization.JOB_STEP;
+        return JobFeature.JOB_STEP;
     }
 
     @Override

@@ -9,13 +9,13 @@ import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import com.hazelcast.partition.PartitionAware;
 import com.hazelcast.query.Predicates;
 import io.partita.account.Account;
+import io.partita.account.AccountFeature;
 import io.partita.account.JournalEntry;
 import io.partita.account.JournalKey;
 import io.partita.account.JournalPredicates;
 import io.partita.account.JournalRecord;
-import io.partita.cluster.BackedUpCalls;
-import io.partita.cluster.Maps;
-import io.partita.cluster.Serialization;
+import io.partita.node.BackedUpCalls;
+import io.partita.node.Serialization;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -89,12 +89,12 @@ final class PartitionTask implements Callable<Long>, IdentifiedDataSerializable,
      */
     @Override
     public Long call() throws InterruptedException {
-        IMap<String, Job> jobs = Maps.jobs(hazelcast);
+        IMap<String, Job> jobs = JobFeature.jobs(hazelcast);
         Job job = jobs.get(jobId);
         if (!toDo(job)) {
             return -1L;
         }
-        List<String> keys = new ArrayList<>(Maps.accounts(hazelcast).keySet(
+        List<String> keys = new ArrayList<>(AccountFeature.accounts(hazelcast).keySet(
                 Predicates.partitionPredicate(partitionKey, Predicates.alwaysTrue())));
         keys.sort(null);
         JobTally tally = JobTally.EMPTY;
@@ -122,7 +122,7 @@ final class PartitionTask implements Callable<Long>, IdentifiedDataSerializable,
 
     private JobTally apply(Job job, List<String> slice) {
         // Backed up before the partition is recorded done: a charge must not be lost with its owner afterwards.
-        Map<String, JobStep> steps = BackedUpCalls.executeOnKeys(hazelcast, Maps.ACCOUNTS, new LinkedHashSet<>(slice),
+        Map<String, JobStep> steps = BackedUpCalls.executeOnKeys(hazelcast, AccountFeature.ACCOUNTS, new LinkedHashSet<>(slice),
                 new ApplyJob(jobId, run, job.spec(), System.currentTimeMillis()));
         JobTally tally = JobTally.EMPTY;
         for (JobStep step : steps.values()) {
@@ -133,7 +133,7 @@ final class PartitionTask implements Callable<Long>, IdentifiedDataSerializable,
 
     private JobTally audit(List<String> slice) {
         Map<String, List<JournalEntry>> byAccount = journalOf(partitionKey, slice);
-        Map<String, Account> accounts = Maps.accounts(hazelcast).getAll(new LinkedHashSet<>(slice));
+        Map<String, Account> accounts = AccountFeature.accounts(hazelcast).getAll(new LinkedHashSet<>(slice));
         long checked = 0;
         long conflicts = 0;
         List<String> mismatched = new ArrayList<>();
@@ -156,7 +156,7 @@ final class PartitionTask implements Callable<Long>, IdentifiedDataSerializable,
     /** The journal entries of {@code accountIds}, all in the partition of {@code partitionKey}, by account. */
     private Map<String, List<JournalEntry>> journalOf(String partitionKey, Collection<String> accountIds) {
         Map<String, List<JournalEntry>> byAccount = new HashMap<>();
-        for (Map.Entry<JournalKey, JournalRecord> entry : Maps.journal(hazelcast).entrySet(
+        for (Map.Entry<JournalKey, JournalRecord> entry : AccountFeature.journal(hazelcast).entrySet(
                 Predicates.partitionPredicate(partitionKey, JournalPredicates.ofAccounts(accountIds)))) {
             byAccount.computeIfAbsent(entry.getKey().accountId(), id -> new ArrayList<>())
                     .add(entry.getValue().entry(entry.getKey()));
@@ -166,7 +166,7 @@ final class PartitionTask implements Callable<Long>, IdentifiedDataSerializable,
 
     private boolean balancedOnSecondLook(String accountId) {
         List<JournalEntry> entries = journalOf(accountId, List.of(accountId)).getOrDefault(accountId, List.of());
-        Account account = Maps.accounts(hazelcast).get(accountId);
+        Account account = AccountFeature.accounts(hazelcast).get(accountId);
         return account == null || JobRules.balanced(accountId, account, entries);
     }
 
@@ -187,7 +187,7 @@ final class PartitionTask implements Callable<Long>, IdentifiedDataSerializable,
 
     @Override
     public int getClassId() {
-        return Serialization.JOB_PARTITION_TASK;
+        return JobFeature.JOB_PARTITION_TASK;
     }
 
     @Override

@@ -4,7 +4,8 @@ import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
-import io.partita.cluster.Serialization;
+import io.partita.node.ReplaceValue;
+import io.partita.node.Serialization;
 
 import java.io.IOException;
 import java.util.Map;
@@ -64,14 +65,14 @@ final class RecordPartition implements EntryProcessor<String, Job, Job>, Identif
 
     @Override
     public int getClassId() {
-        return Serialization.RECORD_PARTITION;
+        return JobFeature.RECORD_PARTITION;
     }
 
     @Override
     public void writeData(ObjectDataOutput out) throws IOException {
         out.writeString(run);
         out.writeInt(partition);
-        JobSerialization.writeTally(out, tally);
+        JobFeature.writeTally(out, tally);
         out.writeLong(at);
         out.writeLong(retentionMillis);
     }
@@ -80,7 +81,7 @@ final class RecordPartition implements EntryProcessor<String, Job, Job>, Identif
     public void readData(ObjectDataInput in) throws IOException {
         run = in.readString();
         partition = in.readInt();
-        tally = JobSerialization.readTally(in);
+        tally = JobFeature.readTally(in);
         at = in.readLong();
         retentionMillis = in.readLong();
     }

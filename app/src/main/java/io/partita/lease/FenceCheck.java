@@ -5,7 +5,7 @@ import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
-import io.partita.cluster.Serialization;
+import io.partita.node.Serialization;
 
 import java.io.IOException;
 import java.util.List;
@@ -59,7 +59,7 @@ public final class FenceCheck
 
     @Override
     public int getClassId() {
-        return Serialization.FENCE_CHECK;
+        return LeaseFeature.FENCE_CHECK;
     }
 
     @Override

@@ -3,7 +3,7 @@ package io.partita.lease;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
-import io.partita.cluster.Serialization;
+import io.partita.node.Serialization;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -74,7 +74,7 @@ public final class LeaseAnswer implements IdentifiedDataSerializable {
 
     @Override
     public int getClassId() {
-        return Serialization.LEASE_ANSWER;
+        return LeaseFeature.LEASE_ANSWER;
     }
 
     @Override

@@ -4,7 +4,7 @@ import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
-import io.partita.cluster.Serialization;
+import io.partita.node.Serialization;
 
 import java.io.IOException;
 import java.util.List;
@@ -115,7 +115,7 @@ public final class LeaseCall implements EntryProcessor<String, LeaseGroup, Lease
 
     @Override
     public int getClassId() {
-        return Serialization.LEASE_CALL;
+        return LeaseFeature.LEASE_CALL;
     }
 
     @Override

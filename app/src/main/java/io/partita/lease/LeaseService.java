@@ -5,9 +5,8 @@ import com.hazelcast.map.IMap;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.annotation.Context;
-import io.partita.cluster.Maps;
-import io.partita.cluster.Members;
-import io.partita.cluster.Timers;
+import io.partita.node.Members;
+import io.partita.node.Timers;
 import io.partita.web.Failures;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -49,7 +48,7 @@ public class LeaseService {
 
     LeaseService(HazelcastInstance hazelcast, MeterRegistry meters, LongSupplier clock) {
         this.hazelcast = hazelcast;
-        this.groups = hazelcast.getMap(Maps.LEASE_GROUPS);
+        this.groups = hazelcast.getMap(LeaseFeature.LEASE_GROUPS);
         this.clock = clock;
         this.grants = Counter.builder("partita.lease.grants").description("Shards granted to lease workers")
                 .register(meters);

@@ -5,7 +5,7 @@ import com.hazelcast.cp.CPSubsystem;
 import com.hazelcast.cp.exception.CPGroupDestroyedException;
 import com.hazelcast.cp.lock.FencedLock;
 import com.hazelcast.cp.lock.exception.LockOwnershipLostException;
-import io.partita.cluster.PartitaProperties;
+import io.partita.node.PartitaProperties;
 import io.partita.web.ApiException;
 import jakarta.inject.Singleton;
 

@@ -11,7 +11,7 @@ import io.partita.account.JournalEntry;
 import io.partita.account.LedgerHost;
 import io.partita.account.LedgerWrites;
 import io.partita.account.TxOutcome;
-import io.partita.cluster.Serialization;
+import io.partita.node.Serialization;
 
 import java.io.IOException;
 import java.util.List;
@@ -115,7 +115,7 @@ public final class FencedWrite
 
     @Override
     public int getClassId() {
-        return Serialization.FENCED_WRITE;
+        return LockingFeature.FENCED_WRITE;
     }
 
     @Override

@@ -3,12 +3,12 @@ package io.partita.locking;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import io.partita.account.Account;
-import io.partita.account.JournalRecord;
+import io.partita.account.AccountFeature;
 import io.partita.account.JournalKey;
+import io.partita.account.JournalRecord;
 import io.partita.account.Ledger;
 import io.partita.account.TxOutcome;
 import io.partita.account.TxRequest;
-import io.partita.cluster.Maps;
 import io.partita.web.ApiException;
 
 import java.time.Duration;
@@ -44,7 +44,7 @@ final class FencedWrites {
     private final IMap<JournalKey, JournalRecord> journal;
 
     FencedWrites(HazelcastInstance hazelcast) {
-        this(Maps.accounts(hazelcast), Maps.journal(hazelcast));
+        this(AccountFeature.accounts(hazelcast), AccountFeature.journal(hazelcast));
     }
 
     FencedWrites(IMap<String, Account> accounts, IMap<JournalKey, JournalRecord> journal) {

@@ -2,10 +2,10 @@ package io.partita.locking;
 
 import com.hazelcast.core.HazelcastInstanceNotActiveException;
 import com.hazelcast.cp.lock.FencedLock;
-import io.partita.account.TransactionPath;
 import io.partita.account.TxOutcome;
 import io.partita.account.TxRequest;
-import io.partita.cluster.PartitaProperties.ProcessingMode;
+import io.partita.node.PartitaProperties.ProcessingMode;
+import io.partita.transaction.TransactionPath;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

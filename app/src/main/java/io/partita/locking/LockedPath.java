@@ -4,12 +4,12 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import io.micronaut.scheduling.TaskExecutors;
 import io.partita.account.Account;
-import io.partita.account.TransactionPath;
+import io.partita.account.AccountFeature;
 import io.partita.account.TxOutcome;
 import io.partita.account.TxRequest;
-import io.partita.cluster.Maps;
-import io.partita.cluster.PartitaProperties;
-import io.partita.cluster.PartitaProperties.ProcessingMode;
+import io.partita.node.PartitaProperties.ProcessingMode;
+import io.partita.node.PartitaProperties;
+import io.partita.transaction.TransactionPath;
 import io.partita.web.ApiException;
 import io.partita.web.InFlightLimit;
 import jakarta.inject.Inject;
@@ -58,7 +58,7 @@ class LockedPath implements TransactionPath {
     LockedPath(HazelcastInstance hazelcast, AccountLocks locks,
                @Named(TaskExecutors.BLOCKING) ExecutorService executor, PartitaProperties properties,
                InFlightLimit inFlight) {
-        this(Maps.accounts(hazelcast), locks, executor, properties.requestTimeout(), inFlight.max());
+        this(AccountFeature.accounts(hazelcast), locks, executor, properties.requestTimeout(), inFlight.max());
     }
 
     LockedPath(IMap<String, Account> accounts, AccountLocks locks, Executor executor, Duration requestTimeout,

@@ -2,12 +2,11 @@ package io.partita.query;
 
 import com.hazelcast.core.HazelcastInstance;
 import io.micronaut.context.annotation.Context;
-import io.partita.account.AccountSerialization;
+import io.partita.account.AccountFeature;
 import io.partita.account.JournalKey;
 import io.partita.account.Tail;
 import io.partita.account.TxStatus;
 import io.partita.account.TxType;
-import io.partita.cluster.Maps;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,7 +19,7 @@ import java.util.function.IntFunction;
 /**
  * The SQL tables Partita publishes, created when the node starts ({@code CREATE OR REPLACE}, the same definition from
  * every node, so racing nodes are harmless). Values are read under the Compact type names that
- * {@link AccountSerialization} writes.
+ * {@link AccountFeature} writes.
  *
  * <ul>
  *   <li>{@code accounts}: a view of {@code id} (the key), {@code balance, overdraftLimit, version, fence} (the tail is
@@ -44,7 +43,7 @@ class SqlMappings {
     static final String ACCOUNT_RECORDS = "account_records";
     static final String JOURNAL_RECORDS = "journal_records";
     /** What a query may name: the accounts and the journal. */
-    static final Set<String> TABLES = Set.of(Maps.ACCOUNTS, Maps.JOURNAL);
+    static final Set<String> TABLES = Set.of(AccountFeature.ACCOUNTS, AccountFeature.JOURNAL);
     /** The statements that create them, in order. */
     static final Map<String, String> DDL = ddl();
 
@@ -92,11 +91,11 @@ class SqlMappings {
                     'keyFormat' = 'varchar',
                     'valueFormat' = 'compact',
                     'valueCompactTypeName' = '%s'
-                )""".formatted(ACCOUNT_RECORDS, Maps.ACCOUNTS, AccountSerialization.ACCOUNT_TYPE));
-        ddl.put(Maps.ACCOUNTS, """
+                )""".formatted(ACCOUNT_RECORDS, AccountFeature.ACCOUNTS, AccountFeature.ACCOUNT_TYPE));
+        ddl.put(AccountFeature.ACCOUNTS, """
                 CREATE OR REPLACE VIEW "%s" AS SELECT
                     "__key" AS "id", "balance", "overdraftLimit", "version", "fence"
-                FROM "%s\"""".formatted(Maps.ACCOUNTS, ACCOUNT_RECORDS));
+                FROM "%s\"""".formatted(AccountFeature.ACCOUNTS, ACCOUNT_RECORDS));
         // The journal's rows as stored: the key's ids read from the key object, type and status as one number. Not
         // published: the view below is what a query names.
         ddl.put(JOURNAL_RECORDS, """
@@ -114,13 +113,13 @@ class SqlMappings {
                     'keyJavaClass' = '%s',
                     'valueFormat' = 'compact',
                     'valueCompactTypeName' = '%s'
-                )""".formatted(JOURNAL_RECORDS, Maps.JOURNAL, JournalKey.class.getName(),
-                AccountSerialization.JOURNAL_RECORD_TYPE));
-        ddl.put(Maps.JOURNAL, """
+                )""".formatted(JOURNAL_RECORDS, AccountFeature.JOURNAL, JournalKey.class.getName(),
+                AccountFeature.JOURNAL_RECORD_TYPE));
+        ddl.put(AccountFeature.JOURNAL, """
                 CREATE OR REPLACE VIEW "%s" AS SELECT
                     "accountId", "txId", %s AS "type", "amount", %s AS "status", "balanceAfter", "recordedAt",
                     "seq", "ref"
-                FROM "%s\"""".formatted(Maps.JOURNAL, names(kind -> Tail.type((byte) kind).name()),
+                FROM "%s\"""".formatted(AccountFeature.JOURNAL, names(kind -> Tail.type((byte) kind).name()),
                 names(kind -> Tail.status((byte) kind).name()), JOURNAL_RECORDS));
         return Collections.unmodifiableMap(ddl);
     }

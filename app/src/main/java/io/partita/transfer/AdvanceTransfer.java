@@ -4,7 +4,7 @@ import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
-import io.partita.cluster.Serialization;
+import io.partita.node.Serialization;
 
 import java.io.IOException;
 import java.util.Map;
@@ -59,7 +59,7 @@ public final class AdvanceTransfer
 
     @Override
     public int getClassId() {
-        return Serialization.ADVANCE_TRANSFER;
+        return TransferFeature.ADVANCE_TRANSFER;
     }
 
     @Override

@@ -4,7 +4,7 @@ import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
-import io.partita.cluster.Serialization;
+import io.partita.node.Serialization;
 
 import java.io.IOException;
 import java.util.Map;
@@ -50,7 +50,7 @@ public final class BeginTransfer
 
     @Override
     public int getClassId() {
-        return Serialization.BEGIN_TRANSFER;
+        return TransferFeature.BEGIN_TRANSFER;
     }
 
     @Override

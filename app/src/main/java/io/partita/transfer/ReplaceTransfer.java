@@ -5,7 +5,7 @@ import com.hazelcast.map.ExtendedMapEntry;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
-import io.partita.cluster.Serialization;
+import io.partita.node.Serialization;
 
 import java.io.IOException;
 import java.util.Map;
@@ -62,7 +62,7 @@ public final class ReplaceTransfer
 
     @Override
     public int getClassId() {
-        return Serialization.REPLACE_TRANSFER;
+        return TransferFeature.REPLACE_TRANSFER;
     }
 
     @Override

@@ -11,10 +11,10 @@ import io.micronaut.http.annotation.Post;
 import io.micronaut.http.annotation.QueryValue;
 import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.validation.Validated;
-import io.partita.account.AccountService;
-import io.partita.cluster.PartitaProperties;
-import io.partita.cluster.PartitaProperties.ProcessingMode;
 import io.partita.locking.Deadline;
+import io.partita.node.PartitaProperties.ProcessingMode;
+import io.partita.node.PartitaProperties;
+import io.partita.transaction.TransactionService;
 import io.partita.web.ApiException;
 import io.partita.web.Failures;
 import io.partita.web.InFlightLimit;
@@ -69,7 +69,7 @@ class TransferController {
         Deadline deadline = Deadline.after(requestTimeout);
         TransferRequest request = new TransferRequest(body.txId(), body.from(), body.to(),
                 body.amount().longValueExact());
-        ProcessingMode processingMode = AccountService.parseMode(mode);
+        ProcessingMode processingMode = TransactionService.parseMode(mode);
         return inFlight.run(PERMITS, () -> start(request, processingMode, deadline))
                 .toCompletableFuture()
                 .orTimeout(Math.max(0, deadline.remainingNanos()), TimeUnit.NANOSECONDS)

@@ -1,8 +1,7 @@
 package io.partita.transfer;
 
 import com.hazelcast.spi.merge.MergingValue;
-import io.partita.cluster.Serialization;
-import io.partita.cluster.ValueMergePolicy;
+import io.partita.node.ValueMergePolicy;
 
 /**
  * How transfer records merge after a network split heals: by state. A transfer only moves forward, so of the two
@@ -23,6 +22,6 @@ public final class TransferMergePolicy extends ValueMergePolicy<Transfer, Mergin
 
     @Override
     public int getClassId() {
-        return Serialization.TRANSFER_MERGE;
+        return TransferFeature.TRANSFER_MERGE;
     }
 }

@@ -7,9 +7,8 @@ import com.hazelcast.map.IMap;
 import com.hazelcast.query.Predicate;
 import com.hazelcast.query.Predicates;
 import io.micronaut.context.annotation.Context;
-import io.partita.cluster.Maps;
-import io.partita.cluster.Timers;
-import io.partita.cluster.PartitaProperties;
+import io.partita.node.PartitaProperties;
+import io.partita.node.Timers;
 import io.partita.web.ApiException;
 import jakarta.annotation.PreDestroy;
 import org.slf4j.Logger;
@@ -56,7 +55,7 @@ class TransferRecovery implements MembershipListener, AutoCloseable {
 
     TransferRecovery(HazelcastInstance hazelcast, TransferService service, PartitaProperties properties) {
         this.hazelcast = hazelcast;
-        this.transfers = Maps.transfers(hazelcast);
+        this.transfers = TransferFeature.transfers(hazelcast);
         this.service = service;
         this.recoveryAfter = properties.transfers().recoveryAfter();
         this.scheduler = Timers.single("partita-transfer-recovery");

@@ -5,14 +5,14 @@ import com.hazelcast.map.IMap;
 import io.micronaut.core.annotation.Nullable;
 import io.partita.account.Account;
 import io.partita.account.AccountService;
-import io.partita.account.TransactionPath;
 import io.partita.account.TxOutcome;
-import io.partita.cluster.Maps;
-import io.partita.cluster.PartitaProperties;
-import io.partita.cluster.PartitaProperties.ProcessingMode;
 import io.partita.locking.AccountLocks;
 import io.partita.locking.Deadline;
 import io.partita.locking.Held;
+import io.partita.node.PartitaProperties.ProcessingMode;
+import io.partita.node.PartitaProperties;
+import io.partita.transaction.TransactionPath;
+import io.partita.transaction.TransactionService;
 import io.partita.web.ApiException;
 import io.partita.web.Failures;
 import jakarta.inject.Singleton;
@@ -68,6 +68,7 @@ class TransferService {
     private static final Duration PARTITION_LOST_RETRY = Duration.ofSeconds(5);
 
     private final AccountService accounts;
+    private final TransactionService transactions;
     private final AccountLocks locks;
     private final TransactionPath partitioned;
     private final ProcessingMode defaultMode;
@@ -75,10 +76,11 @@ class TransferService {
     private final Duration requestTimeout;
     private final long terminalTtlMillis;
 
-    TransferService(HazelcastInstance hazelcast, AccountService accounts, AccountLocks locks,
-                    List<TransactionPath> paths, PartitaProperties properties) {
-        this.transfers = Maps.transfers(hazelcast);
+    TransferService(HazelcastInstance hazelcast, AccountService accounts, TransactionService transactions,
+                    AccountLocks locks, List<TransactionPath> paths, PartitaProperties properties) {
+        this.transfers = TransferFeature.transfers(hazelcast);
         this.accounts = accounts;
+        this.transactions = transactions;
         this.locks = locks;
         this.partitioned = paths.stream().filter(path -> path.mode() == ProcessingMode.PARTITIONED).findFirst()
                 .orElseThrow(() -> new IllegalStateException("No partitioned processing path"));
@@ -167,7 +169,7 @@ class TransferService {
         Transfer current = transfer;
         while (!current.state().terminal()) {
             deadline.beforeWrite();
-            TxOutcome outcome = deadline.await(accounts.applyWith(path, current.stepAccount(), current.step()));
+            TxOutcome outcome = deadline.await(transactions.applyWith(path, current.stepAccount(), current.step()));
             if (outcome.kind() == TxOutcome.Kind.PARTITION_LOST) {
                 // Not "no such account": its partition's data is on the other side of a split, or with members that
                 // crashed together. Deciding now would refund a transfer to an account that exists; the record stays

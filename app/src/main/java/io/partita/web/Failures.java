@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 /**
  * Turns what the grid throws into what a client can act on. Everything transient (a member leaving, a migration, a
@@ -68,6 +69,15 @@ public final class Failures {
                     + "id.", RETRY_AFTER);
         }
         return cause instanceof RuntimeException runtime ? runtime : new CompletionException(cause);
+    }
+
+    /** {@code call}'s result, with a grid failure translated as {@link #translate} does: for blocking callers. */
+    public static <T> T call(Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (RuntimeException e) {
+            throw translate(e);
+        }
     }
 
     /** This member does not hear from a majority of the cluster: whatever it was asked, it does not answer. */

@@ -1,13 +1,12 @@
 package io.partita.account;
 
 import com.hazelcast.core.HazelcastInstance;
-import io.micronaut.http.client.HttpClient;
-import io.micronaut.http.client.annotation.Client;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.MediaType;
+import io.micronaut.http.client.HttpClient;
+import io.micronaut.http.client.annotation.Client;
 import io.micronaut.json.JsonMapper;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
-import io.partita.cluster.Maps;
 import io.partita.support.Api;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
@@ -29,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The account API of API.md on a one-node cluster: every endpoint, and every class of bad input. */
 @MicronautTest
-class AccountApiTest {
+public class AccountApiTest {
 
     @Inject
     @Client("/")
@@ -196,12 +195,12 @@ class AccountApiTest {
     @Test
     void shouldListAnEntryTheAccountsTailHoldsBeforeTheJournalDoes() {
         post("t-1", "CREDIT", 10);
-        await().atMost(Duration.ofSeconds(10)).until(() -> Maps.journal(hazelcast).containsKey(new JournalKey(id,
+        await().atMost(Duration.ofSeconds(10)).until(() -> AccountFeature.journal(hazelcast).containsKey(new JournalKey(id,
                 "t-1")));
         // What the journal writer has not copied yet (or a member that died with it queued): only in the tail.
-        Account account = Maps.accounts(hazelcast).get(id);
+        Account account = AccountFeature.accounts(hazelcast).get(id);
         Ledger.Decision held = Ledger.decide(id, account, TxRequest.of("t-held", TxType.DEBIT, 25, 1L), txId -> null);
-        Maps.accounts(hazelcast).set(id, held.apply(account));
+        AccountFeature.accounts(hazelcast).set(id, held.apply(account));
 
         Api.Reply journal = api.get("/accounts/" + id + "/transactions");
 
@@ -361,7 +360,7 @@ class AccountApiTest {
     }
 
     /** A problem+json answer with the status given, and nothing internal in it. */
-    static void assertProblem(Api.Reply reply, int status) {
+    public static void assertProblem(Api.Reply reply, int status) {
         assertEquals(status, reply.status(), reply.toString());
         assertTrue(reply.contentType().startsWith("application/problem+json"), reply.contentType());
         Map<String, Object> problem = reply.map();

@@ -1,8 +1,7 @@
 package io.partita.account;
 
 import com.hazelcast.core.HazelcastInstance;
-import io.partita.cluster.Maps;
-import io.partita.cluster.PartitaProperties;
+import io.partita.node.PartitaProperties;
 import io.partita.support.TestCluster;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -79,7 +78,7 @@ class ExactlyOnceClusterTest {
             load.run(8);
             HazelcastInstance crashing = cluster.member(1);
             int queued = MemberLedger.of(crashing).journalPending();
-            long journaled = Maps.journal(cluster.member(0)).size();
+            long journaled = AccountFeature.journal(cluster.member(0)).size();
             assertTrue(queued > 0, "the crashing member holds no unwritten entries");
             assertTrue(journaled < load.total(), "the journal already holds every entry: " + journaled);
 
@@ -91,7 +90,7 @@ class ExactlyOnceClusterTest {
             // journal lacks, and the next one trims it from the tails.
             await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(1)).until(() -> {
                 cluster.members().forEach(member -> MemberLedger.of(member).sweep(Long.MAX_VALUE));
-                return Maps.accounts(cluster.member(0)).values().stream().allMatch(a -> a.tail().length == 0);
+                return AccountFeature.accounts(cluster.member(0)).values().stream().allMatch(a -> a.tail().length == 0);
             });
             load.verify();
         }

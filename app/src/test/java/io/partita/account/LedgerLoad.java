@@ -1,9 +1,9 @@
 package io.partita.account;
 
 import com.hazelcast.core.HazelcastInstance;
-import io.partita.cluster.Maps;
-import io.partita.cluster.PartitaProperties;
+import io.partita.node.PartitaProperties;
 import io.partita.support.TestCluster;
+import io.partita.transaction.TransactionService;
 import io.partita.web.ApiException;
 import io.partita.web.Failures;
 
@@ -46,7 +46,7 @@ final class LedgerLoad {
     private final List<String> retryMismatches = new CopyOnWriteArrayList<>();
     private final AtomicInteger done = new AtomicInteger();
     private final AtomicInteger retriesAsked = new AtomicInteger();
-    private final Map<HazelcastInstance, AccountService> services = new ConcurrentHashMap<>();
+    private final Map<HazelcastInstance, TransactionService> services = new ConcurrentHashMap<>();
     private final double retryShare;
     private final long seed;
 
@@ -67,7 +67,7 @@ final class LedgerLoad {
 
     void openAccounts() {
         opening.forEach((id, account) -> assertTrue(
-                service(cluster.member(0)).open(id, account.balance(), account.overdraftLimit())
+                new AccountService(cluster.member(0), cluster.properties(0)).open(id, account.balance(), account.overdraftLimit())
                         .toCompletableFuture().join() != null));
     }
 
@@ -161,9 +161,8 @@ final class LedgerLoad {
         }
     }
 
-    private AccountService service(HazelcastInstance member) {
-        return services.computeIfAbsent(member, m -> new AccountService(m, List.of(new PartitionedPath(m)),
-                cluster.properties(0)));
+    private TransactionService service(HazelcastInstance member) {
+        return services.computeIfAbsent(member, m -> TestAccess.transactions(m, cluster.properties(0)));
     }
 
     /**
@@ -178,8 +177,8 @@ final class LedgerLoad {
         assertTrue(retriesAsked.get() > transactions.size() * retryShare / 2, "the workload retried too little");
 
         Map<String, List<Tx>> byAccount = transactions.stream().collect(Collectors.groupingBy(Tx::accountId));
-        var accounts = Maps.accounts(member);
-        var journal = Maps.journal(member);
+        var accounts = AccountFeature.accounts(member);
+        var journal = AccountFeature.journal(member);
         long totalOpening = 0;
         long totalApplied = 0;
         long totalNow = 0;
@@ -200,7 +199,7 @@ final class LedgerLoad {
             assertTrue(now.balance() >= -now.overdraftLimit(), id + " below its overdraft limit");
             assertEquals(txs.size(), now.version(), "transactions recorded on " + id);
 
-            List<JournalEntry> entries = new AccountService(member, List.of(), cluster.properties(0))
+            List<JournalEntry> entries = new AccountService(member, cluster.properties(0))
                     .journal(id, Integer.MAX_VALUE);
             assertEquals(txs.size(), entries.size(), "journal entries of " + id);
             for (JournalEntry entry : entries) {

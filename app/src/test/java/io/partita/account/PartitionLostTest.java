@@ -1,8 +1,9 @@
 package io.partita.account;
 
 import com.hazelcast.core.HazelcastInstance;
-import io.partita.cluster.PartitionSentinels;
+import io.partita.node.PartitionSentinels;
 import io.partita.support.TestCluster;
+import io.partita.transaction.PartitionedPath;
 import io.partita.transfer.TransferState;
 import io.partita.transfer.TransferTestAccess;
 import io.partita.web.ApiException;
@@ -36,8 +37,8 @@ class PartitionLostTest {
     void shouldAnswerPartitionLostAndRefuseToReopenWhenEveryCopyIsGone() throws InterruptedException {
         try (TestCluster cluster = TestCluster.start(3)) {
             HazelcastInstance survivor = cluster.member(0);
-            AccountService service = new AccountService(survivor, List.of(new PartitionedPath(survivor)),
-                    cluster.properties(0));
+            TestAccess.Services services = TestAccess.Services.on(survivor, cluster.properties(0));
+            AccountService service = services.accounts();
             List<String> ids = new ArrayList<>();
             for (int i = 0; i < 600; i++) {
                 ids.add("acc-" + i);
@@ -75,7 +76,7 @@ class PartitionLostTest {
                     lostAccounts++;
                     assertPartitionLost(service.find(id));
                     assertPartitionLost(service.open(id, 5, 0));
-                    assertPartitionLost(service.apply(id, TxRequest.of("t-" + i, TxType.CREDIT, 1, 1L), null)
+                    assertPartitionLost(services.transactions().apply(id, TxRequest.of("t-" + i, TxType.CREDIT, 1, 1L), null)
                             .thenApply(outcome -> {
                                 assertEquals(TxOutcome.Kind.PARTITION_LOST, outcome.kind());
                                 throw ApiException.partitionLost("Account", id, 0);
@@ -100,7 +101,7 @@ class PartitionLostTest {
     }
 
     private static boolean hasBackupOn(HazelcastInstance member, int partition) {
-        return io.partita.cluster.LocalStores.of(member).size(io.partita.cluster.Maps.SENTINELS, partition) > 0;
+        return io.partita.node.LocalStores.of(member).size(io.partita.node.PartitionSentinels.MAP, partition) > 0;
     }
 
     private static void assertPartitionLost(CompletionStage<?> call) {

@@ -2,9 +2,9 @@ package io.partita.account;
 
 import com.hazelcast.config.Config;
 import com.hazelcast.core.HazelcastInstance;
-import io.partita.cluster.HazelcastConfigs;
-import io.partita.cluster.Maps;
-import io.partita.cluster.Members;
+import io.partita.node.HazelcastConfigs;
+import io.partita.node.Members;
+import io.partita.support.AllFeatures;
 import io.partita.support.Ports;
 import io.partita.support.TestProperties;
 import org.junit.jupiter.api.Test;
@@ -50,22 +50,22 @@ class SplitBrainMergeTest {
         int portB = Ports.free();
         // Meant to have 2 members: each side alone holds its tails' newest entries for the merge.
         Config configA = HazelcastConfigs.memberConfig(TestProperties.withClusterSize(
-                TestProperties.tcp(clusterName, portA, List.of("127.0.0.1:" + portA), 0), 2), "http://127.0.0.1:0");
+                TestProperties.tcp(clusterName, portA, List.of("127.0.0.1:" + portA), 0), 2), "http://127.0.0.1:0", AllFeatures.LIST);
         Config configB = HazelcastConfigs.memberConfig(TestProperties.withClusterSize(
-                TestProperties.tcp(clusterName, portB, List.of("127.0.0.1:" + portB), 0), 2), "http://127.0.0.1:0");
+                TestProperties.tcp(clusterName, portB, List.of("127.0.0.1:" + portB), 0), 2), "http://127.0.0.1:0", AllFeatures.LIST);
         List<HazelcastInstance> started = new ArrayList<>();
         try {
-            HazelcastInstance a = Members.start(configA);
+            HazelcastInstance a = Members.start(configA, AllFeatures.LIST);
             started.add(a);
-            HazelcastInstance b = Members.start(configB);
+            HazelcastInstance b = Members.start(configB, AllFeatures.LIST);
             started.add(b);
             assertEquals(1, a.getCluster().getMembers().size());
             assertEquals(1, b.getCluster().getMembers().size());
 
-            AccountService sideA = service(a);
-            AccountService sideB = service(b);
+            TestAccess.Services sideA = service(a);
+            TestAccess.Services sideB = service(b);
             Map<String, TxOutcome> answers = new HashMap<>();
-            for (AccountService side : List.of(sideA, sideB)) {
+            for (TestAccess.Services side : List.of(sideA, sideB)) {
                 open(side, "both", 1_000, 0);
                 open(side, "limit", 100, 0);
             }
@@ -90,7 +90,7 @@ class SplitBrainMergeTest {
             answers.put("a-last", apply(sideA, "both", "a-last", TxType.CREDIT, 10));
             answers.put("b-last", apply(sideB, "both", "b-last", TxType.DEBIT, 1));
             for (HazelcastInstance side : List.of(a, b)) {
-                assertEquals(JournalSettings.MAX_HELD, Tail.size(Maps.accounts(side).get("both").tail()),
+                assertEquals(JournalSettings.MAX_HELD, Tail.size(AccountFeature.accounts(side).get("both").tail()),
                         "the tail let its oldest entries go: only the journal holds them");
             }
 
@@ -100,10 +100,10 @@ class SplitBrainMergeTest {
                     && b.getCluster().getMembers().size() == 2
                     && a.getPartitionService().isClusterSafe());
             HazelcastInstance any = a;
-            AccountService merged = service(any);
+            TestAccess.Services merged = service(any);
 
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
-                Account both = Maps.accounts(any).get("both");
+                Account both = AccountFeature.accounts(any).get("both");
                 assertEquals(1_000 + (POSTED_A + 1) * 10 - (POSTED_B + 1) + 1, both.balance(),
                         "both sides' transactions, 'same' once");
                 assertEquals(POSTED_A + POSTED_B + 3, both.version());
@@ -119,15 +119,15 @@ class SplitBrainMergeTest {
             TxOutcome same = apply(merged, "both", "same", TxType.CREDIT, 1);
             assertEquals(TxOutcome.Kind.REPLAYED, same.kind());
             assertEquals(TxStatus.APPLIED, same.entry().status());
-            Account limit = Maps.accounts(any).get("limit");
+            Account limit = AccountFeature.accounts(any).get("limit");
             assertEquals(100 - 80 - 90, limit.balance(), "both acknowledged debits stay");
             assertEquals(1, limit.conflicts());
             assertEquals(List.of("limit"), MergeConflicts.find(any, 10).stream().map(MergeConflicts.Conflict::id)
                     .toList());
-            assertEquals(505, Maps.accounts(any).get("only-b").balance());
+            assertEquals(505, AccountFeature.accounts(any).get("only-b").balance());
 
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
-                List<JournalEntry> journal = merged.journal("both", 1_000);
+                List<JournalEntry> journal = merged.accounts().journal("both", 1_000);
                 int expected = POSTED_A + POSTED_B + 3;
                 assertEquals(expected, journal.size());
                 assertEquals(expected, journal.stream().map(JournalEntry::seq).distinct().count(), "one seq per entry");
@@ -151,18 +151,17 @@ class SplitBrainMergeTest {
         return ids;
     }
 
-    private static AccountService service(HazelcastInstance member) {
-        return new AccountService(member, List.of(new PartitionedPath(member)),
-                TestProperties.tcp("unused", 0, List.of(), 0));
+    private static TestAccess.Services service(HazelcastInstance member) {
+        return TestAccess.Services.on(member, TestProperties.tcp("unused", 0, List.of(), 0));
     }
 
-    private static void open(AccountService side, String id, long balance, long limit) {
-        side.open(id, balance, limit).toCompletableFuture().join();
+    private static void open(TestAccess.Services side, String id, long balance, long limit) {
+        side.accounts().open(id, balance, limit).toCompletableFuture().join();
     }
 
-    private static TxOutcome apply(AccountService side, String accountId, String txId, TxType type, long amount) {
+    private static TxOutcome apply(TestAccess.Services side, String accountId, String txId, TxType type, long amount) {
         // Stamped now, as a node stamps what it receives: tails hold what was recorded since the split by its time.
-        return side.apply(accountId, TxRequest.of(txId, type, amount, System.currentTimeMillis()), null)
+        return side.transactions().apply(accountId, TxRequest.of(txId, type, amount, System.currentTimeMillis()), null)
                 .toCompletableFuture().join();
     }
 }

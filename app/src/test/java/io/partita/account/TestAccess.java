@@ -1,5 +1,10 @@
 package io.partita.account;
 
+import com.hazelcast.core.HazelcastInstance;
+import io.partita.node.PartitaProperties;
+import io.partita.transaction.PartitionedPath;
+import io.partita.transaction.TransactionService;
+
 import java.util.List;
 import java.util.Map;
 
@@ -30,9 +35,18 @@ public final class TestAccess {
         return new TxOutcomes(outcomes);
     }
 
-    /** An account service on {@code member} with the partitioned path, for tests of other packages. */
-    public static AccountService accountService(com.hazelcast.core.HazelcastInstance member,
-                                                io.partita.cluster.PartitaProperties properties) {
-        return new AccountService(member, List.of(new PartitionedPath(member)), properties);
+    /** The account and transaction services of a bare member, with the partitioned path, as a node wires them. */
+    public record Services(AccountService accounts, TransactionService transactions) {
+
+        public static Services on(HazelcastInstance member, PartitaProperties properties) {
+            AccountService accounts = new AccountService(member, properties);
+            return new Services(accounts,
+                    new TransactionService(accounts, List.of(new PartitionedPath(member)), properties));
+        }
+    }
+
+    /** The transaction service of a bare member with the partitioned path, for tests of other packages. */
+    public static TransactionService transactions(HazelcastInstance member, PartitaProperties properties) {
+        return Services.on(member, properties).transactions();
     }
 }

@@ -3,10 +3,10 @@ package io.partita.job;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.query.Predicates;
 import io.partita.account.Account;
+import io.partita.account.AccountFeature;
 import io.partita.account.JournalEntry;
 import io.partita.account.TxStatus;
 import io.partita.account.TxType;
-import io.partita.cluster.Maps;
 import io.partita.support.Ledgers;
 import io.partita.support.TestCluster;
 import org.junit.jupiter.api.Test;
@@ -72,7 +72,7 @@ class FeeJobFailoverTest {
             HazelcastInstance observer = cluster.member(1);
             Job started = jobs.jobs(coordinator).start("fee-1", new JobSpec(JobType.FEE, FEE, 0, false));
             assertEquals(JobState.RUNNING, started.state());
-            var jobMap = Maps.jobs(observer);
+            var jobMap = JobFeature.jobs(observer);
             await().atMost(Duration.ofMinutes(1)).until(() -> jobMap.get("fee-1").partitionsDone() >= 30);
 
             HazelcastInstance joined = cluster.addMember();
@@ -95,7 +95,7 @@ class FeeJobFailoverTest {
             assertEquals(new JobTally(ACCOUNTS, ACCOUNTS - rejected, rejected, 0, (ACCOUNTS - rejected) * FEE, 0,
                     List.of()), job.tally());
 
-            Map<String, Account> now = Maps.accounts(observer).getAll(
+            Map<String, Account> now = AccountFeature.accounts(observer).getAll(
                     opening.stream().map(TestAccount::id).collect(Collectors.toSet()));
             List<JournalEntry> journal = Ledgers.settledJournal(observer);
             List<JournalEntry> jobEntries = journal.stream()
@@ -117,7 +117,7 @@ class FeeJobFailoverTest {
                 assertEquals(expected, entry.balanceAfter());
                 assertEquals("fee-1", entry.ref());
             }
-            assertEquals(null, Maps.jobGuards(observer).get(JobType.FEE.name()), "the type's guard was released");
+            assertEquals(null, JobFeature.jobGuards(observer).get(JobType.FEE.name()), "the type's guard was released");
         }
     }
 }

@@ -3,18 +3,17 @@ package io.partita.job;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.EntryProcessor;
 import io.partita.account.Account;
+import io.partita.account.AccountFeature;
 import io.partita.account.JournalEntry;
 import io.partita.account.JournalKey;
 import io.partita.account.JournalRecord;
+import io.partita.account.Ledger;
 import io.partita.account.Tail;
 import io.partita.account.TestAccess;
 import io.partita.account.TxOutcomes;
-import io.partita.account.Ledger;
-import io.partita.account.TxOutcome;
 import io.partita.account.TxRequest;
 import io.partita.account.TxStatus;
 import io.partita.account.TxType;
-import io.partita.cluster.Maps;
 import io.partita.support.TestCluster;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -61,12 +60,12 @@ class InterestAndAuditTest {
                     new TestAccount("i-neg", 0, 600), new TestAccount("i-max", Ledger.MAX_BALANCE, 0)));
             transact(member, "i-tx", "t-1", TxType.CREDIT, 400);
             transact(member, "i-neg", "t-2", TxType.DEBIT, 500);
-            Map<String, Account> before = Maps.accounts(member).getAll(interest.keySet());
+            Map<String, Account> before = AccountFeature.accounts(member).getAll(interest.keySet());
 
             Job paid = run(jobs, cluster.member(1), "interest-1", new JobSpec(JobType.INTEREST, 0, 25, false));
 
             assertEquals(new JobTally(11, 6, 1, 4, 2 + 4 + 2 + 31 + 2500 + 4, 0, List.of()), paid.tally());
-            Map<String, Account> after = Maps.accounts(member).getAll(interest.keySet());
+            Map<String, Account> after = AccountFeature.accounts(member).getAll(interest.keySet());
             interest.forEach((id, earned) -> assertEquals(before.get(id).balance() + earned, after.get(id).balance(),
                     id));
             String txId = JobRules.txId("interest-1", paid.run());
@@ -80,17 +79,17 @@ class InterestAndAuditTest {
 
             // Written around the API: balances no journal entry explains.
             Account withHistory = after.get("i-tx");
-            Maps.accounts(member).set("i-tx", new Account(withHistory.balance() + 7,
+            AccountFeature.accounts(member).set("i-tx", new Account(withHistory.balance() + 7,
                     withHistory.overdraftLimit(), withHistory.version(), withHistory.fence(),
                     withHistory.openingBalance(), withHistory.tail(), withHistory.jobs(), 0));
             Account untouched = after.get("i-200");
-            Maps.accounts(member).set("i-200", new Account(999, 0, 0, 0, untouched.openingBalance(), Tail.EMPTY,
+            AccountFeature.accounts(member).set("i-200", new Account(999, 0, 0, 0, untouched.openingBalance(), Tail.EMPTY,
                     untouched.jobs(), 0));
             // A merge after a network split left this one below its limit: its journal explains it, it is reported.
             String merged = after.keySet().stream().filter(id -> !id.equals("i-tx") && !id.equals("i-200"))
                     .findFirst().orElseThrow();
             Account conflicted = after.get(merged);
-            Maps.accounts(member).set(merged, new Account(conflicted.balance(), conflicted.overdraftLimit(),
+            AccountFeature.accounts(member).set(merged, new Account(conflicted.balance(), conflicted.overdraftLimit(),
                     conflicted.version(), conflicted.fence(), conflicted.openingBalance(), conflicted.tail(),
                     conflicted.jobs(), 1));
 
@@ -101,8 +100,8 @@ class InterestAndAuditTest {
 
     private static Job run(JobMembers jobs, HazelcastInstance member, String id, JobSpec spec) {
         jobs.jobs(member).start(id, spec);
-        await().atMost(Duration.ofMinutes(1)).until(() -> Maps.jobs(member).get(id).state() != JobState.RUNNING);
-        Job job = Maps.jobs(member).get(id);
+        await().atMost(Duration.ofMinutes(1)).until(() -> JobFeature.jobs(member).get(id).state() != JobState.RUNNING);
+        Job job = JobFeature.jobs(member).get(id);
         assertEquals(JobState.COMPLETED, job.state());
         assertEquals(271, job.partitionsDone());
         return job;
@@ -114,14 +113,14 @@ class InterestAndAuditTest {
             throws Exception {
         var processor = (EntryProcessor<String, Account, TxOutcomes>) TestAccess.applyTransaction(id,
                 TxRequest.of(txId, type, amount, System.currentTimeMillis()));
-        Maps.accounts(member).submitToKey(id, processor).toCompletableFuture().get(30, TimeUnit.SECONDS);
+        AccountFeature.accounts(member).submitToKey(id, processor).toCompletableFuture().get(30, TimeUnit.SECONDS);
     }
 
     /** The entry recorded under {@code txId}, in the account's tail or its journal, or null. */
     private static JournalEntry recorded(HazelcastInstance member, String accountId, String txId) {
-        JournalEntry inTail = Maps.accounts(member).get(accountId).recorded(accountId, txId);
+        JournalEntry inTail = AccountFeature.accounts(member).get(accountId).recorded(accountId, txId);
         JournalKey key = new JournalKey(accountId, txId);
-        JournalRecord inJournal = Maps.journal(member).get(key);
+        JournalRecord inJournal = AccountFeature.journal(member).get(key);
         return inTail != null ? inTail : inJournal == null ? null : inJournal.entry(key);
     }
 }

@@ -1,5 +1,7 @@
 package io.partita.job;
 
+import io.partita.schedule.Schedule;
+import io.partita.schedule.ScheduleMergePolicy;
 import org.junit.jupiter.api.Test;
 
 import static io.partita.support.Merging.side;

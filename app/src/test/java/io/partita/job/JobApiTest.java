@@ -7,8 +7,9 @@ import io.micronaut.http.client.annotation.Client;
 import io.micronaut.json.JsonMapper;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import io.partita.account.Account;
+import io.partita.account.AccountFeature;
 import io.partita.account.Tail;
-import io.partita.cluster.Maps;
+import io.partita.schedule.Schedule;
 import io.partita.support.Api;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
@@ -143,8 +144,8 @@ class JobApiTest {
     @Test
     void shouldReportTheAccountsAnAuditFindsOutOfBalance() {
         String planted = openAccount(300);
-        Account account = Maps.accounts(hazelcast).get(planted);
-        Maps.accounts(hazelcast).set(planted, new Account(301, 0, 0, 0, account.openingBalance(), Tail.EMPTY,
+        Account account = AccountFeature.accounts(hazelcast).get(planted);
+        AccountFeature.accounts(hazelcast).set(planted, new Account(301, 0, 0, 0, account.openingBalance(), Tail.EMPTY,
                 List.of(), 0));
         try {
             Api.Reply done = awaitFinished(api.post("/jobs", "{\"type\":\"AUDIT\",\"concurrent\":true}").text("id"));
@@ -154,7 +155,7 @@ class JobApiTest {
             assertEquals(List.of(planted), done.map().get("mismatchIds"));
             assertFalse(done.map().containsKey("applied"));
         } finally {
-            Maps.accounts(hazelcast).set(planted, account);
+            AccountFeature.accounts(hazelcast).set(planted, account);
         }
     }
 
@@ -197,7 +198,7 @@ class JobApiTest {
             assertProblem(refused, 409, null);
             assertTrue(refused.text("type").endsWith("/job-running"), refused.toString());
             assertTrue(refused.text("detail").contains(blocker), refused.toString());
-            assertTrue(Maps.jobGuards(hazelcast).get("FEE").startsWith(blocker + "/"),
+            assertTrue(JobFeature.jobGuards(hazelcast).get("FEE").startsWith(blocker + "/"),
                     "the refused job left the blocker's guard in place");
 
             Api.Reply concurrent = api.post("/jobs", "{\"type\":\"FEE\",\"amount\":5,\"concurrent\":true}");
@@ -206,12 +207,12 @@ class JobApiTest {
             assertEquals("COMPLETED", awaitFinished(blocker).text("state"));
         } finally {
             // Later tests' jobs need not wait on this partition.
-            slow.forEach(Maps.accounts(hazelcast)::delete);
+            slow.forEach(AccountFeature.accounts(hazelcast)::delete);
         }
         Api.Reply afterwards = api.post("/jobs", "{\"type\":\"FEE\",\"amount\":5}");
         assertEquals(202, afterwards.status(), afterwards.toString());
         assertEquals("COMPLETED", awaitFinished(afterwards.text("id")).text("state"));
-        await().atMost(Duration.ofSeconds(10)).until(() -> Maps.jobGuards(hazelcast).get("FEE") == null);
+        await().atMost(Duration.ofSeconds(10)).until(() -> JobFeature.jobGuards(hazelcast).get("FEE") == null);
     }
 
     @Test
@@ -241,7 +242,7 @@ class JobApiTest {
         String body = "{\"id\":\"" + id + "\",\"type\":\"FEE\",\"amount\":10,\"concurrent\":true}";
         assertEquals("COMPLETED", awaitFinished(api.post("/jobs", body).text("id")).text("state"));
         assertEquals(990, api.get("/accounts/" + account).number("balance"));
-        Maps.jobs(hazelcast).delete(id);   // as partita.jobs.retention would, once it passed
+        JobFeature.jobs(hazelcast).delete(id);   // as partita.jobs.retention would, once it passed
 
         Api.Reply again = api.post("/jobs", body);
         assertEquals(202, again.status(), again.toString());
@@ -261,7 +262,7 @@ class JobApiTest {
         // by this (live) member, which never began sending its tasks.
         String id = "orphan-" + suffix;
         String self = hazelcast.getCluster().getLocalMember().getUuid().toString();
-        Maps.jobs(hazelcast).set(id, Job.start(id, "r1", new JobSpec(JobType.AUDIT, 0, 0, true), null,
+        JobFeature.jobs(hazelcast).set(id, Job.start(id, "r1", new JobSpec(JobType.AUDIT, 0, 0, true), null,
                 System.currentTimeMillis(), self));
 
         Api.Reply done = awaitFinished(id);

@@ -4,8 +4,8 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.partita.account.Account;
-import io.partita.cluster.Maps;
-import io.partita.metrics.JobMeters;
+import io.partita.account.AccountFeature;
+import io.partita.schedule.ScheduleTrigger;
 
 import java.time.Duration;
 import java.util.HashMap;
@@ -17,27 +17,27 @@ import java.util.concurrent.ConcurrentHashMap;
  * The job feature's parts on members of a {@code TestCluster}, wired as a node wires them: a {@link JobRunner} and a
  * {@link JobService} on each member, and a {@link ScheduleTrigger} when asked for.
  */
-final class JobMembers implements AutoCloseable {
+public final class JobMembers implements AutoCloseable {
 
-    record Parts(JobRunner runner, JobService jobs, ScheduleTrigger trigger, SimpleMeterRegistry meters) {
+    public record Parts(JobRunner runner, JobService jobs, ScheduleTrigger trigger, SimpleMeterRegistry meters) {
     }
 
     private final Map<HazelcastInstance, Parts> parts = new ConcurrentHashMap<>();
     private final JobSettings settings;
     private final boolean triggers;
 
-    JobMembers(JobSettings settings, boolean triggers) {
+    public JobMembers(JobSettings settings, boolean triggers) {
         this.settings = settings;
         this.triggers = triggers;
     }
 
     /** Ticks fast, so that tests wait little; a slice pause slows jobs down enough to act on them mid-way. */
-    static JobSettings settings(int sliceSize, Duration slicePause) {
+    public static JobSettings settings(int sliceSize, Duration slicePause) {
         return new JobSettings(Duration.ofMillis(100), sliceSize, slicePause, Duration.ofHours(1),
                 Duration.ofMillis(100));
     }
 
-    Parts on(HazelcastInstance member) {
+    public Parts on(HazelcastInstance member) {
         return parts.computeIfAbsent(member, m -> {
             SimpleMeterRegistry meters = new SimpleMeterRegistry();
             JobRunner runner = new JobRunner(m, settings, new JobMeters(meters));
@@ -55,7 +55,7 @@ final class JobMembers implements AutoCloseable {
      *
      * @return the jobs its trigger had started
      */
-    long stop(HazelcastInstance member) {
+    public long stop(HazelcastInstance member) {
         Parts stopped = parts.remove(member);
         if (stopped == null) {
             return 0;
@@ -69,7 +69,7 @@ final class JobMembers implements AutoCloseable {
      *
      * @return the jobs they had started
      */
-    long stopTriggers() {
+    public long stopTriggers() {
         long started = 0;
         for (Parts part : parts.values()) {
             if (part.trigger() != null) {
@@ -94,8 +94,8 @@ final class JobMembers implements AutoCloseable {
     }
 
     /** Stores accounts as {@code POST /accounts} would (a test fixture: thousands in a few calls). */
-    static void open(HazelcastInstance member, List<TestAccount> accounts) {
-        IMap<String, Account> map = Maps.accounts(member);
+    public static void open(HazelcastInstance member, List<TestAccount> accounts) {
+        IMap<String, Account> map = AccountFeature.accounts(member);
         Map<String, Account> batch = new HashMap<>();
         for (TestAccount account : accounts) {
             batch.put(account.id(), account.account());

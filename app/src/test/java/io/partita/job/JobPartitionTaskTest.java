@@ -1,9 +1,8 @@
 package io.partita.job;
 
 import com.hazelcast.core.HazelcastInstance;
-import io.partita.account.Account;
-import io.partita.cluster.Maps;
-import io.partita.cluster.PartitionKeys;
+import io.partita.account.AccountFeature;
+import io.partita.node.PartitionKeys;
 import io.partita.support.TestCluster;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -44,7 +43,7 @@ class JobPartitionTaskTest {
             HashSet<String> ids = new HashSet<>(opening.stream().map(TestAccount::id).toList());
             Job job = Job.start("stop-1", "r1", new JobSpec(JobType.FEE, FEE, 0, true), null,
                     System.currentTimeMillis(), "no-coordinator");
-            Maps.jobs(member).set(job.id(), job);
+            JobFeature.jobs(member).set(job.id(), job);
             // One account a slice and a pause between slices: a few seconds for the partition.
             PartitionTask task = new PartitionTask(job.id(), job.run(), partition,
                     PartitionKeys.of(member, partition), 1, 10, 60_000);
@@ -58,7 +57,7 @@ class JobPartitionTaskTest {
                 }
             });
             await().atMost(Duration.ofSeconds(60)).until(() -> charged(member, ids) >= 5);
-            Maps.jobs(member).executeOnKey(job.id(), new FailJob("failed by the test", System.currentTimeMillis(),
+            JobFeature.jobs(member).executeOnKey(job.id(), new FailJob("failed by the test", System.currentTimeMillis(),
                     60_000));
             long chargedWhenFailed = charged(member, ids);
 
@@ -67,14 +66,14 @@ class JobPartitionTaskTest {
             assertTrue(chargedInTheEnd - chargedWhenFailed <= PartitionTask.RECHECK_SLICES,
                     chargedWhenFailed + " charged when the job failed, " + chargedInTheEnd + " in the end");
             assertTrue(chargedInTheEnd < ACCOUNTS);
-            Job failed = Maps.jobs(member).get(job.id());
+            Job failed = JobFeature.jobs(member).get(job.id());
             assertEquals(JobState.FAILED, failed.state());
             assertEquals(0, failed.partitionsDone(), "a failed job takes no more partitions");
         }
     }
 
     private static long charged(HazelcastInstance member, HashSet<String> ids) {
-        return Maps.accounts(member).getAll(ids).values().stream()
+        return AccountFeature.accounts(member).getAll(ids).values().stream()
                 .filter(account -> account.balance() == 1_000 - FEE).count();
     }
 }

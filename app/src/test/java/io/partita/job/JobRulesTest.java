@@ -2,14 +2,15 @@ package io.partita.job;
 
 import io.partita.account.Account;
 import io.partita.account.FakeLedgerHost;
-import io.partita.account.JournalRecord;
-import io.partita.account.Tail;
 import io.partita.account.JournalEntry;
-import io.partita.account.JournalKey;
+import io.partita.account.JournalRecord;
 import io.partita.account.Ledger;
+import io.partita.account.Tail;
 import io.partita.account.TxRequest;
 import io.partita.account.TxStatus;
 import io.partita.account.TxType;
+import io.partita.schedule.Cron;
+import io.partita.schedule.Schedule;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

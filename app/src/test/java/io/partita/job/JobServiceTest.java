@@ -4,8 +4,6 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.IndeterminateOperationStateException;
 import com.hazelcast.map.IMap;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.partita.account.Account;
-import io.partita.cluster.Maps;
 import io.partita.support.TestCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -63,7 +61,7 @@ class JobServiceTest {
     /** The jobs map, except that {@code putIfAbsent} runs {@code instead} (given the real map, the key and value). */
     @SuppressWarnings("unchecked")
     private static IMap<String, Job> jobsWhosePutIfAbsent(BiFunction<IMap<String, Job>, Job, Job> instead) {
-        IMap<String, Job> real = Maps.jobs(member);
+        IMap<String, Job> real = JobFeature.jobs(member);
         return (IMap<String, Job>) Proxy.newProxyInstance(IMap.class.getClassLoader(), new Class<?>[] {IMap.class},
                 (proxy, method, args) -> {
                     if (method.getName().equals("putIfAbsent") && args.length == 2) {
@@ -82,8 +80,8 @@ class JobServiceTest {
     }
 
     private static Job awaitFinished(String id) {
-        await().atMost(Duration.ofSeconds(60)).until(() -> !Maps.jobs(member).get(id).running());
-        return Maps.jobs(member).get(id);
+        await().atMost(Duration.ofSeconds(60)).until(() -> !JobFeature.jobs(member).get(id).running());
+        return JobFeature.jobs(member).get(id);
     }
 
     private static double counted(String name, String... tags) {
@@ -108,7 +106,7 @@ class JobServiceTest {
         Job done = awaitFinished(id);
         assertEquals(JobState.COMPLETED, done.state());
         assertEquals(271, done.partitionsDone());
-        await().atMost(Duration.ofSeconds(10)).until(() -> Maps.jobGuards(member).get("AUDIT") == null);
+        await().atMost(Duration.ofSeconds(10)).until(() -> JobFeature.jobGuards(member).get("AUDIT") == null);
         await().atMost(Duration.ofSeconds(10)).until(() ->
                 counted("partita.jobs.finished", "type", "AUDIT", "outcome", "completed") == finishedBefore + 1);
     }
@@ -127,7 +125,7 @@ class JobServiceTest {
         Job done = awaitFinished(id);
         assertEquals(JobState.COMPLETED, done.state());
         assertEquals(ACCOUNTS, done.tally().applied(), "charged once each: " + done.tally());
-        await().atMost(Duration.ofSeconds(10)).until(() -> Maps.jobGuards(member).get("FEE") == null);
+        await().atMost(Duration.ofSeconds(10)).until(() -> JobFeature.jobGuards(member).get("FEE") == null);
         Job next = jobs.jobs(member).start(null, new JobSpec(JobType.FEE, 10, 0, false));
         assertEquals(JobState.COMPLETED, awaitFinished(next.id()).state(), "a later job of the type runs");
     }
@@ -144,7 +142,7 @@ class JobServiceTest {
                 () -> service.tryStart(id, new JobSpec(JobType.INTEREST, 0, 5, false), null));
 
         assertSame(failure, thrown);
-        assertNull(Maps.jobs(member).get(id));
-        assertNull(Maps.jobGuards(member).get("INTEREST"));
+        assertNull(JobFeature.jobs(member).get(id));
+        assertNull(JobFeature.jobGuards(member).get("INTEREST"));
     }
 }

@@ -3,13 +3,13 @@ package io.partita.job;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.EntryProcessor;
 import io.partita.account.Account;
+import io.partita.account.AccountFeature;
 import io.partita.account.TestAccess;
 import io.partita.account.TxOutcome;
 import io.partita.account.TxOutcomes;
 import io.partita.account.TxRequest;
 import io.partita.account.TxStatus;
 import io.partita.account.TxType;
-import io.partita.cluster.Maps;
 import io.partita.support.TestCluster;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -55,7 +55,7 @@ class JobTrafficTest {
                     .until(() -> processed(member, hot, runKey) > 0);
 
             // The partitioned path itself: the transaction's entry processor, sent to the account's owner.
-            var accounts = Maps.accounts(cluster.member(1));
+            var accounts = AccountFeature.accounts(cluster.member(1));
             Set<String> credited = new HashSet<>();
             for (int i = 0; i < 20; i++) {
                 // Spread over the partition: early ones the job has done, later ones it has not reached yet.
@@ -74,14 +74,14 @@ class JobTrafficTest {
                             + processedAfterTraffic + " of " + HOT_ACCOUNTS + " done");
 
             await().atMost(Duration.ofMinutes(2))
-                    .until(() -> Maps.jobs(member).get("fee-traffic").state() == JobState.COMPLETED);
-            Map<String, Account> now = Maps.accounts(member).getAll(new HashSet<>(hot));
+                    .until(() -> JobFeature.jobs(member).get("fee-traffic").state() == JobState.COMPLETED);
+            Map<String, Account> now = AccountFeature.accounts(member).getAll(new HashSet<>(hot));
             for (String id : hot) {
                 Account account = now.get(id);
                 assertEquals(1_000 - 1 + (credited.contains(id) ? 5 : 0), account.balance(), id);
                 assertEquals(credited.contains(id) ? 2 : 1, account.version(), id);
             }
-            assertEquals(HOT_ACCOUNTS + 300, Maps.jobs(member).get("fee-traffic").tally().applied());
+            assertEquals(HOT_ACCOUNTS + 300, JobFeature.jobs(member).get("fee-traffic").tally().applied());
         }
     }
 
@@ -101,7 +101,7 @@ class JobTrafficTest {
 
     /** @param runKey what an account the job processed remembers it by ({@link Job#runKey()}) */
     private static int processed(HazelcastInstance member, List<String> ids, String runKey) {
-        return (int) Maps.accounts(member).getAll(new HashSet<>(ids)).values().stream()
+        return (int) AccountFeature.accounts(member).getAll(new HashSet<>(ids)).values().stream()
                 .filter(account -> account.hasSeenJob(runKey)).count();
     }
 }

@@ -2,11 +2,11 @@ package io.partita.lease;
 
 import com.hazelcast.core.HazelcastInstance;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.partita.account.AccountService;
 import io.partita.account.TestAccess;
 import io.partita.account.TxRequest;
 import io.partita.account.TxType;
 import io.partita.support.TestCluster;
+import io.partita.transaction.TransactionService;
 import io.partita.web.ApiException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -101,9 +101,10 @@ class LeaseClusterTest {
 
             // Saturation: the ledger is flooded through both remaining members while the workers renew.
             HazelcastInstance any = cluster.members().get(0);
-            AccountService accounts = TestAccess.accountService(any, cluster.properties(0));
+            TestAccess.Services services = TestAccess.Services.on(any, cluster.properties(0));
+            TransactionService accounts = services.transactions();
             for (int a = 0; a < 100; a++) {
-                accounts.open("acc-" + a, 1_000_000, 0).toCompletableFuture().join();
+                services.accounts().open("acc-" + a, 1_000_000, 0).toCompletableFuture().join();
             }
             AtomicBoolean flooding = new AtomicBoolean(true);
             AtomicLong posted = new AtomicLong();

@@ -1,9 +1,10 @@
 package io.partita.locking;
 
 import com.hazelcast.core.HazelcastInstance;
-import com.hazelcast.map.IMap;
 import com.hazelcast.map.EntryProcessor;
+import com.hazelcast.map.IMap;
 import io.partita.account.Account;
+import io.partita.account.AccountFeature;
 import io.partita.account.JournalEntry;
 import io.partita.account.JournalRecord;
 import io.partita.account.TestAccess;
@@ -11,7 +12,6 @@ import io.partita.account.TxOutcome;
 import io.partita.account.TxOutcomes;
 import io.partita.account.TxRequest;
 import io.partita.account.TxType;
-import io.partita.cluster.Maps;
 import io.partita.support.TestCluster;
 import io.partita.web.ApiException;
 import org.junit.jupiter.api.AfterAll;
@@ -55,7 +55,7 @@ class FencedWritesTest {
 
     private static String open(long balance) {
         String id = "fw-" + UUID.randomUUID().toString().substring(0, 8);
-        Maps.accounts(member).set(id, Account.open(balance, 0));
+        AccountFeature.accounts(member).set(id, Account.open(balance, 0));
         return id;
     }
 
@@ -63,16 +63,16 @@ class FencedWritesTest {
     @SuppressWarnings("unchecked")
     private static TxOutcome partitioned(String accountId, TxRequest request) {
         var processor = (EntryProcessor<String, Account, TxOutcomes>) TestAccess.applyTransaction(accountId, request);
-        return Maps.accounts(member).executeOnKey(accountId, processor).list().get(0);
+        return AccountFeature.accounts(member).executeOnKey(accountId, processor).list().get(0);
     }
 
     /** What the journal writer does for one entry: journal it, then trim it from the tail. */
     private static void journal(JournalEntry entry) {
-        Maps.journal(member).set(entry.key(), JournalRecord.of(entry));
+        AccountFeature.journal(member).set(entry.key(), JournalRecord.of(entry));
         @SuppressWarnings("unchecked")
         var trim = (EntryProcessor<String, Account, Object>) TestAccess.trimTails(
                 java.util.Map.of(entry.accountId(), entry.seq()));
-        Maps.accounts(member).executeOnKey(entry.accountId(), trim);
+        AccountFeature.accounts(member).executeOnKey(entry.accountId(), trim);
     }
 
     @Test
@@ -88,14 +88,14 @@ class FencedWritesTest {
             journal(partitioned(id, TxRequest.of("c-1", TxType.CREDIT, 1, AT)).entry());
             partitioned(id, TxRequest.of("c-2", TxType.CREDIT, 1, AT));
         });
-        FencedWrites writer = new FencedWrites(hook.on(Maps.accounts(member)), hook.on(Maps.journal(member)));
+        FencedWrites writer = new FencedWrites(hook.on(AccountFeature.accounts(member)), hook.on(AccountFeature.journal(member)));
 
         TxOutcome retried = writer.apply(1, id, debit, Deadline.after(Duration.ofSeconds(30)));
 
         assertEquals(TxOutcome.Kind.REPLAYED, retried.kind());
         assertEquals(first, retried.entry());
-        assertEquals(902, Maps.accounts(member).get(id).balance());
-        assertEquals(null, Maps.accounts(member).get(id).recorded(id, "t-1"), "t-1 left the tail for the journal");
+        assertEquals(902, AccountFeature.accounts(member).get(id).balance());
+        assertEquals(null, AccountFeature.accounts(member).get(id).recorded(id, "t-1"), "t-1 left the tail for the journal");
         assertEquals(0, hook.writes.get(), "decided from what it read; no write was even attempted");
     }
 
@@ -111,14 +111,14 @@ class FencedWritesTest {
 
         assertEquals(TxOutcome.Kind.RECORDED, outcome.kind());
         assertEquals(TxOutcome.Kind.REPLAYED, again.kind());
-        assertEquals(900, Maps.accounts(member).get(id).balance());
-        assertEquals(3, Maps.accounts(member).get(id).fence());
+        assertEquals(900, AccountFeature.accounts(member).get(id).balance());
+        assertEquals(3, AccountFeature.accounts(member).get(id).fence());
     }
 
     @Test
     void shouldWriteNothingOnceTheDeadlineHasPassed() {
         String id = open(1_000);
-        Account before = Maps.accounts(member).get(id);
+        Account before = AccountFeature.accounts(member).get(id);
 
         ApiException late = assertThrows(ApiException.class, () -> new FencedWrites(member)
                 .apply(1, id, TxRequest.of("t-1", TxType.DEBIT, 100, AT), Deadline.after(Duration.ZERO)));
@@ -126,7 +126,7 @@ class FencedWritesTest {
         assertEquals(503, late.status().getCode());
         assertEquals(1, late.retryAfter().toSeconds());
         assertTrue(late.getMessage().contains("nothing was changed"), late.getMessage());
-        assertEquals(before, Maps.accounts(member).get(id));
+        assertEquals(before, AccountFeature.accounts(member).get(id));
     }
 
     /**

@@ -7,7 +7,7 @@ import io.micronaut.http.HttpRequest;
 import io.micronaut.http.client.HttpClient;
 import io.micronaut.http.client.annotation.Client;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
-import io.partita.cluster.Maps;
+import io.partita.account.AccountFeature;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
@@ -38,9 +38,9 @@ class LockedDefaultModeTest {
                 Map.of("txId", "x-1", "from", "d-1", "to", "d-2", "amount", 10)));
 
         assertEquals(60, ((Number) answer.get("balance")).longValue());
-        assertTrue(Maps.accounts(hazelcast).get("d-1").fence() > 0, "written under a lock");
-        assertTrue(Maps.accounts(hazelcast).get("d-2").fence() > 0, "the transfer wrote under a lock");
-        assertEquals(50, Maps.accounts(hazelcast).get("d-1").balance());
-        assertEquals(10, Maps.accounts(hazelcast).get("d-2").balance());
+        assertTrue(AccountFeature.accounts(hazelcast).get("d-1").fence() > 0, "written under a lock");
+        assertTrue(AccountFeature.accounts(hazelcast).get("d-2").fence() > 0, "the transfer wrote under a lock");
+        assertEquals(50, AccountFeature.accounts(hazelcast).get("d-1").balance());
+        assertEquals(10, AccountFeature.accounts(hazelcast).get("d-2").balance());
     }
 }

@@ -8,7 +8,7 @@ import io.micronaut.http.client.HttpClient;
 import io.micronaut.http.client.annotation.Client;
 import io.micronaut.http.client.exceptions.HttpClientResponseException;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
-import io.partita.cluster.Maps;
+import io.partita.account.AccountFeature;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
@@ -98,10 +98,10 @@ class LockedModeHttpTest {
         assertEquals("true", ((Answer) actual.get(3)).replayed());
         assertEquals(409, actual.get(4));
         assertEquals("true", ((Answer) actual.get(15)).replayed());
-        assertEquals(Maps.accounts(hazelcast).get(partitioned).balance(), Maps.accounts(hazelcast).get(locked)
+        assertEquals(AccountFeature.accounts(hazelcast).get(partitioned).balance(), AccountFeature.accounts(hazelcast).get(locked)
                 .balance());
-        assertTrue(Maps.accounts(hazelcast).get(locked).fence() > 0, "the locked account was written with a fence");
-        assertEquals(0, Maps.accounts(hazelcast).get(partitioned).fence());
+        assertTrue(AccountFeature.accounts(hazelcast).get(locked).fence() > 0, "the locked account was written with a fence");
+        assertEquals(0, AccountFeature.accounts(hazelcast).get(partitioned).fence());
     }
 
     @Test
@@ -124,7 +124,7 @@ class LockedModeHttpTest {
         assertEquals(400, answer.status());
         assertEquals(List.of(Map.of("field", "mode", "message", "must be partitioned or locked")),
                 answer.body().get("errors"));
-        assertEquals(100, Maps.accounts(hazelcast).get(account).balance());
+        assertEquals(100, AccountFeature.accounts(hazelcast).get(account).balance());
     }
 
     @Test

@@ -2,10 +2,10 @@ package io.partita.locking;
 
 import com.hazelcast.core.HazelcastInstance;
 import io.partita.account.Account;
+import io.partita.account.AccountFeature;
 import io.partita.account.TxOutcome;
 import io.partita.account.TxRequest;
 import io.partita.account.TxType;
-import io.partita.cluster.Maps;
 import io.partita.support.TestCluster;
 import io.partita.web.ApiException;
 import org.junit.jupiter.api.AfterAll;
@@ -75,7 +75,7 @@ class LockedPathTest {
 
     private static String open(long balance) {
         String id = "lp-" + UUID.randomUUID().toString().substring(0, 8);
-        Maps.accounts(member).set(id, Account.open(balance, 0));
+        AccountFeature.accounts(member).set(id, Account.open(balance, 0));
         return id;
     }
 
@@ -88,7 +88,7 @@ class LockedPathTest {
     void shouldDoNothingWhenItsTaskStartsAfterTheDeadline() {
         String id = open(1_000);
         Queued executor = new Queued();
-        LockedPath path = new LockedPath(Maps.accounts(member), locks, executor, Duration.ZERO, 10);
+        LockedPath path = new LockedPath(AccountFeature.accounts(member), locks, executor, Duration.ZERO, 10);
 
         CompletableFuture<TxOutcome> late = path.apply(id, TxRequest.of("t-1", TxType.DEBIT, 100, AT))
                 .toCompletableFuture();
@@ -98,7 +98,7 @@ class LockedPathTest {
         assertEquals(503, answer.status().getCode());
         assertTrue(answer.getMessage().contains("nothing was changed"), answer.getMessage());
         assertFalse(locks.hasProxy(id), "the lock was not even looked up");
-        assertEquals(1_000, Maps.accounts(member).get(id).balance());
+        assertEquals(1_000, AccountFeature.accounts(member).get(id).balance());
         assertEquals(0, path.tasksUnderWay());
     }
 
@@ -106,7 +106,7 @@ class LockedPathTest {
     void shouldAnswer503AtOnceBeyondItsTaskLimitAndCountATaskUntilItEnds() {
         String id = open(1_000);
         Queued executor = new Queued();
-        LockedPath path = new LockedPath(Maps.accounts(member), locks, executor, Duration.ofSeconds(30), 1);
+        LockedPath path = new LockedPath(AccountFeature.accounts(member), locks, executor, Duration.ofSeconds(30), 1);
 
         CompletableFuture<TxOutcome> queued = path.apply(id, TxRequest.of("t-1", TxType.DEBIT, 100, AT))
                 .toCompletableFuture();
@@ -120,7 +120,7 @@ class LockedPathTest {
         assertEquals(1, path.tasksUnderWay());
         executor.runAll();
         assertEquals(0, path.tasksUnderWay());
-        assertEquals(900, Maps.accounts(member).get(id).balance());
+        assertEquals(900, AccountFeature.accounts(member).get(id).balance());
         CompletableFuture<TxOutcome> next = path.apply(id, TxRequest.of("t-2", TxType.DEBIT, 100, AT))
                 .toCompletableFuture();
         executor.runAll();
@@ -130,7 +130,7 @@ class LockedPathTest {
     @Test
     void shouldStopWaitingForALockAtTheDeadlineAndWriteNothingAfterIt() {
         String id = open(1_000);
-        LockedPath path = new LockedPath(Maps.accounts(member), locks, THREADS, Duration.ofSeconds(1), 10);
+        LockedPath path = new LockedPath(AccountFeature.accounts(member), locks, THREADS, Duration.ofSeconds(1), 10);
         CompletableFuture<TxOutcome> waiting;
         long started;
         try (Held ignored = locks.lock(id)) {
@@ -143,7 +143,7 @@ class LockedPathTest {
         assertEquals(503, failure(waiting).status().getCode());
         assertTrue(elapsedMillis < 4_000, "answered after " + elapsedMillis + " ms, the lock timeout is 5 s");
         assertEquals(0, path.tasksUnderWay());
-        assertEquals(1_000, Maps.accounts(member).get(id).balance());
-        assertEquals(0, Maps.accounts(member).get(id).version(), "nothing was recorded");
+        assertEquals(1_000, AccountFeature.accounts(member).get(id).balance());
+        assertEquals(0, AccountFeature.accounts(member).get(id).version(), "nothing was recorded");
     }
 }

@@ -16,13 +16,14 @@ import io.micronaut.http.client.annotation.Client;
 import io.micronaut.http.client.exceptions.HttpClientResponseException;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import io.partita.account.Account;
+import io.partita.account.AccountFeature;
 import io.partita.account.AccountService;
 import io.partita.account.JournalKey;
 import io.partita.account.JournalRecord;
 import io.partita.account.TxRequest;
 import io.partita.account.TxType;
-import io.partita.cluster.Maps;
 import io.partita.support.Ledgers;
+import io.partita.transaction.TransactionService;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -73,6 +74,9 @@ class SqlEndpointTest {
     AccountService accounts;
 
     @Inject
+    TransactionService transactions;
+
+    @Inject
     MeterRegistry meters;
 
     @Inject
@@ -84,13 +88,13 @@ class SqlEndpointTest {
         for (int i = 1; i <= SMALL; i++) {
             String id = String.format("a-%02d", i);
             accounts.open(id, i * 100L, 0).toCompletableFuture().join();
-            accounts.apply(id, TxRequest.of("t-" + id, TxType.DEBIT, 7, 1_000L), null).toCompletableFuture().join();
+            transactions.apply(id, TxRequest.of("t-" + id, TxType.DEBIT, 7, 1_000L), null).toCompletableFuture().join();
         }
         Map<String, Account> bulk = new HashMap<>();
         for (int i = 0; i < BULK; i++) {
             bulk.put("bulk-" + i, Account.open(1_000_000L + i, 0));
         }
-        Maps.accounts(hazelcast).putAll(bulk);
+        AccountFeature.accounts(hazelcast).putAll(bulk);
     }
 
     @Test
@@ -151,8 +155,8 @@ class SqlEndpointTest {
     @Test
     void shouldRefuseEveryHostileStatementBeforeTheEngineAndChangeNothing() {
         Ledgers.settledJournal(hazelcast);
-        Map<String, Account> accountsBefore = Map.copyOf(Maps.accounts(hazelcast));
-        Map<JournalKey, JournalRecord> journalBefore = Map.copyOf(Maps.journal(hazelcast));
+        Map<String, Account> accountsBefore = Map.copyOf(AccountFeature.accounts(hazelcast));
+        Map<JournalKey, JournalRecord> journalBefore = Map.copyOf(AccountFeature.journal(hazelcast));
         Set<String> mappingsBefore = mappings();
         double reachedEngineBefore = queries("answered") + queries("failed");
         double refusedBefore = queries("refused");
@@ -171,8 +175,8 @@ class SqlEndpointTest {
         Set<Long> jobsAfter = jobIds();
         assertEquals(reachedEngineBefore, queries("answered") + queries("failed"), "a hostile statement ran");
         assertEquals(refusedBefore + HostileStatements.ALL.size(), queries("refused"));
-        assertEquals(accountsBefore, Map.copyOf(Maps.accounts(hazelcast)));
-        assertEquals(journalBefore, Map.copyOf(Maps.journal(hazelcast)));
+        assertEquals(accountsBefore, Map.copyOf(AccountFeature.accounts(hazelcast)));
+        assertEquals(journalBefore, Map.copyOf(AccountFeature.journal(hazelcast)));
         assertEquals(Set.of("accounts", "journal", "account_records", "journal_records"), mappingsBefore);
         assertEquals(mappingsBefore, mappings());
         // Every SQL query runs as a light job; a CREATE JOB would add a normal one.

@@ -1,9 +1,9 @@
 package io.partita.support;
 
 import com.hazelcast.core.HazelcastInstance;
+import io.partita.account.AccountFeature;
 import io.partita.account.JournalEntry;
 import io.partita.account.Tail;
-import io.partita.cluster.Maps;
 
 import java.time.Duration;
 import java.util.List;
@@ -22,8 +22,8 @@ public final class Ledgers {
      */
     public static List<JournalEntry> settledJournal(HazelcastInstance member) {
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).until(() ->
-                Maps.accounts(member).values().stream().allMatch(account -> Tail.size(account.tail()) == 0));
-        return Maps.journal(member).entrySet().stream()
+                AccountFeature.accounts(member).values().stream().allMatch(account -> Tail.size(account.tail()) == 0));
+        return AccountFeature.journal(member).entrySet().stream()
                 .map(entry -> entry.getValue().entry(entry.getKey()))
                 .toList();
     }

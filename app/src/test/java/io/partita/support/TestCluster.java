@@ -1,9 +1,9 @@
 package io.partita.support;
 
 import com.hazelcast.core.HazelcastInstance;
-import io.partita.cluster.HazelcastConfigs;
-import io.partita.cluster.Members;
-import io.partita.cluster.PartitaProperties;
+import io.partita.node.HazelcastConfigs;
+import io.partita.node.Members;
+import io.partita.node.PartitaProperties;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -113,7 +113,8 @@ public final class TestCluster implements AutoCloseable {
     }
 
     private HazelcastInstance startMember(int port) {
-        return Members.start(HazelcastConfigs.memberConfig(properties(port), "http://127.0.0.1:0"));
+        return Members.start(HazelcastConfigs.memberConfig(properties(port), "http://127.0.0.1:0", AllFeatures.LIST),
+                AllFeatures.LIST);
     }
 
     private static void join(Thread thread) {

@@ -1,6 +1,6 @@
 package io.partita.support;
 
-import io.partita.cluster.PartitaProperties;
+import io.partita.node.PartitaProperties;
 
 import java.time.Duration;
 import java.util.List;

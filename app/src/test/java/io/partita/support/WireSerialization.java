@@ -6,8 +6,8 @@ import com.hazelcast.internal.serialization.InternalSerializationService;
 import com.hazelcast.internal.serialization.impl.DefaultSerializationServiceBuilder;
 import com.hazelcast.internal.serialization.impl.compact.Schema;
 import com.hazelcast.internal.serialization.impl.compact.SchemaService;
-import io.partita.cluster.HazelcastConfigs;
-import io.partita.cluster.JavaSerializationFilters;
+import io.partita.node.HazelcastConfigs;
+import io.partita.node.JavaSerializationFilters;
 
 import java.util.List;
 import java.util.Map;
@@ -41,7 +41,7 @@ public final class WireSerialization {
     /** The node's serialization config with Java serialization refused. */
     public static SerializationConfig nodeConfigWithoutJava() {
         Config config = HazelcastConfigs.memberConfig(
-                TestProperties.tcp("serialization", 5701, List.of(), 0), "http://127.0.0.1:0");
+                TestProperties.tcp("serialization", 5701, List.of(), 0), "http://127.0.0.1:0", AllFeatures.LIST);
         JavaSerializationFilters.refuseAll(config.getSerializationConfig());
         return config.getSerializationConfig();
     }

@@ -2,7 +2,6 @@ package io.partita.transfer;
 
 import com.hazelcast.cluster.Address;
 import com.hazelcast.core.HazelcastInstance;
-import com.hazelcast.instance.impl.HazelcastInstanceProxy;
 import com.hazelcast.cp.CPGroup;
 import com.hazelcast.cp.CPGroupId;
 import com.hazelcast.cp.CPMember;
@@ -10,21 +9,23 @@ import com.hazelcast.cp.internal.RaftService;
 import com.hazelcast.cp.internal.raft.impl.RaftNodeImpl;
 import com.hazelcast.cp.session.CPSession;
 import com.hazelcast.cp.session.CPSessionManagementService;
+import com.hazelcast.instance.impl.HazelcastInstanceProxy;
 import io.micronaut.core.type.Argument;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.client.HttpClient;
 import io.partita.account.Account;
+import io.partita.account.AccountFeature;
 import io.partita.account.AccountService;
 import io.partita.account.JournalEntry;
 import io.partita.account.TxOutcome;
 import io.partita.account.TxRequest;
 import io.partita.account.TxStatus;
 import io.partita.account.TxType;
-import io.partita.cluster.Maps;
-import io.partita.cluster.PartitaProperties.ProcessingMode;
 import io.partita.locking.AccountLocks;
 import io.partita.locking.Held;
+import io.partita.node.PartitaProperties.ProcessingMode;
 import io.partita.support.TestNodes;
+import io.partita.transaction.TransactionService;
 import io.partita.web.ApiException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -96,7 +97,7 @@ class LockingAndTransfersClusterTest {
     }
 
     private Account account(String id) {
-        return Maps.accounts(nodes.member(0)).get(id);
+        return AccountFeature.accounts(nodes.member(0)).get(id);
     }
 
     @Test
@@ -179,14 +180,14 @@ class LockingAndTransfersClusterTest {
                 "a-member-that-died");
         Transfer debited = Transfer.begin(new TransferRequest("s-2", "stranded-a", "stranded-b", 250), longAgo,
                 "a-member-that-died");
-        Maps.transfers(nodes.member(1)).executeOnKey(pending.key(), new BeginTransfer(pending));
-        Maps.transfers(nodes.member(1)).executeOnKey(debited.key(), new BeginTransfer(debited));
-        assertEquals(TxStatus.APPLIED, accounts.apply("stranded-a", debited.debit(), ProcessingMode.PARTITIONED)
+        TransferFeature.transfers(nodes.member(1)).executeOnKey(pending.key(), new BeginTransfer(pending));
+        TransferFeature.transfers(nodes.member(1)).executeOnKey(debited.key(), new BeginTransfer(debited));
+        assertEquals(TxStatus.APPLIED, bean(1, TransactionService.class).apply("stranded-a", debited.debit(), ProcessingMode.PARTITIONED)
                 .toCompletableFuture().join().entry().status());
 
         await().atMost(Duration.ofSeconds(60)).until(() ->
-                Maps.transfers(nodes.member(0)).get(pending.key()).state() == TransferState.COMPLETED
-                        && Maps.transfers(nodes.member(0)).get(debited.key()).state() == TransferState.COMPLETED);
+                TransferFeature.transfers(nodes.member(0)).get(pending.key()).state() == TransferState.COMPLETED
+                        && TransferFeature.transfers(nodes.member(0)).get(debited.key()).state() == TransferState.COMPLETED);
 
         assertEquals(650, account("stranded-a").balance());
         assertEquals(350, account("stranded-b").balance());
@@ -258,7 +259,7 @@ class LockingAndTransfersClusterTest {
         TxRequest debit = TxRequest.of("t-1", TxType.DEBIT, 40, System.currentTimeMillis());
         // Raft elects a new leader within seconds on an idle machine; a loaded 2-core one can take much longer.
         await().atMost(Duration.ofSeconds(180)).ignoreExceptions().until(() ->
-                bean(0, AccountService.class).apply("after-second-crash", debit, ProcessingMode.LOCKED)
+                bean(0, TransactionService.class).apply("after-second-crash", debit, ProcessingMode.LOCKED)
                         .toCompletableFuture().get(15, TimeUnit.SECONDS).entry().balanceAfter() == 60);
         assertEquals(60, account("after-second-crash").balance());
         assertTrue(account("after-second-crash").fence() > 0);

@@ -9,9 +9,7 @@ import io.partita.account.JournalEntry;
 import io.partita.account.Ledger;
 import io.partita.account.TxRequest;
 import io.partita.account.TxType;
-import io.partita.cluster.Serialization;
 import io.partita.locking.FencedWrite;
-import io.partita.locking.LockingSerialization;
 import io.partita.support.WireSerialization;
 import org.junit.jupiter.api.Test;
 
@@ -85,17 +83,4 @@ class SerializationRoundTripTest {
         assertEquals(read.record(credit).withFence(4), entry.getValue());
     }
 
-    @Test
-    void shouldCreateEachTransferAndLockingTypeIdInItsOwnBlock() {
-        List<Integer> transfer = IntStream.range(0, 100).filter(id -> TransferSerialization.create(id) != null)
-                .boxed().toList();
-        List<Integer> locking = IntStream.range(0, 100).filter(id -> LockingSerialization.create(id) != null)
-                .boxed().toList();
-
-        assertEquals(List.of(Serialization.BEGIN_TRANSFER, Serialization.ADVANCE_TRANSFER,
-                Serialization.REPLACE_TRANSFER, Serialization.TRANSFER_MERGE), transfer);
-        assertEquals(List.of(Serialization.FENCED_WRITE), locking);
-        transfer.forEach(id -> assertTrue(id >= 20 && id < 40 && TransferSerialization.create(id).getClassId() == id));
-        locking.forEach(id -> assertTrue(id >= 40 && id < 60 && LockingSerialization.create(id).getClassId() == id));
-    }
 }

@@ -8,13 +8,15 @@ import io.micronaut.http.client.HttpClient;
 import io.micronaut.http.client.annotation.Client;
 import io.micronaut.http.client.exceptions.HttpClientResponseException;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import io.partita.account.AccountFeature;
 import io.partita.account.AccountService;
 import io.partita.account.JournalEntry;
 import io.partita.account.JournalRecord;
 import io.partita.account.TxStatus;
 import io.partita.account.TxType;
-import io.partita.cluster.Maps;
-import io.partita.cluster.PartitaProperties.ProcessingMode;
+import io.partita.node.PartitaProperties.ProcessingMode;
+import io.partita.transaction.TransactionService;
+import io.partita.transfer.TransferFeature;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -49,6 +51,9 @@ class TransferHttpTest {
 
     @Inject
     AccountService accounts;
+
+    @Inject
+    TransactionService transactions;
 
     record Answer(int status, Map<String, Object> body, HttpResponse<?> response) {
         String header(String name) {
@@ -273,7 +278,7 @@ class TransferHttpTest {
         assertEquals(409, retry.status());
         assertEquals(1_000, balance(from));
         assertEquals(0, balance(to));
-        Transfer recorded = Maps.transfers(hazelcast).get(new TransferKey(from, "x-1"));
+        Transfer recorded = TransferFeature.transfers(hazelcast).get(new TransferKey(from, "x-1"));
         assertEquals(TransferState.REJECTED, recorded.state());
         assertEquals(Transfer.ID_CONFLICT, recorded.reason());
     }
@@ -293,7 +298,7 @@ class TransferHttpTest {
         assertEquals(1_000, balance(from));
         assertEquals(0, balance(to));
         assertEquals(List.of("TRANSFER_REFUND", "TRANSFER_OUT"), types(from));
-        Transfer recorded = Maps.transfers(hazelcast).get(new TransferKey(from, "x-1"));
+        Transfer recorded = TransferFeature.transfers(hazelcast).get(new TransferKey(from, "x-1"));
         assertEquals(TransferState.REJECTED, recorded.state());
         assertEquals(Transfer.ID_CONFLICT, recorded.reason());
         assertEquals(409, post("/transfers?mode=" + mode, transfer("x-1", from, to, 50)).status());
@@ -305,9 +310,9 @@ class TransferHttpTest {
         String gone = "gone-" + UUID.randomUUID().toString().substring(0, 8);
         // A debited transfer whose destination no longer exists (lost with the data of two members, say).
         Transfer pending = Transfer.begin(new TransferRequest("x-1", from, gone, 300), 1L, "a-member-that-died");
-        Maps.transfers(hazelcast).executeOnKey(pending.key(), new BeginTransfer(pending));
-        accounts.apply(from, pending.debit(), ProcessingMode.PARTITIONED).toCompletableFuture().join();
-        Maps.transfers(hazelcast).executeOnKey(pending.key(), new AdvanceTransfer(pending.debited(700), 60_000));
+        TransferFeature.transfers(hazelcast).executeOnKey(pending.key(), new BeginTransfer(pending));
+        transactions.apply(from, pending.debit(), ProcessingMode.PARTITIONED).toCompletableFuture().join();
+        TransferFeature.transfers(hazelcast).executeOnKey(pending.key(), new AdvanceTransfer(pending.debited(700), 60_000));
 
         Transfer recovered = transfers.recover(pending.key());
 
@@ -325,18 +330,18 @@ class TransferHttpTest {
         String to = open(0, 0);
         Transfer pending = Transfer.begin(new TransferRequest("x-2", from, to, 1), System.currentTimeMillis(),
                 "a-member-that-died");
-        Maps.transfers(hazelcast).executeOnKey(pending.key(), new BeginTransfer(pending));
-        long unfinished = Maps.transfers(hazelcast).getEntryView(pending.key()).getExpirationTime();
+        TransferFeature.transfers(hazelcast).executeOnKey(pending.key(), new BeginTransfer(pending));
+        long unfinished = TransferFeature.transfers(hazelcast).getEntryView(pending.key()).getExpirationTime();
         assertEquals(200, post("/transfers", transfer("x-1", from, to, 10)).status());
 
-        long finished = Maps.transfers(hazelcast).getEntryView(new TransferKey(from, "x-1")).getTtl();
+        long finished = TransferFeature.transfers(hazelcast).getEntryView(new TransferKey(from, "x-1")).getTtl();
 
         assertEquals(Long.MAX_VALUE, unfinished);
         assertEquals(Duration.ofHours(25).toMillis(), finished);
     }
 
     private void journal(JournalEntry entry) {
-        Maps.journal(hazelcast).set(entry.key(), JournalRecord.of(entry));
+        AccountFeature.journal(hazelcast).set(entry.key(), JournalRecord.of(entry));
     }
 
     private List<Object> types(String account) {

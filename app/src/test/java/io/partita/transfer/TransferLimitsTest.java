@@ -6,7 +6,7 @@ import io.micronaut.http.client.HttpClient;
 import io.micronaut.http.client.annotation.Client;
 import io.micronaut.json.JsonMapper;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
-import io.partita.cluster.Maps;
+import io.partita.account.AccountFeature;
 import io.partita.locking.AccountLocks;
 import io.partita.locking.Held;
 import io.partita.support.Api;
@@ -67,7 +67,7 @@ class TransferLimitsTest {
     }
 
     private long balance(String id) {
-        return Maps.accounts(hazelcast).get(id).balance();
+        return AccountFeature.accounts(hazelcast).get(id).balance();
     }
 
     private static Map<String, Object> transfer(String txId, String from, String to, long amount) {
@@ -93,7 +93,7 @@ class TransferLimitsTest {
         assertTrue(answer.map().get("detail").toString().contains("Retry with the same id"),
                 answer.toString());
         assertTrue(elapsedMillis < 7_000, "answered after " + elapsedMillis + " ms, the lock timeout is 10 s");
-        assertNull(Maps.transfers(hazelcast).get(new TransferKey(from, "x-1")));
+        assertNull(TransferFeature.transfers(hazelcast).get(new TransferKey(from, "x-1")));
         assertEquals(1_000, balance(from));
         assertEquals(0, balance(to));
         Api.Reply retry = post("/transfers?mode=locked", transfer("x-1", from, to, 10));
@@ -120,7 +120,7 @@ class TransferLimitsTest {
         assertEquals(503, refused.status(), refused.toString());
         assertEquals("1", refused.headers().get("Retry-After"));
         assertTrue(refused.map().get("detail").toString().contains("maximum"), refused.toString());
-        assertNull(Maps.transfers(hazelcast).get(new TransferKey(c, "x-2")));
+        assertNull(TransferFeature.transfers(hazelcast).get(new TransferKey(c, "x-2")));
         assertEquals(1_000, balance(c));
         blocked.join();
         await().atMost(Duration.ofSeconds(10)).until(() -> inFlight.available() == inFlight.max());

@@ -4,15 +4,16 @@ import com.hazelcast.core.HazelcastInstance;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.runtime.server.EmbeddedServer;
 import io.partita.account.Account;
+import io.partita.account.AccountFeature;
 import io.partita.account.AccountService;
 import io.partita.account.JournalEntry;
 import io.partita.account.TxOutcome;
 import io.partita.account.TxRequest;
 import io.partita.account.TxStatus;
 import io.partita.account.TxType;
-import io.partita.cluster.Maps;
-import io.partita.cluster.PartitaProperties.ProcessingMode;
+import io.partita.node.PartitaProperties.ProcessingMode;
 import io.partita.support.TestNodes;
+import io.partita.transaction.TransactionService;
 import io.partita.web.ApiException;
 import io.partita.web.Failures;
 
@@ -191,7 +192,7 @@ final class TransferLoad {
             return (result.replayed() ? "replayed " : "") + transfer.state() + " " + transfer.fromBalance() + " "
                     + transfer.toBalance();
         }
-        TxOutcome outcome = bean(node, AccountService.class).apply(op.from(),
+        TxOutcome outcome = bean(node, TransactionService.class).apply(op.from(),
                         TxRequest.of(op.id(), op.type(), op.amount(), System.currentTimeMillis()), op.mode())
                 .toCompletableFuture().join();
         if (outcome.kind() != TxOutcome.Kind.RECORDED && outcome.kind() != TxOutcome.Kind.REPLAYED) {
@@ -219,7 +220,7 @@ final class TransferLoad {
     void awaitTransfersFinished(Duration atMost) {
         HazelcastInstance member = nodes.member(0);
         await().atMost(atMost).until(() -> ops.stream().filter(op -> op.kind() == Kind.TRANSFER)
-                .map(op -> Maps.transfers(member).get(new TransferKey(op.from(), op.id())))
+                .map(op -> TransferFeature.transfers(member).get(new TransferKey(op.from(), op.id())))
                 .allMatch(transfer -> transfer == null || transfer.state().terminal()));
     }
 
@@ -242,7 +243,7 @@ final class TransferLoad {
         long finalTotal = 0;
         for (String id : accountIds) {
             Account open = opening.get(id);
-            Account now = Maps.accounts(member).get(id);
+            Account now = AccountFeature.accounts(member).get(id);
             List<JournalEntry> entries = accounts.journal(id, Integer.MAX_VALUE);
             journals.put(id, entries.stream().collect(Collectors.toMap(JournalEntry::txId, entry -> entry)));
             assertEquals(entries.size(), journals.get(id).size(), "one journal entry per txId on " + id);
@@ -272,7 +273,7 @@ final class TransferLoad {
                 }
                 continue;
             }
-            Transfer transfer = Maps.transfers(member).get(new TransferKey(op.from(), op.id()));
+            Transfer transfer = TransferFeature.transfers(member).get(new TransferKey(op.from(), op.id()));
             if (transfer == null) {
                 // Abandoned before its record was written: it must have left no trace at all.
                 assertTrue(abandoned.contains(op.id()), "record of " + op);

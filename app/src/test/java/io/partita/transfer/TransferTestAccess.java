@@ -2,9 +2,9 @@ package io.partita.transfer;
 
 import com.hazelcast.core.HazelcastInstance;
 import io.partita.account.AccountService;
-import io.partita.account.TransactionPath;
-import io.partita.cluster.Maps;
-import io.partita.cluster.PartitaProperties;
+import io.partita.node.PartitaProperties;
+import io.partita.transaction.TransactionPath;
+import io.partita.transaction.TransactionService;
 
 import java.util.List;
 
@@ -27,15 +27,15 @@ public final class TransferTestAccess {
                                           PartitaProperties properties, String txId, String from, String to,
                                           long amount) {
         Transfer debited = Transfer.begin(new TransferRequest(txId, from, to, amount), 1L, "gone").debited(0);
-        Maps.transfers(member).set(debited.key(), debited);
-        TransferService service = new TransferService(member, accounts, null, List.of(path),
-                properties);
+        TransferFeature.transfers(member).set(debited.key(), debited);
+        TransferService service = new TransferService(member, accounts,
+                new TransactionService(accounts, List.of(path), properties), null, List.of(path), properties);
         RuntimeException failure = null;
         try {
             service.recover(debited.key());
         } catch (RuntimeException e) {
             failure = e;
         }
-        return new Recovery(Maps.transfers(member).get(debited.key()).state(), failure);
+        return new Recovery(TransferFeature.transfers(member).get(debited.key()).state(), failure);
     }
 }

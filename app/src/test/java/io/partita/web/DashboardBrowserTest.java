@@ -4,7 +4,7 @@ import com.hazelcast.core.HazelcastInstance;
 import io.micronaut.core.type.Argument;
 import io.micronaut.http.HttpRequest;
 import io.partita.account.Account;
-import io.partita.cluster.Maps;
+import io.partita.account.AccountFeature;
 import io.partita.support.TestNodes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -61,7 +61,7 @@ class DashboardBrowserTest {
             for (int i = 0; i < 500; i++) {
                 accounts.put("acct-" + i, Account.open(100, 0));
             }
-            Maps.accounts(nodes.member(0)).putAll(accounts);
+            AccountFeature.accounts(nodes.member(0)).putAll(accounts);
             nodes.awaitSize(2);
 
             ChromeDriver browser = browser();

@@ -10,7 +10,8 @@ import com.hazelcast.cp.internal.session.SessionExpiredException;
 import com.hazelcast.cp.lock.exception.LockOwnershipLostException;
 import com.hazelcast.spi.exception.TargetNotMemberException;
 import com.hazelcast.spi.properties.ClusterProperty;
-import io.partita.cluster.HazelcastConfigs;
+import io.partita.node.HazelcastConfigs;
+import io.partita.support.AllFeatures;
 import io.partita.support.TestProperties;
 import org.junit.jupiter.api.Test;
 
@@ -76,7 +77,7 @@ class FailuresTest {
 
     @Test
     void shouldConfigureMembersToFailOnIndeterminateOperationState() {
-        var config = HazelcastConfigs.memberConfig(TestProperties.tcp("c", 5701, List.of(), 0), "http://x");
+        var config = HazelcastConfigs.memberConfig(TestProperties.tcp("c", 5701, List.of(), 0), "http://x", AllFeatures.LIST);
 
         assertEquals("true", config.getProperty(ClusterProperty.FAIL_ON_INDETERMINATE_OPERATION_STATE.getName()));
         assertEquals(1, config.getMapConfig("accounts").getBackupCount());

@@ -3,8 +3,11 @@ package io.partita.web;
 import com.hazelcast.core.HazelcastInstance;
 import io.micronaut.runtime.server.EmbeddedServer;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
-import io.partita.cluster.Maps;
+import io.partita.account.AccountFeature;
+import io.partita.job.JobFeature;
+import io.partita.schedule.ScheduleFeature;
 import io.partita.support.RawHttp;
+import io.partita.transfer.TransferFeature;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
@@ -149,10 +152,10 @@ class HostileInputFuzzTest {
             state.put("journal " + id, http.send("GET", "/accounts/" + id + "/transactions?limit=1000", Map.of(),
                     null).body());
         }
-        state.put("accounts", Maps.accounts(member).size());
-        state.put("transfers", Maps.transfers(member).size());
-        state.put("jobs", Maps.jobs(member).size());
-        state.put("schedules", Maps.schedules(member).size());
+        state.put("accounts", AccountFeature.accounts(member).size());
+        state.put("transfers", TransferFeature.transfers(member).size());
+        state.put("jobs", JobFeature.jobs(member).size());
+        state.put("schedules", ScheduleFeature.schedules(member).size());
         return state;
     }
 

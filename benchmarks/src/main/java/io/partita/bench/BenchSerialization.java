@@ -1,7 +1,7 @@
 package io.partita.bench;
 
 import com.hazelcast.config.Config;
-import io.partita.cluster.MemberConfigCustomizer;
+import io.partita.node.MemberConfigCustomizer;
 import jakarta.inject.Singleton;
 
 /** Registers the benchmarks' own entry processors on every node a benchmark starts, under a factory of their own. */

@@ -2,11 +2,11 @@ package io.partita.bench;
 
 import com.hazelcast.core.HazelcastInstance;
 import io.partita.account.Account;
+import io.partita.account.AccountFeature;
 import io.partita.account.MemberLedger;
 import io.partita.account.TxOutcome;
 import io.partita.account.TxRequest;
 import io.partita.account.TxStatus;
-import io.partita.cluster.Maps;
 
 import java.time.Duration;
 import java.util.Collection;
@@ -57,7 +57,7 @@ final class Books {
 
     /** Opens {@code count} accounts ({@link #accountId}) with {@code balance} each and takes the opening sum. */
     static Books open(HazelcastInstance member, int count, long balance) {
-        var map = Maps.accounts(member);
+        var map = AccountFeature.accounts(member);
         Map<String, Account> chunk = new HashMap<>();
         for (int i = 0; i < count; i++) {
             chunk.put(accountId(i), Account.open(balance, 0));
@@ -148,10 +148,10 @@ final class Books {
         if (recorded.sum() > 0) {
             awaitJournaled(member);
         }
-        Collection<Account> values = Maps.accounts(member).values();
+        Collection<Account> values = AccountFeature.accounts(member).values();
         long sum = sum(values);
         long versions = values.stream().mapToLong(Account::version).sum();
-        long journal = Maps.journal(member).size();
+        long journal = AccountFeature.journal(member).size();
         long expectedSum = openingSum + delta.sum();
         String figures = String.format("accounts %,d of %,d; balances %,d, expected %,d (opening %,d + applied %,d); "
                         + "versions %,d and journal %,d, expected %,d recorded (%,d rejected); %,d plain writes; "
@@ -175,7 +175,7 @@ final class Books {
         long deadline = System.nanoTime() + DRAIN_TIMEOUT.toNanos();
         MemberLedger ledger = MemberLedger.of(member);
         while (ledger.journalPending() > 0
-                || Maps.accounts(member).values().stream().anyMatch(account -> account.tail().length > 0)) {
+                || AccountFeature.accounts(member).values().stream().anyMatch(account -> account.tail().length > 0)) {
             if (ledger.journalPending() == 0) {
                 ledger.sweep(Long.MAX_VALUE);
             }

@@ -3,6 +3,7 @@ package io.partita.bench;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import io.partita.account.Account;
+import io.partita.account.AccountFeature;
 import io.partita.account.AccountService;
 import io.partita.account.JournalEntry;
 import io.partita.account.JournalKey;
@@ -11,7 +12,7 @@ import io.partita.account.TxOutcome;
 import io.partita.account.TxRequest;
 import io.partita.account.TxStatus;
 import io.partita.account.TxType;
-import io.partita.cluster.Maps;
+import io.partita.transaction.TransactionService;
 
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
@@ -32,7 +33,7 @@ import java.util.function.IntFunction;
  *   <li>base: the member started and every partition holding a warm-up account with one journaled transaction, so
  *       that the per-partition structures of both maps exist before anything is counted;</li>
  *   <li>opened: {@code N} accounts opened; the difference over N is an account just opened;</li>
- *   <li>half: {@code T/2} transactions on each account through {@code AccountService.apply}, as HTTP runs them, and
+ *   <li>half: {@code T/2} transactions on each account through {@code TransactionService.apply}, as HTTP runs them, and
  *       the journal writer caught up (no entry left in a tail);</li>
  *   <li>filled: the other {@code T/2}; the difference from "half" over its entries is a journal entry (the accounts
  *       do not grow between the two: their tails are empty at both);</li>
@@ -62,6 +63,7 @@ public final class Footprint {
     private final int perAccount;
     private final LocalCluster cluster;
     private final AccountService service;
+    private final TransactionService transactions;
     private final IMap<String, Account> accountMap;
     private long expectedDelta;
 
@@ -70,7 +72,8 @@ public final class Footprint {
         this.perAccount = perAccount;
         this.cluster = cluster;
         this.service = cluster.bean(0, AccountService.class);
-        this.accountMap = Maps.accounts(cluster.member(0));
+        this.transactions = cluster.bean(0, TransactionService.class);
+        this.accountMap = AccountFeature.accounts(cluster.member(0));
     }
 
     public static void main(String[] args) {
@@ -101,7 +104,7 @@ public final class Footprint {
 
     private void measure() throws InterruptedException {
         HazelcastInstance member = cluster.member(0);
-        IMap<JournalKey, JournalRecord> journal = Maps.journal(member);
+        IMap<JournalKey, JournalRecord> journal = AccountFeature.journal(member);
         int warm = warmPartitions(member);
         Books.awaitJournaled(member);
         long baseHeap = liveHeap();
@@ -122,7 +125,7 @@ public final class Footprint {
 
         journal.destroy();
         // As at base: an empty journal with its proxy (every member creates it when it starts).
-        Maps.journal(member).size();
+        AccountFeature.journal(member).size();
         long noJournalHeap = liveHeap();
 
         withTails(perAccount);
@@ -170,7 +173,7 @@ public final class Footprint {
             }
         }
         inWindows(ids.size(), i -> service.open(ids.get(i), OPENING_BALANCE, 0).toCompletableFuture());
-        inWindows(ids.size(), i -> service.apply(ids.get(i), TxRequest.of("warm-" + i, TxType.CREDIT, 1, 1L), null)
+        inWindows(ids.size(), i -> transactions.apply(ids.get(i), TxRequest.of("warm-" + i, TxType.CREDIT, 1, 1L), null)
                 .toCompletableFuture()
                 .thenApply(Footprint::applied));
         return ids.size();
@@ -183,7 +186,7 @@ public final class Footprint {
             long amount = 100 + t;
             long at = 1_700_000_000_000L + t;
             String prefix = "tx-" + t + "-";
-            inWindows(accounts, i -> service.apply(id(i), TxRequest.of(prefix + i, type, amount, at), null)
+            inWindows(accounts, i -> transactions.apply(id(i), TxRequest.of(prefix + i, type, amount, at), null)
                     .toCompletableFuture()
                     .thenApply(Footprint::applied));
             expectedDelta += type.delta(amount) * (long) accounts;

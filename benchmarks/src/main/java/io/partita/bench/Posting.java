@@ -5,7 +5,7 @@ import com.hazelcast.map.IMap;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.http.HttpStatus;
 import io.partita.account.Account;
-import io.partita.account.AccountService;
+import io.partita.account.AccountFeature;
 import io.partita.account.JournalEntry;
 import io.partita.account.JournalKey;
 import io.partita.account.JournalRecord;
@@ -14,8 +14,8 @@ import io.partita.account.Tail;
 import io.partita.account.TxOutcome;
 import io.partita.account.TxRequest;
 import io.partita.account.TxStatus;
-import io.partita.cluster.Maps;
-import io.partita.cluster.PartitaProperties.ProcessingMode;
+import io.partita.node.PartitaProperties.ProcessingMode;
+import io.partita.transaction.TransactionService;
 import io.partita.web.ApiException;
 
 import java.util.ArrayDeque;
@@ -28,7 +28,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The ways {@link LockVsPartitionBenchmark} posts one debit or credit, each a factory of a {@link Poster} bound to one
  * node. The first three are the app's own paths, called where its HTTP controller calls them
- * ({@code AccountService.apply}); the last three are references written here, on the app's maps and with the app's
+ * ({@code TransactionService.apply}); the last three are references written here, on the app's maps and with the app's
  * {@code Ledger}.
  */
 public enum Posting {
@@ -37,21 +37,21 @@ public enum Posting {
     LOCKED {
         @Override
         Poster create(ApplicationContext node, Books books) {
-            return new Answered(node.getBean(AccountService.class), ProcessingMode.LOCKED, books);
+            return new Answered(node.getBean(TransactionService.class), ProcessingMode.LOCKED, books);
         }
     },
     /** The entry processor at the account's partition owner; the caller waits for each answer. */
     PARTITIONED {
         @Override
         Poster create(ApplicationContext node, Books books) {
-            return new Answered(node.getBean(AccountService.class), ProcessingMode.PARTITIONED, books);
+            return new Answered(node.getBean(TransactionService.class), ProcessingMode.PARTITIONED, books);
         }
     },
     /** The same entry processor, up to {@link Windowed#WINDOW} calls in flight per client thread. */
     PARTITIONED_ASYNC {
         @Override
         Poster create(ApplicationContext node, Books books) {
-            return new Windowed(node.getBean(AccountService.class), books);
+            return new Windowed(node.getBean(TransactionService.class), books);
         }
     },
     /** Reference: the same decision under Hazelcast's per-key {@code IMap.lock} (no Raft, no fence). */
@@ -110,11 +110,11 @@ public enum Posting {
 
         private static final int MAX_ATTEMPTS = 10;
 
-        private final AccountService service;
+        private final TransactionService service;
         private final ProcessingMode mode;
         private final Books books;
 
-        Answered(AccountService service, ProcessingMode mode, Books books) {
+        Answered(TransactionService service, ProcessingMode mode, Books books) {
             this.service = service;
             this.mode = mode;
             this.books = books;
@@ -150,13 +150,13 @@ public enum Posting {
 
         static final int WINDOW = 16;
 
-        private final AccountService service;
+        private final TransactionService service;
         private final Books books;
         private final ArrayDeque<CompletableFuture<TxOutcome>> window = new ArrayDeque<>(WINDOW);
         private final AtomicLong completions = new AtomicLong();
         private volatile boolean counting;
 
-        Windowed(AccountService service, Books books) {
+        Windowed(TransactionService service, Books books) {
             this.service = service;
             this.books = books;
         }
@@ -221,8 +221,8 @@ public enum Posting {
         private final Books books;
 
         MapLocked(HazelcastInstance member, Books books) {
-            this.accounts = Maps.accounts(member);
-            this.journal = Maps.journal(member);
+            this.accounts = AccountFeature.accounts(member);
+            this.journal = AccountFeature.journal(member);
             this.books = books;
         }
 
@@ -270,7 +270,7 @@ public enum Posting {
         private final Books books;
 
         RawSet(HazelcastInstance member, Books books) {
-            this.accounts = Maps.accounts(member);
+            this.accounts = AccountFeature.accounts(member);
             this.books = books;
         }
 
@@ -298,7 +298,7 @@ public enum Posting {
         private final Books books;
 
         Noop(HazelcastInstance member, Books books) {
-            this.accounts = Maps.accounts(member);
+            this.accounts = AccountFeature.accounts(member);
             this.books = books;
         }
 

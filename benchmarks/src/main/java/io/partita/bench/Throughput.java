@@ -4,14 +4,15 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import io.micronaut.runtime.server.EmbeddedServer;
 import io.partita.account.Account;
+import io.partita.account.AccountFeature;
 import io.partita.account.AccountService;
 import io.partita.account.ApplyTransactions;
 import io.partita.account.TxOutcome;
 import io.partita.account.TxRequest;
 import io.partita.account.TxStatus;
 import io.partita.account.TxType;
-import io.partita.cluster.Maps;
 import io.partita.load.Client;
+import io.partita.transaction.TransactionService;
 import jdk.jfr.Category;
 import jdk.jfr.Event;
 import jdk.jfr.Label;
@@ -52,7 +53,7 @@ import java.util.stream.IntStream;
  *   <li>{@code grid-raw}: the app's one grid call per transaction made directly on Hazelcast's futures, from node 0:
  *       its entry processor ({@code submitToKey}, one transaction each), the callback run where Hazelcast runs it
  *       (the continuation pool); a window of 256 in flight;</li>
- *   <li>{@code grid-path}: {@code AccountService.apply}, as HTTP runs it (the partition batcher, which sends what
+ *   <li>{@code grid-path}: {@code TransactionService.apply}, as HTTP runs it (the partition batcher, which sends what
  *       waits for one partition as one operation, the request timeout, failure translation and metrics), same
  *       window: the in-process limit of the path HTTP calls take;</li>
  *   <li>{@code http-noop}: a no-op endpoint shaped like the next one, on the same servers: the framework's
@@ -254,11 +255,11 @@ public final class Throughput {
         if (phase.grid()) {
             openAccounts(cluster.bean(0, AccountService.class), prefix);
         }
-        long openingSum = sum(Maps.accounts(member).values());
+        long openingSum = sum(AccountFeature.accounts(member).values());
         AtomicLong acknowledged = new AtomicLong();
         Call call = switch (phase.name()) {
             case "grid-raw" -> raw(member, prefix, acknowledged);
-            case "grid-path" -> path(cluster.bean(0, AccountService.class), prefix, acknowledged);
+            case "grid-path" -> path(cluster.bean(0, TransactionService.class), prefix, acknowledged);
             case "http-noop" -> http(http, cluster.servers(), "/bench/noop/%s/transactions", prefix, null);
             case "http-single" -> http(http, cluster.servers(), "/accounts/%s/transactions", prefix, acknowledged);
             default -> batches(http, cluster.servers(), prefix, acknowledged);
@@ -272,8 +273,8 @@ public final class Throughput {
         System.out.printf(Locale.ROOT, "%d node(s), %-16s %s: %s%n", size, phase.label(),
                 measureSeconds == 0 ? "warm-up" : String.format(Locale.ROOT, "%,.0f ops/s", result.opsPerSecond()),
                 checked);
-        Maps.accounts(member).clear();
-        Maps.journal(member).clear();
+        AccountFeature.accounts(member).clear();
+        AccountFeature.journal(member).clear();
         System.gc();
         return result;
     }
@@ -282,10 +283,10 @@ public final class Throughput {
     private static String check(HazelcastInstance member, Phase phase, long openingSum, long acknowledged)
             throws InterruptedException {
         Books.awaitJournaled(member);
-        Collection<Account> accounts = Maps.accounts(member).values();
+        Collection<Account> accounts = AccountFeature.accounts(member).values();
         long sum = sum(accounts);
         long versions = accounts.stream().mapToLong(Account::version).sum();
-        long journal = Maps.journal(member).size();
+        long journal = AccountFeature.journal(member).size();
         int expectedAccounts = phase.grid() ? ACCOUNTS : 0;
         String figures = String.format(Locale.ROOT, "accounts %,d, balances %,d = opening %,d + acknowledged %,d; "
                 + "versions %,d, journal %,d", accounts.size(), sum, openingSum, acknowledged, versions, journal);
@@ -307,7 +308,7 @@ public final class Throughput {
 
     /** The entry processor, one transaction per call, sent straight to the account's owner. */
     private Call raw(HazelcastInstance member, String prefix, AtomicLong acknowledged) {
-        IMap<String, Account> accounts = Maps.accounts(member);
+        IMap<String, Account> accounts = AccountFeature.accounts(member);
         return () -> {
             String accountId = randomAccount(prefix);
             return accounts.submitToKey(accountId, ApplyTransactions.one(accountId, credit()))
@@ -315,7 +316,7 @@ public final class Throughput {
         };
     }
 
-    private Call path(AccountService service, String prefix, AtomicLong acknowledged) {
+    private Call path(TransactionService service, String prefix, AtomicLong acknowledged) {
         return () -> service.apply(randomAccount(prefix), credit(), null)
                 .thenApply(outcome -> applied(outcome, acknowledged));
     }

@@ -1,10 +1,10 @@
 package io.partita.bench;
 
 import io.micronaut.http.HttpStatus;
-import io.partita.cluster.Maps;
-import io.partita.cluster.PartitaProperties.ProcessingMode;
+import io.partita.node.PartitaProperties.ProcessingMode;
 import io.partita.transfer.Transfer;
 import io.partita.transfer.TransferDriver;
+import io.partita.transfer.TransferFeature;
 import io.partita.transfer.TransferState;
 import io.partita.web.ApiException;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -124,7 +124,7 @@ public class TransferBenchmark {
     }
 
     private void checkTransfers() {
-        Collection<Transfer> recorded = Maps.transfers(cluster.member(0)).values();
+        Collection<Transfer> recorded = TransferFeature.transfers(cluster.member(0)).values();
         long done = recorded.stream().filter(transfer -> transfer.state() == TransferState.COMPLETED).count();
         long refused = recorded.stream().filter(transfer -> transfer.state() == TransferState.REJECTED).count();
         if (done != completed.sum() || refused != rejected.sum() || recorded.size() != done + refused) {

@@ -3,14 +3,14 @@ package io.partita.bench;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import io.partita.account.Account;
-import io.partita.account.AccountService;
+import io.partita.account.AccountFeature;
 import io.partita.account.JournalEntry;
 import io.partita.account.TxOutcome;
 import io.partita.account.TxRequest;
 import io.partita.account.TxStatus;
 import io.partita.account.TxType;
-import io.partita.cluster.Maps;
-import io.partita.cluster.PartitaProperties.ProcessingMode;
+import io.partita.node.PartitaProperties.ProcessingMode;
+import io.partita.transaction.TransactionService;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -50,8 +50,8 @@ class BooksTest {
 
     @BeforeEach
     void emptyTheMaps() {
-        Maps.accounts(member).clear();
-        Maps.journal(member).clear();
+        AccountFeature.accounts(member).clear();
+        AccountFeature.journal(member).clear();
     }
 
     @ParameterizedTest
@@ -72,7 +72,7 @@ class BooksTest {
         Books books = Books.open(member, ACCOUNTS, 1_000);
         post(Posting.PARTITIONED.create(cluster.context(0), books), "p", 10);
 
-        IMap<String, Account> accounts = Maps.accounts(member);
+        IMap<String, Account> accounts = AccountFeature.accounts(member);
         Account account = accounts.get(Books.accountId(0));
         accounts.set(Books.accountId(0), new Account(account.balance() + 1, account.overdraftLimit(),
                 account.version(), account.fence(), account.openingBalance(), account.tail(), account.jobs(),
@@ -87,7 +87,7 @@ class BooksTest {
         post(Posting.LOCKED.create(cluster.context(0), books), "l", 10);
 
         // A debit and a credit of the same amount: the total is unchanged, only versions and journal can tell.
-        AccountService service = cluster.bean(0, AccountService.class);
+        TransactionService service = cluster.bean(0, TransactionService.class);
         service.apply(Books.accountId(1), TxRequest.of("extra-1", TxType.DEBIT, 5, 1L), ProcessingMode.PARTITIONED)
                 .toCompletableFuture().join();
         service.apply(Books.accountId(1), TxRequest.of("extra-2", TxType.CREDIT, 5, 1L), ProcessingMode.PARTITIONED)

@@ -4,7 +4,7 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import io.micronaut.http.HttpStatus;
 import io.partita.account.Account;
-import io.partita.account.AccountService;
+import io.partita.account.AccountFeature;
 import io.partita.account.JournalEntry;
 import io.partita.account.JournalKey;
 import io.partita.account.JournalRecord;
@@ -13,8 +13,8 @@ import io.partita.account.TxRequest;
 import io.partita.account.TxStatus;
 import io.partita.account.TxType;
 import io.partita.bench.LocalCluster;
-import io.partita.cluster.Maps;
-import io.partita.cluster.PartitaProperties.ProcessingMode;
+import io.partita.node.PartitaProperties.ProcessingMode;
+import io.partita.transaction.TransactionService;
 import io.partita.web.ApiException;
 
 import java.util.HashMap;
@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.LongAdder;
  * Partita in this JVM: {@code members} nodes started as {@code LockVsPartitionBenchmark} starts them
  * ({@link LocalCluster}: each node the app's own Micronaut context and Hazelcast member, TCP on 127.0.0.1; the CP
  * Subsystem on 3 members when there are 3, unsafe mode on 1), and each transaction posted through the call its HTTP
- * controller makes, {@code AccountService.apply(account, request, PARTITIONED)}: one entry processor at the account's
+ * controller makes, {@code TransactionService.apply(account, request, PARTITIONED)}: one entry processor at the account's
  * partition owner, answered once the account and its backup hold the entry. Client thread {@code i} calls node
  * {@code i mod members}, as the JMH trial's clients do. This is that trial's {@code PARTITIONED} path, with the peers'
  * workload (overdraft rejections, repeated ids).
@@ -57,7 +57,7 @@ final class PartitaLedger implements PeerLedger {
     @Override
     public void open(int accounts, long opening, long overdraft) {
         cluster = LocalCluster.start(members, members >= 3 ? 3 : 0, Map.of());
-        IMap<String, Account> map = Maps.accounts(cluster.member(0));
+        IMap<String, Account> map = AccountFeature.accounts(cluster.member(0));
         Map<String, Account> chunk = new HashMap<>();
         for (int i = 0; i < accounts; i++) {
             chunk.put(accountId(i), Account.open(opening, overdraft));
@@ -70,7 +70,7 @@ final class PartitaLedger implements PeerLedger {
 
     @Override
     public Session session(int client) {
-        AccountService service = cluster.bean(client % members, AccountService.class);
+        TransactionService service = cluster.bean(client % members, TransactionService.class);
         return new Session() {
             @Override
             public Answer post(Tx tx) {
@@ -138,7 +138,7 @@ final class PartitaLedger implements PeerLedger {
         long rows = 0;
         long rejected = 0;
         long appliedSum = 0;
-        for (Map.Entry<JournalKey, JournalRecord> row : Maps.journal(member).entrySet()) {
+        for (Map.Entry<JournalKey, JournalRecord> row : AccountFeature.journal(member).entrySet()) {
             JournalEntry entry = row.getValue().entry(row.getKey());
             rows++;
             if (entry.status() == TxStatus.APPLIED) {
@@ -153,7 +153,7 @@ final class PartitaLedger implements PeerLedger {
         long balances = 0;
         long openings = 0;
         long mismatched = 0;
-        for (Map.Entry<String, Account> account : Maps.accounts(member).entrySet()) {
+        for (Map.Entry<String, Account> account : AccountFeature.accounts(member).entrySet()) {
             Account value = account.getValue();
             accounts++;
             balances += value.balance();
@@ -169,7 +169,7 @@ final class PartitaLedger implements PeerLedger {
     public String describe() {
         HazelcastInstance member = cluster.member(0);
         return "Partita in-process, " + members + " member(s), Hazelcast " + member.getCluster().getClusterVersion()
-                + ", backups " + member.getConfig().getMapConfig(Maps.ACCOUNTS).getBackupCount() + ", CP "
+                + ", backups " + member.getConfig().getMapConfig(AccountFeature.ACCOUNTS).getBackupCount() + ", CP "
                 + (members >= 3 ? "Raft on 3" : "unsafe mode");
     }
 

@@ -2,7 +2,7 @@ package io.partita.bench.peers;
 
 import com.hazelcast.map.IMap;
 import io.partita.account.Account;
-import io.partita.cluster.Maps;
+import io.partita.account.AccountFeature;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -19,7 +19,7 @@ class PeerPartitaTest {
             String checked = tally.verify(ledger.state(), 10);
             assertTrue(tally.rejected() > 0 && tally.repeats() > 0, checked);
 
-            IMap<String, Account> accounts = Maps.accounts(ledger.member());
+            IMap<String, Account> accounts = AccountFeature.accounts(ledger.member());
             Account account = accounts.get(PartitaLedger.accountId(3));
             accounts.set(PartitaLedger.accountId(3), new Account(account.balance() + 1, account.overdraftLimit(),
                     account.version(), account.fence(), account.openingBalance(), account.tail(), account.jobs(),

@@ -1,0 +1,49 @@
+package io.partita.lease;
+
+import com.hazelcast.config.Config;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.IMap;
+import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
+import com.hazelcast.spi.merge.PutIfAbsentMergePolicy;
+import io.partita.node.Feature;
+import jakarta.inject.Singleton;
+
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * The lease feature's part of a member: the lease groups map and the classes of its block of ids.
+ * <b>Threads:</b> configured once per member on the thread that starts it; the typed map accessor is called from any
+ * thread.
+ */
+@Singleton
+public final class LeaseFeature implements Feature {
+
+    /** Worker lease groups by name. */
+    public static final String LEASE_GROUPS = "lease-groups";
+
+    static final int LEASE_GROUP = 100;
+    static final int LEASE_CALL = 101;
+    static final int LEASE_ANSWER = 102;
+    static final int FENCE_CHECK = 103;
+
+    static IMap<String, LeaseGroup> groups(HazelcastInstance hazelcast) {
+        return hazelcast.getMap(LEASE_GROUPS);
+    }
+
+    @Override
+    public Map<Integer, Supplier<IdentifiedDataSerializable>> classes() {
+        return Map.of(LEASE_GROUP, LeaseGroup::new, LEASE_CALL, LeaseCall::new, LEASE_ANSWER, LeaseAnswer::new,
+                FENCE_CHECK, FenceCheck::new);
+    }
+
+    /**
+     * One entry per group, changed only by its entry processors, with the ledger's backups. The minority side of a
+     * split grants nothing (split-brain protection), so after the heal the majority's copy of a group both sides hold
+     * is the one that counts (PutIfAbsent keeps the existing entry), and a group only the minority held comes back.
+     */
+    @Override
+    public void configure(Config config, Setup setup) {
+        config.addMapConfig(setup.protectedMap(LEASE_GROUPS, PutIfAbsentMergePolicy.class));
+    }
+}

@@ -1,0 +1,29 @@
+package io.partita.locking;
+
+import com.hazelcast.config.Config;
+import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
+import io.partita.node.Feature;
+import jakarta.inject.Singleton;
+
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * The locking feature's part of a member: the class of its block of ids (the fenced write). Its locks live in the CP
+ * Subsystem, which the node configures for the whole member.
+ * <b>Threads:</b> read once per member on the thread that starts it.
+ */
+@Singleton
+public final class LockingFeature implements Feature {
+
+    static final int FENCED_WRITE = 40;
+
+    @Override
+    public Map<Integer, Supplier<IdentifiedDataSerializable>> classes() {
+        return Map.of(FENCED_WRITE, FencedWrite::new);
+    }
+
+    @Override
+    public void configure(Config config, Setup setup) {
+    }
+}

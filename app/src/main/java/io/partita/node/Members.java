@@ -1,0 +1,73 @@
+package io.partita.node;
+
+import com.hazelcast.config.Config;
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.IndeterminateOperationStateException;
+import com.hazelcast.spi.exception.RetryableHazelcastException;
+import com.hazelcast.splitbrainprotection.SplitBrainProtectionException;
+
+import java.util.List;
+
+/** Starts a Partita member: the one way a node, a test or a benchmark gets one. */
+public final class Members {
+
+    private Members() {
+    }
+
+    /** Whether {@code member} is the cluster's oldest member, the one that runs the cluster-wide housekeeping. */
+    public static boolean isOldest(HazelcastInstance member) {
+        return member.getCluster().getMembers().iterator().next().localMember();
+    }
+
+    /**
+     * Starts a member with the given configuration (from {@link HazelcastConfigs}, with the same features) after
+     * making Partita's continuation pool Hazelcast's default async executor, creates its maps' proxies before anything
+     * uses them, and starts the member's partition sentinels and what each feature runs beside it.
+     */
+    public static HazelcastInstance start(Config config, List<? extends Feature> features) {
+        Continuations.install();
+        HazelcastInstance member = Hazelcast.newHazelcastInstance(config);
+        createProxies(member);
+        PartitionSentinels.of(member).start();
+        features.forEach(feature -> feature.start(member));
+        return member;
+    }
+
+    /**
+     * Creates this member's proxies of every map, once when a member starts, before any bean or request uses them.
+     *
+     * <p>Creating the proxy of a map with an index (transfers, jobs) adds the index on every partition;
+     * while other members are joining, or on a busy machine, a backup of that may not acknowledge in time and the
+     * member reports an indeterminate state. Adding an index again is harmless and a failed proxy is forgotten, so
+     * the creation is simply retried. With split-brain protection on (partita.split-brain-protection),
+     * the index cannot be added until enough members have joined: the member waits for them, as long as it takes
+     * (its readiness stays DOWN meanwhile).
+     */
+    static void createProxies(HazelcastInstance hazelcast) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                hazelcast.getConfig().getMapConfigs().keySet().forEach(hazelcast::getMap);
+                return;
+            } catch (SplitBrainProtectionException e) {
+                attempt = 0;
+                try {
+                    Thread.sleep(500);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            } catch (IndeterminateOperationStateException | RetryableHazelcastException e) {
+                if (attempt >= 50) {
+                    throw e;
+                }
+                try {
+                    Thread.sleep(200);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
+    }
+}

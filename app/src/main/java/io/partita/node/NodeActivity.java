@@ -1,0 +1,17 @@
+package io.partita.node;
+
+/**
+ * What a node's member reports about the work its node did, for views that gather it from every member (the
+ * dashboard's transactions per second per node). The node puts its implementation in the member's user context under
+ * {@link #USER_CONTEXT_KEY}, where the member snapshot task finds it; a member with none reports zeros.
+ */
+public interface NodeActivity {
+
+    String USER_CONTEXT_KEY = "partita.node-activity";
+
+    /** Transactions this node has answered since it started. */
+    long transactions();
+
+    /** Transactions per second this node answered over the last few seconds. */
+    double transactionsPerSecond();
+}

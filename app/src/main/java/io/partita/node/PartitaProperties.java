@@ -1,0 +1,158 @@
+package io.partita.node;
+
+import io.micronaut.context.annotation.ConfigurationProperties;
+import io.micronaut.core.annotation.Introspected;
+import io.micronaut.core.annotation.Nullable;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Everything a node is configured with, under {@code partita.*} in {@code application.yml}; every key can also be
+ * set by environment variable ({@code partita.cp.members} = {@code PARTITA_CP_MEMBERS}). Defaults live in
+ * {@code application.yml}, so this record is the single typed view of them and {@link HazelcastConfigs} turns it
+ * into a Hazelcast {@code Config}.
+ *
+ * @param clusterName      members only join a cluster of the same name
+ * @param discovery        how members find each other
+ * @param members          the member list for {@link Discovery#TCP}: {@code host} or {@code host:port}
+ * @param kubernetes       the headless service looked up for {@link Discovery#KUBERNETES}
+ * @param network          where the member listens for other members
+ * @param minClusterSize   readiness stays DOWN until at least this many members have joined
+ * @param heartbeatTimeout a member silent for this long is removed and its partitions are taken over
+ * @param httpUrl          the URL other nodes and clients reach this node's HTTP API on; derived when blank
+ * @param cp               the CP Subsystem (FencedLock)
+ * @param processing       the default processing path
+ * @param journal          how long journal entries (and so the duplicate check of a txId) are kept
+ * @param transfers        when unfinished transfers are recovered
+ * @param requestTimeout   the longest a transaction waits for the member that holds its data before it answers 503
+ *                         with Retry-After (the client retries with the same id; the first attempt may have landed)
+ * @param splitBrainProtection the fewest members a member must see to serve the ledger's maps; 0 derives it from
+ *                         {@code clusterSize} (see {@link #requiredMembers()}), 1 turns it off
+ * @param clusterSize      the members this cluster is meant to have. Split-brain protection is a majority of it (with
+ *                         3 or more), and while fewer members are present tails stop shedding journaled entries,
+ *                         so that a merge after a network split can join both sides
+ * @param backupCount      synchronous backups of every map (1 to 3); 2 keeps every partition through the loss of any
+ *                         two members, for clusters of 5 or more
+ * @param partitionGroup   which members may not hold two copies of one partition
+ */
+@ConfigurationProperties("partita")
+public record PartitaProperties(
+        @NotBlank @Pattern(regexp = "[A-Za-z0-9._-]{1,64}") String clusterName,
+        @NotNull Discovery discovery,
+        @Nullable List<String> members,
+        @Valid @NotNull Kubernetes kubernetes,
+        @Valid @NotNull Network network,
+        @Min(1) @Max(1000) int minClusterSize,
+        @NotNull Duration heartbeatTimeout,
+        @Nullable String httpUrl,
+        @Valid @NotNull Cp cp,
+        @Valid @NotNull Processing processing,
+        @Valid @NotNull Journal journal,
+        @Valid @NotNull Transfers transfers,
+        @NotNull Duration requestTimeout,
+        @Min(0) @Max(1000) int splitBrainProtection,
+        @Min(1) @Max(1000) int clusterSize,
+        @Min(1) @Max(3) int backupCount,
+        @Valid @NotNull PartitionGroup partitionGroup) {
+
+    /**
+     * The fewest members a member must see to serve the ledger, jobs and schedules (a majority of {@code clusterSize}
+     * unless set explicitly), or 0 for none: below it, a member is the minority side of a split and stops.
+     */
+    public int requiredMembers() {
+        if (splitBrainProtection > 0) {
+            return splitBrainProtection > 1 ? splitBrainProtection : 0;
+        }
+        return clusterSize >= 3 ? clusterSize / 2 + 1 : 0;
+    }
+
+    public enum Discovery { MULTICAST, TCP, KUBERNETES }
+
+    /** Failure domains a partition's copies are kept apart across. */
+    public enum GroupType { NONE, HOST, ZONE }
+
+    public enum ProcessingMode { PARTITIONED, LOCKED }
+
+    /**
+     * @param type {@code none}: a partition's copies go to any two members; {@code host}: never two on one host
+     *             address; {@code zone}: never two in one zone
+     * @param zone this member's zone with {@code type: zone} (a cloud zone, a rack, or a Kubernetes node name)
+     */
+    @Introspected
+    @ConfigurationProperties("partition-group")
+    public record PartitionGroup(@NotNull GroupType type,
+                                 @Nullable @Pattern(regexp = "[A-Za-z0-9._-]{0,64}") String zone) {
+    }
+
+    /** @param serviceDns the DNS name of the headless service whose A records are the members */
+    @Introspected
+    @ConfigurationProperties("kubernetes")
+    public record Kubernetes(@Nullable String serviceDns) {
+    }
+
+    /**
+     * @param host             the address (or Hazelcast wildcard such as {@code 10.0.*.*}) the member binds to;
+     *                         {@code any} lets Hazelcast pick. Defaults to loopback, the safe choice on one machine.
+     * @param port             the first member port tried; the next ones are tried when it is taken
+     * @param multicastGroup   the multicast group for {@link Discovery#MULTICAST}
+     * @param multicastPort    the multicast port for {@link Discovery#MULTICAST}
+     */
+    @Introspected
+    @ConfigurationProperties("network")
+    public record Network(@NotBlank String host,
+                          @Min(1) @Max(65535) int port,
+                          @NotBlank String multicastGroup,
+                          @Min(1) @Max(65535) int multicastPort) {
+    }
+
+    /**
+     * @param members              CP members; 0 runs FencedLock in unsafe mode (one dev node), 3 to 7 run Raft
+     * @param sessionTtl           a crashed lock holder's session, and with it its locks, expires after this long
+     * @param lockTimeout          how long a locked-mode request waits for an account's lock before it answers 503
+     * @param missingMemberRemoval a CP member gone from the cluster this long is removed from the CP Subsystem, and
+     *                             another member is promoted in its place
+     */
+    @Introspected
+    @ConfigurationProperties("cp")
+    public record Cp(@Min(0) @Max(7) int members, @NotNull Duration sessionTtl, @NotNull Duration lockTimeout,
+                     @NotNull Duration missingMemberRemoval) {
+    }
+
+    /**
+     * @param recoveryAfter a partitioned-mode transfer still unfinished this long after it began is completed by the
+     *                      recovery pass of the member that owns its record
+     */
+    @Introspected
+    @ConfigurationProperties("transfers")
+    public record Transfers(@NotNull Duration recoveryAfter) {
+    }
+
+    /** @param mode the path a transaction takes when the request does not name one */
+    @Introspected
+    @ConfigurationProperties("processing")
+    public record Processing(@NotNull ProcessingMode mode) {
+    }
+
+    /**
+     * @param retention     journal entries live this long; a txId retried later than this is new again
+     * @param flushBatch    the journal writer writes a partition's entries once this many wait ...
+     * @param flushDelay    ... or once the oldest has waited this long
+     * @param sweepInterval how often tail entries the journal should hold by now are looked for (after a failover)
+     */
+    @Introspected
+    @ConfigurationProperties("journal")
+    public record Journal(@NotNull Duration retention, @Min(1) @Max(100_000) int flushBatch,
+                          @NotNull Duration flushDelay, @NotNull Duration sweepInterval) {
+    }
+
+    public List<String> members() {
+        return members == null ? List.of() : members;
+    }
+}

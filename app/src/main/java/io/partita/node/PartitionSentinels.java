@@ -1,0 +1,145 @@
+package io.partita.node;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.LifecycleEvent;
+import com.hazelcast.map.IMap;
+import com.hazelcast.partition.PartitionLostEvent;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Tells whether a partition still has its data: every partition holds one small sentinel entry, created once when a
+ * new cluster forms, kept with the same backups as the ledger and moved with the partition. A partition whose owner
+ * and backups all left at once (a crash of two members with one backup, or the other side of a network split) comes
+ * back empty, without its sentinel: then an account missing there may exist after all, so the ledger answers 503
+ * {@code partition-lost} instead of 404 and opens no account there, until the data is back.
+ *
+ * <p>The data comes back with a split-brain merge: the sentinel map keeps the existing entry and never takes the
+ * merging one (so that, while the merge runs, the other maps' merge policies can still tell a lost partition), and a
+ * member that merged restores the sentinels it held once all its maps have merged ({@code MERGED}). An operator who
+ * knows the data is gone for good restores a partition's sentinel by hand ({@link #restore}), accepting the loss.
+ *
+ * <p>What runs where: {@link #lost} is called on the partition thread of the partition it asks about (it reads the
+ * local store); the lifecycle and partition-lost listeners run on Hazelcast's event threads; the rest on any thread.
+ */
+public final class PartitionSentinels {
+
+    /** One entry per partition, lost exactly when the partition's data is lost. */
+    public static final String MAP = "partita-sentinels";
+
+    private static final Logger LOG = LoggerFactory.getLogger(PartitionSentinels.class);
+    private static final String USER_CONTEXT_KEY = "partita.partition-sentinels";
+
+    private final HazelcastInstance hazelcast;
+    private final LocalStores stores;
+    private final AtomicLong lostEvents = new AtomicLong();
+    private final Set<Integer> heldBeforeMerge = new ConcurrentSkipListSet<>();
+
+    private PartitionSentinels(HazelcastInstance hazelcast) {
+        this.hazelcast = hazelcast;
+        this.stores = LocalStores.of(hazelcast);
+    }
+
+    public static PartitionSentinels of(HazelcastInstance hazelcast) {
+        // Not computeIfAbsent: building one reaches for the others in the same user context map.
+        Object existing = hazelcast.getUserContext().get(USER_CONTEXT_KEY);
+        if (existing == null) {
+            Object built = new PartitionSentinels(hazelcast);
+            existing = hazelcast.getUserContext().putIfAbsent(USER_CONTEXT_KEY, built);
+            existing = existing == null ? built : existing;
+        }
+        return (PartitionSentinels) existing;
+    }
+
+    /**
+     * Creates every partition's sentinel if no partition has one (a new cluster), and starts listening for lost
+     * partitions and merges. Called once a member has started, before it serves anything.
+     */
+    void start() {
+        hazelcast.getPartitionService().addPartitionLostListener(this::partitionLost);
+        hazelcast.getLifecycleService().addLifecycleListener(this::lifecycle);
+        IMap<String, Long> sentinels = map();
+        if (sentinels.isEmpty()) {
+            long now = System.currentTimeMillis();
+            for (int partition = 0; partition < HazelcastConfigs.PARTITION_COUNT; partition++) {
+                sentinels.putIfAbsent(PartitionKeys.of(hazelcast, partition), now);
+            }
+        }
+    }
+
+    /** Whether {@code partition} lost its data. Call it on that partition's thread. */
+    public boolean lost(int partition) {
+        return stores.value(MAP, partition, PartitionKeys.of(hazelcast, partition)) == null;
+    }
+
+    /** The partitions without their data now, as the whole cluster holds it. */
+    public List<Integer> lostPartitions() {
+        Set<Integer> present = new TreeSet<>();
+        for (String key : map().keySet()) {
+            present.add(stores.partitionOf(key));
+        }
+        List<Integer> lost = new ArrayList<>();
+        for (int partition = 0; partition < HazelcastConfigs.PARTITION_COUNT; partition++) {
+            if (!present.contains(partition)) {
+                lost.add(partition);
+            }
+        }
+        return lost;
+    }
+
+    /** Declares {@code partition}'s data present again (it came back, or it is accepted as gone). */
+    public boolean restore(int partition) {
+        return map().putIfAbsent(PartitionKeys.of(hazelcast, partition), System.currentTimeMillis()) == null;
+    }
+
+    /** Partition-lost events this member has seen since it started. */
+    public long lostEvents() {
+        return lostEvents.get();
+    }
+
+    private void partitionLost(PartitionLostEvent event) {
+        lostEvents.incrementAndGet();
+        LOG.error("Partition {} lost every copy of its data (lost replica index {}); its accounts answer 503 "
+                        + "partition-lost until a merge brings the data back or an operator restores it",
+                event.getPartitionId(), event.getLostBackupCount());
+    }
+
+    private void lifecycle(LifecycleEvent event) {
+        switch (event.getState()) {
+            case MERGING -> {
+                heldBeforeMerge.clear();
+                for (int partition = 0; partition < HazelcastConfigs.PARTITION_COUNT; partition++) {
+                    if (stores.owns(partition) && stores.size(MAP, partition) > 0) {
+                        heldBeforeMerge.add(partition);
+                    }
+                }
+            }
+            case MERGED -> {
+                List<Integer> restored = new ArrayList<>();
+                for (int partition : heldBeforeMerge) {
+                    if (restore(partition)) {
+                        restored.add(partition);
+                    }
+                }
+                heldBeforeMerge.clear();
+                if (!restored.isEmpty()) {
+                    LOG.warn("After the merge, partitions {} have their data again", restored);
+                }
+            }
+            default -> {
+                // nothing to do
+            }
+        }
+    }
+
+    private IMap<String, Long> map() {
+        return hazelcast.getMap(MAP);
+    }
+}

@@ -1,0 +1,88 @@
+package io.partita.node;
+
+import com.hazelcast.map.EntryProcessor;
+import com.hazelcast.map.ExtendedMapEntry;
+import com.hazelcast.nio.ObjectDataInput;
+import com.hazelcast.nio.ObjectDataOutput;
+import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
+
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The backup half of the entry processors that decide a new value on the primary: it carries the values the primary computed, by key, and stores
+ * them as they are (with the primary's time-to-live, if it set one), so a backup never re-decides and never disagrees.
+ *
+ * <p>By key, because for a batch ({@code executeOnKeys}) Hazelcast asks the primary's processor for its backup
+ * processor once, after the whole batch, and runs that one processor on every key of the batch on the backup. A key
+ * the primary left unchanged is not in the map and is left alone.
+ */
+public final class ReplaceValue<K, V, R> implements EntryProcessor<K, V, R>, IdentifiedDataSerializable {
+
+    private Map<K, V> values;
+    private long ttlMillis;
+
+    public ReplaceValue() {
+    }
+
+    /** @param ttlMillis the entries' time-to-live from now; 0 keeps the map's default */
+    public ReplaceValue(Map<K, V> values, long ttlMillis) {
+        this.values = new LinkedHashMap<>(values);
+        this.ttlMillis = ttlMillis;
+    }
+
+    public static <K, V, R> ReplaceValue<K, V, R> of(K key, V value, long ttlMillis) {
+        return new ReplaceValue<>(Map.of(key, value), ttlMillis);
+    }
+
+    @Override
+    public R process(Map.Entry<K, V> entry) {
+        V value = values.get(entry.getKey());
+        if (value != null) {
+            store(entry, value, ttlMillis);
+        }
+        return null;
+    }
+
+    public static <K, V> void store(Map.Entry<K, V> entry, V value, long ttlMillis) {
+        if (ttlMillis > 0 && entry instanceof ExtendedMapEntry<K, V> extended) {
+            extended.setValue(value, ttlMillis, TimeUnit.MILLISECONDS);
+        } else {
+            entry.setValue(value);
+        }
+    }
+
+    @Override
+    public int getFactoryId() {
+        return Serialization.FACTORY_ID;
+    }
+
+    @Override
+    public int getClassId() {
+        return Serialization.REPLACE_VALUE;
+    }
+
+    @Override
+    public void writeData(ObjectDataOutput out) throws IOException {
+        out.writeInt(values.size());
+        for (Map.Entry<K, V> entry : values.entrySet()) {
+            out.writeObject(entry.getKey());
+            out.writeObject(entry.getValue());
+        }
+        out.writeLong(ttlMillis);
+    }
+
+    @Override
+    public void readData(ObjectDataInput in) throws IOException {
+        int size = in.readInt();
+        values = new LinkedHashMap<>(size * 2);
+        for (int i = 0; i < size; i++) {
+            K key = in.readObject();
+            V value = in.readObject();
+            values.put(key, value);
+        }
+        ttlMillis = in.readLong();
+    }
+}

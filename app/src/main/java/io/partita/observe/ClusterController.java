@@ -1,0 +1,137 @@
+package io.partita.observe;
+
+import com.hazelcast.cluster.Member;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.partition.Partition;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.Get;
+import io.micronaut.scheduling.TaskExecutors;
+import io.micronaut.scheduling.annotation.ExecuteOn;
+import io.micronaut.serde.annotation.Serdeable;
+import io.partita.account.MemberLedger;
+import io.partita.account.MergeConflicts;
+import io.partita.account.MergeReport;
+import io.partita.locking.CpMembership;
+import io.partita.node.HazelcastConfigs;
+import io.partita.node.PartitionSentinels;
+
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The cluster as this node sees it: members, who owns how many partitions, and the CP Subsystem's mode; the
+ * partition table with entry counts, each node's share and rate, and the migrations since this node joined. The
+ * dashboard polls these every second, so each answer is built from tables the member keeps and counts that
+ * {@link PartitionViews} gathers at most twice a second.
+ */
+@Controller("/cluster")
+class ClusterController {
+
+    private static final int MAX_CONFLICTS_SHOWN = 1_000;
+
+    private final HazelcastInstance hazelcast;
+    private final MigrationTracker migrations;
+    private final CpMembership cp;
+    private final PartitionViews views;
+    private final ClusterSafety safety;
+
+    ClusterController(HazelcastInstance hazelcast, MigrationTracker migrations, CpMembership cp,
+                      PartitionViews views, ClusterSafety safety) {
+        this.hazelcast = hazelcast;
+        this.safety = safety;
+        this.migrations = migrations;
+        this.cp = cp;
+        this.views = views;
+    }
+
+    @Get
+    @ExecuteOn(TaskExecutors.BLOCKING)
+    ClusterView cluster() {
+        Map<UUID, Integer> owned = new HashMap<>();
+        for (Partition partition : hazelcast.getPartitionService().getPartitions()) {
+            Member owner = partition.getOwner();
+            if (owner != null) {
+                owned.merge(owner.getUuid(), 1, Integer::sum);
+            }
+        }
+        List<MemberView> members = hazelcast.getCluster().getMembers().stream()
+                .map(member -> new MemberView(member.getUuid().toString(), address(member),
+                        member.getAttribute(HazelcastConfigs.HTTP_URL_ATTRIBUTE), member.localMember(),
+                        owned.getOrDefault(member.getUuid(), 0)))
+                .sorted(Comparator.comparing(MemberView::address))
+                .toList();
+        return new ClusterView(hazelcast.getConfig().getClusterName(), HazelcastConfigs.PARTITION_COUNT,
+                safety.isSafe(), migrations.inFlight(), members, cp.view(),
+                PartitionSentinels.of(hazelcast).lostPartitions());
+    }
+
+    /**
+     * What network splits left behind: the accounts a merge left below their overdraft limit (both sides debited
+     * them; their transactions are kept, as acknowledged), and what merges did on this node.
+     */
+    @Get("/merges")
+    @ExecuteOn(TaskExecutors.BLOCKING)
+    MergesView merges() {
+        List<MergeConflicts.Conflict> conflicts = MergeConflicts.find(hazelcast, MAX_CONFLICTS_SHOWN + 1);
+        MergeReport report = MemberLedger.of(hazelcast).merges();
+        return new MergesView(conflicts.stream().limit(MAX_CONFLICTS_SHOWN).toList(),
+                conflicts.size() > MAX_CONFLICTS_SHOWN,
+                new NodeMergesView(report.accountsJoined(), report.transactionsAdded(), report.conflicts()));
+    }
+
+    /** All 271 partitions in id order: owner, backups and the accounts in each. */
+    @Get("/partitions")
+    @ExecuteOn(TaskExecutors.BLOCKING)
+    List<PartitionViews.PartitionView> partitions() {
+        return views.partitions();
+    }
+
+    /** Each member with its owned partitions and accounts and its node's transactions per second. */
+    @Get("/nodes")
+    @ExecuteOn(TaskExecutors.BLOCKING)
+    List<PartitionViews.NodeView> nodes() {
+        return views.nodes();
+    }
+
+    /** The whole cluster's migrations since this node joined, with the most recent ones and their durations. */
+    @Get("/migrations")
+    MigrationTracker.MigrationsView migrations() {
+        return migrations.view();
+    }
+
+    static String address(Member member) {
+        return member.getAddress().getHost() + ":" + member.getAddress().getPort();
+    }
+
+    /** @param lostPartitions partitions that lost every copy of their data: their accounts answer 503 partition-lost */
+    @Serdeable
+    record ClusterView(String clusterName, int partitionCount, boolean clusterSafe, int migrationsInFlight,
+                       List<MemberView> members, CpMembership.View cp, List<Integer> lostPartitions) {
+    }
+
+    /**
+     * @param conflicts the accounts a merge left below their overdraft limit, by id (at most 1,000)
+     * @param truncated whether there are more
+     * @param node      what merges did on this node since it started
+     */
+    @Serdeable
+    record MergesView(List<MergeConflicts.Conflict> conflicts, boolean truncated, NodeMergesView node) {
+    }
+
+    /**
+     * @param accountsJoined    accounts both sides held, joined here
+     * @param transactionsAdded transactions only the other side had recorded, added to them
+     * @param conflicts         joins that left an account below its overdraft limit
+     */
+    @Serdeable
+    record NodeMergesView(long accountsJoined, long transactionsAdded, long conflicts) {
+    }
+
+    @Serdeable
+    record MemberView(String uuid, String address, @Nullable String httpUrl, boolean local, int ownedPartitions) {
+    }
+}

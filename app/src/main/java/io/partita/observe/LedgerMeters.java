@@ -1,0 +1,44 @@
+package io.partita.observe;
+
+import com.hazelcast.core.HazelcastInstance;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micronaut.context.annotation.Context;
+import io.partita.account.MemberLedger;
+import io.partita.account.MergeReport;
+import io.partita.node.PartitionSentinels;
+
+/**
+ * The ledger's own bookkeeping in {@code /prometheus}, read from the member when scraped: the journal writer
+ * ({@code partita_journal_written_total}, {@code partita_journal_pending}), split-brain merges
+ * ({@code partita_merge_accounts_joined_total}, {@code partita_merge_transactions_added_total},
+ * {@code partita_merge_conflicts_total}) and lost partitions ({@code partita_partitions_lost_events_total}).
+ * All are this node's own counts.
+ *
+ * <p>Concurrency: the functions run on the scraping thread and read counters the member updates on its own threads.
+ */
+@Context
+public class LedgerMeters {
+
+    LedgerMeters(MeterRegistry registry, HazelcastInstance hazelcast) {
+        MemberLedger ledger = MemberLedger.of(hazelcast);
+        MergeReport merges = ledger.merges();
+        FunctionCounter.builder("partita.journal.written", ledger, MemberLedger::journalWritten)
+                .description("Journal entries this node's journal writer wrote").register(registry);
+        Gauge.builder("partita.journal.pending", ledger, MemberLedger::journalPending)
+                .description("Entries waiting for this node's journal writer").register(registry);
+        FunctionCounter.builder("partita.merge.accounts.joined", merges, MergeReport::accountsJoined)
+                .description("Accounts both sides of a network split held, joined here by the merge")
+                .register(registry);
+        FunctionCounter.builder("partita.merge.transactions.added", merges, MergeReport::transactionsAdded)
+                .description("Transactions only the other side of a split had recorded, added by the merge")
+                .register(registry);
+        FunctionCounter.builder("partita.merge.conflicts", merges, MergeReport::conflicts)
+                .description("Merges that left an account below its overdraft limit (both sides debited it)")
+                .register(registry);
+        FunctionCounter.builder("partita.partitions.lost.events", PartitionSentinels.of(hazelcast),
+                        PartitionSentinels::lostEvents)
+                .description("Partition-lost events: every copy of a partition's data gone").register(registry);
+    }
+}

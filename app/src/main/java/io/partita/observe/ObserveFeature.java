@@ -1,0 +1,35 @@
+package io.partita.observe;
+
+import com.hazelcast.config.Config;
+import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
+import io.partita.node.Feature;
+import jakarta.inject.Singleton;
+
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * The observation views' part of a member: the small executor that gathers every member's view of its own
+ * partitions, and the classes of its ids (the snapshot task and its answer).
+ * <b>Threads:</b> read once per member on the thread that starts it.
+ */
+@Singleton
+public final class ObserveFeature implements Feature {
+
+    /** The executor that gathers every member's view of its own partitions ({@code GET /cluster/partitions}). */
+    static final String VIEWS_EXECUTOR = "partita.views";
+
+    static final int MEMBER_SNAPSHOT_TASK = 80;
+    static final int MEMBER_SNAPSHOT = 81;
+
+    @Override
+    public Map<Integer, Supplier<IdentifiedDataSerializable>> classes() {
+        return Map.of(MEMBER_SNAPSHOT_TASK, MemberSnapshotTask::new, MEMBER_SNAPSHOT, MemberSnapshot::new);
+    }
+
+    /** Views are cheap reads answered on a small pool of their own, apart from the default executor. */
+    @Override
+    public void configure(Config config, Setup setup) {
+        config.getExecutorConfig(VIEWS_EXECUTOR).setPoolSize(2).setStatisticsEnabled(false);
+    }
+}

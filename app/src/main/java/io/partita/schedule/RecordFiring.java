@@ -1,0 +1,92 @@
+package io.partita.schedule;
+
+import com.hazelcast.map.EntryProcessor;
+import com.hazelcast.nio.ObjectDataInput;
+import com.hazelcast.nio.ObjectDataOutput;
+import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
+import io.partita.node.ReplaceValue;
+import io.partita.node.Serialization;
+
+import java.io.IOException;
+import java.util.Map;
+
+/**
+ * Accounts for a schedule's firings up to {@code fireAt}, if the schedule's last firing is still the one the trigger
+ * read ({@code expected}): a compare-and-set on the schedule's partition thread. Two members that evaluated the same
+ * schedule from the same state (during a migration, or a takeover) cannot both count their firings; the loser's job,
+ * if it started one, has the same deterministic id and is counted by the next evaluation instead.
+ */
+public final class RecordFiring implements EntryProcessor<String, Schedule, Boolean>, IdentifiedDataSerializable {
+
+    private long expected;
+    private long fireAt;
+    private long ran;
+    private long missed;
+    private long skipped;
+    private String jobId;
+    private String note;
+    private transient Schedule written;
+    private transient String key;
+
+    public RecordFiring() {
+    }
+
+    public RecordFiring(long expected, long fireAt, long ran, long missed, long skipped, String jobId, String note) {
+        this.expected = expected;
+        this.fireAt = fireAt;
+        this.ran = ran;
+        this.missed = missed;
+        this.skipped = skipped;
+        this.jobId = jobId;
+        this.note = note;
+    }
+
+    @Override
+    public Boolean process(Map.Entry<String, Schedule> entry) {
+        Schedule schedule = entry.getValue();
+        if (schedule == null || schedule.lastFiredAt() != expected) {
+            return false;
+        }
+        written = schedule.fired(fireAt, ran, missed, skipped, jobId, note);
+        key = entry.getKey();
+        entry.setValue(written);
+        return true;
+    }
+
+    @Override
+    public EntryProcessor<String, Schedule, Boolean> getBackupProcessor() {
+        return written == null ? null : ReplaceValue.of(key, written, 0);
+    }
+
+    @Override
+    public int getFactoryId() {
+        return Serialization.FACTORY_ID;
+    }
+
+    @Override
+    public int getClassId() {
+        return ScheduleFeature.RECORD_FIRING;
+    }
+
+    @Override
+    public void writeData(ObjectDataOutput out) throws IOException {
+        out.writeLong(expected);
+        out.writeLong(fireAt);
+        out.writeLong(ran);
+        out.writeLong(missed);
+        out.writeLong(skipped);
+        out.writeString(jobId);
+        out.writeString(note);
+    }
+
+    @Override
+    public void readData(ObjectDataInput in) throws IOException {
+        expected = in.readLong();
+        fireAt = in.readLong();
+        ran = in.readLong();
+        missed = in.readLong();
+        skipped = in.readLong();
+        jobId = in.readString();
+        note = in.readString();
+    }
+}

@@ -1,0 +1,65 @@
+package io.partita.schedule;
+
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.annotation.Body;
+import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.Delete;
+import io.micronaut.http.annotation.Get;
+import io.micronaut.http.annotation.PathVariable;
+import io.micronaut.http.annotation.Put;
+import io.micronaut.scheduling.TaskExecutors;
+import io.micronaut.scheduling.annotation.ExecuteOn;
+import io.micronaut.validation.Validated;
+import io.partita.job.JobSpec;
+import io.partita.web.ApiException;
+import io.partita.web.Failures;
+import io.partita.web.Ids;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Pattern;
+
+import java.util.List;
+
+
+/** Schedules over HTTP: create or replace, list, read, delete. They fire on whichever member owns them. */
+@Controller("/schedules")
+@Validated
+@ExecuteOn(TaskExecutors.BLOCKING)
+class ScheduleController {
+
+    private final ScheduleService schedules;
+
+    ScheduleController(ScheduleService schedules) {
+        this.schedules = schedules;
+    }
+
+    @Put("/{name}")
+    ScheduleApi.ScheduleView put(@PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String name,
+                            @Valid @Body ScheduleApi.ScheduleRequest body) {
+        if (body.job().id() != null) {
+            throw ApiException.invalidField("job.id", "must not be set: each firing runs a job named after the "
+                    + "schedule and the firing's time");
+        }
+        JobSpec spec = body.job().spec("job.");
+        return ScheduleApi.ScheduleView.of(Failures.call(() -> schedules.put(name, body.cron(), spec)));
+    }
+
+    @Get
+    List<ScheduleApi.ScheduleView> list() {
+        return Failures.call(schedules::list).stream().map(ScheduleApi.ScheduleView::of).toList();
+    }
+
+    @Get("/{name}")
+    ScheduleApi.ScheduleView get(@PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String name) {
+        return ScheduleApi.ScheduleView.of(Failures.call(() -> schedules.find(name))
+                .orElseThrow(() -> ApiException.notFound("Schedule", name)));
+    }
+
+    @Delete("/{name}")
+    HttpResponse<Void> delete(@PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String name) {
+        Failures.call(() -> {
+            schedules.delete(name);
+            return null;
+        });
+        return HttpResponse.noContent();
+    }
+}

@@ -1,0 +1,80 @@
+package io.partita.schedule;
+
+import com.hazelcast.config.Config;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.IMap;
+import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
+import com.hazelcast.nio.serialization.compact.CompactReader;
+import com.hazelcast.nio.serialization.compact.CompactSerializer;
+import com.hazelcast.nio.serialization.compact.CompactWriter;
+import io.partita.job.JobFeature;
+import io.partita.node.Feature;
+import jakarta.inject.Singleton;
+
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * The schedule feature's part of a member: the schedules map (a schedule's last firing survives the loss of a member;
+ * after a split no firing runs twice, ScheduleMergePolicy), Compact for its values, and the classes of its ids.
+ * <b>Threads:</b> configured once per member on the thread that starts it; the typed map accessor is called from any
+ * thread.
+ */
+@Singleton
+public final class ScheduleFeature implements Feature {
+
+    public static final String SCHEDULES = "schedules";
+    public static final String SCHEDULE_TYPE = "partita.Schedule";
+
+    static final int RECORD_FIRING = 67;
+    static final int SCHEDULE_MERGE = 69;
+
+    public static IMap<String, Schedule> schedules(HazelcastInstance hazelcast) {
+        return hazelcast.getMap(SCHEDULES);
+    }
+
+    @Override
+    public Map<Integer, Supplier<IdentifiedDataSerializable>> classes() {
+        return Map.of(RECORD_FIRING, RecordFiring::new, SCHEDULE_MERGE, ScheduleMergePolicy::new);
+    }
+
+    @Override
+    public void configure(Config config, Setup setup) {
+        config.addMapConfig(setup.protectedMap(SCHEDULES, ScheduleMergePolicy.class));
+        config.getSerializationConfig().getCompactSerializationConfig().addSerializer(new ScheduleSerializer());
+    }
+
+    static final class ScheduleSerializer implements CompactSerializer<Schedule> {
+        @Override
+        public Schedule read(CompactReader reader) {
+            return new Schedule(reader.readString("name"), reader.readString("cron"), JobFeature.readSpec(reader),
+                    reader.readInt64("createdAt"), reader.readInt64("lastFiredAt"), reader.readInt64("firings"),
+                    reader.readInt64("missed"), reader.readInt64("skipped"), reader.readString("lastJobId"),
+                    reader.readString("lastNote"));
+        }
+
+        @Override
+        public void write(CompactWriter writer, Schedule schedule) {
+            writer.writeString("name", schedule.name());
+            writer.writeString("cron", schedule.cron());
+            JobFeature.writeSpec(writer, schedule.job());
+            writer.writeInt64("createdAt", schedule.createdAt());
+            writer.writeInt64("lastFiredAt", schedule.lastFiredAt());
+            writer.writeInt64("firings", schedule.firings());
+            writer.writeInt64("missed", schedule.missed());
+            writer.writeInt64("skipped", schedule.skipped());
+            writer.writeString("lastJobId", schedule.lastJobId());
+            writer.writeString("lastNote", schedule.lastNote());
+        }
+
+        @Override
+        public String getTypeName() {
+            return SCHEDULE_TYPE;
+        }
+
+        @Override
+        public Class<Schedule> getCompactClass() {
+            return Schedule.class;
+        }
+    }
+}

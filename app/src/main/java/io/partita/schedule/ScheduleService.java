@@ -1,0 +1,59 @@
+package io.partita.schedule;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.IMap;
+import io.partita.job.JobSpec;
+import io.partita.web.ApiException;
+import jakarta.inject.Singleton;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+/** Schedules as the API manages them: stored in the {@code schedules} map, fired by {@link ScheduleTrigger}. */
+@Singleton
+class ScheduleService {
+
+    private final IMap<String, Schedule> schedules;
+
+    ScheduleService(HazelcastInstance hazelcast) {
+        this.schedules = ScheduleFeature.schedules(hazelcast);
+    }
+
+    /**
+     * Creates or replaces a schedule. Replacing starts it afresh: its first firing is the first cron time after now,
+     * and its counters restart. A 400 naming {@code cron} when the expression is not valid or never fires.
+     */
+    Schedule put(String name, String cron, JobSpec job) {
+        try {
+            Cron.parse(cron);
+        } catch (IllegalArgumentException e) {
+            // The parser's own words name its internals (classes, intervals, search limits): only the expression is
+            // echoed, cut to a sane length.
+            throw ApiException.invalidField("cron", "'" + shorten(cron.trim()) + "' is not a cron expression of 5 "
+                    + "fields (minute hour day-of-month month day-of-week) or 6 (seconds first), in UTC, that fires "
+                    + "at least once");
+        }
+        Schedule schedule = Schedule.create(name, cron.trim(), job, System.currentTimeMillis());
+        schedules.set(name, schedule);
+        return schedule;
+    }
+
+    private static String shorten(String cron) {
+        return cron.length() > 100 ? cron.substring(0, 100) + "..." : cron;
+    }
+
+    List<Schedule> list() {
+        return schedules.values().stream().sorted(Comparator.comparing(Schedule::name)).toList();
+    }
+
+    Optional<Schedule> find(String name) {
+        return Optional.ofNullable(schedules.get(name));
+    }
+
+    void delete(String name) {
+        if (schedules.remove(name) == null) {
+            throw ApiException.notFound("Schedule", name);
+        }
+    }
+}

@@ -1,0 +1,107 @@
+package io.partita.transaction;
+
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.annotation.Body;
+import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.Post;
+import io.micronaut.http.annotation.QueryValue;
+import io.partita.account.TxOutcome;
+import io.partita.account.TxRequest;
+import io.partita.account.TxType;
+import io.partita.node.PartitaProperties.ProcessingMode;
+import io.partita.web.ApiException;
+import io.partita.web.ConstraintViolationHandler;
+import io.partita.web.InFlightLimit;
+import io.partita.web.Problem;
+import jakarta.validation.ConstraintViolation;
+import jakarta.validation.Validator;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * {@code POST /transactions/batch}: up to {@link #MAX_ITEMS} transactions, answered in order, each exactly as its
+ * single call would have been. An invalid item is answered 400 on its own and the others still run.
+ */
+@Controller("/transactions/batch")
+class BatchController {
+
+    static final int MAX_ITEMS = 10_000;
+
+    private final BatchService batches;
+    private final InFlightLimit inFlight;
+    private final Validator validator;
+
+    BatchController(BatchService batches, InFlightLimit inFlight, Validator validator) {
+        this.batches = batches;
+        this.inFlight = inFlight;
+        this.validator = validator;
+    }
+
+    @Post
+    CompletionStage<List<TransactionApi.BatchAnswer>> post(@Body BatchItems body, @Nullable @QueryValue String mode) {
+        if (body.tooMany()) {
+            throw ApiException.badRequest("A batch holds at most " + MAX_ITEMS + " transactions; this one has "
+                    + body.count() + ".");
+        }
+        List<TransactionApi.BatchItem> items = body.items();
+        ProcessingMode processingMode = TransactionService.parseMode(mode);
+        long now = System.currentTimeMillis();
+        TransactionApi.BatchAnswer[] answers = new TransactionApi.BatchAnswer[items.size()];
+        List<Integer> valid = new ArrayList<>(items.size());
+        for (int i = 0; i < items.size(); i++) {
+            ApiException invalid = validate(items.get(i));
+            if (invalid == null) {
+                valid.add(i);
+            } else {
+                TransactionApi.BatchItem item = items.get(i);
+                answers[i] = TransactionApi.BatchAnswer.problem(item == null ? null : item.txId(),
+                        item == null ? null : item.accountId(), invalid);
+            }
+        }
+        if (valid.size() > inFlight.max()) {
+            // It could never be admitted whole, and retrying would not change that: a client error, not a 503.
+            throw ApiException.tooLarge("This node takes at most " + inFlight.max() + " transactions at once "
+                    + "(partita.max-in-flight); this batch has " + valid.size() + ". Send it in smaller batches.");
+        }
+        List<String> accountIds = valid.stream().map(i -> items.get(i).accountId()).toList();
+        List<TxRequest> requests = valid.stream().map(i -> request(items.get(i), now)).toList();
+        return inFlight.run(Math.max(1, valid.size()), () -> batches.apply(accountIds, requests, processingMode))
+                .thenApply(outcomes -> {
+                    for (int k = 0; k < valid.size(); k++) {
+                        int index = valid.get(k);
+                        TransactionApi.BatchItem item = items.get(index);
+                        TxOutcome outcome = outcomes.get(k);
+                        answers[index] = outcome == null
+                                ? TransactionApi.BatchAnswer.problem(item.txId(), item.accountId(), ApiException.unavailable(
+                                "No definite answer could be had for this item. Retry it with the same txId.",
+                                Duration.ofSeconds(1)))
+                                : TransactionApi.BatchAnswer.of(Reply.of(item.accountId(), item.txId(), outcome,
+                                        batches::partitionOf));
+                    }
+                    return List.of(answers);
+                });
+    }
+
+    private ApiException validate(TransactionApi.BatchItem item) {
+        if (item == null) {
+            return ApiException.badRequest("A batch item must be a transaction object.");
+        }
+        Set<ConstraintViolation<TransactionApi.BatchItem>> violations = validator.validate(item);
+        if (violations.isEmpty()) {
+            return null;
+        }
+        return ApiException.invalidFields(violations.stream()
+                .map(v -> new Problem.FieldError(ConstraintViolationHandler.field(v), v.getMessage()))
+                .sorted(Comparator.comparing(Problem.FieldError::field))
+                .toList());
+    }
+
+    private static TxRequest request(TransactionApi.BatchItem item, long now) {
+        return TxRequest.of(item.txId(), TxType.valueOf(item.type()), item.amount().longValueExact(), now);
+    }
+}

@@ -1,0 +1,36 @@
+package io.partita.transaction;
+
+import com.hazelcast.core.HazelcastInstance;
+import io.partita.account.ApplyTransactions;
+import io.partita.account.TxOutcome;
+import io.partita.account.TxRequest;
+import io.partita.node.PartitaProperties.ProcessingMode;
+import jakarta.inject.Singleton;
+
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The default path: the request travels to the account's partition owner in an {@link ApplyTransactions} and runs
+ * there on the partition thread. No lock is taken anywhere; per-account order is the order the partition thread runs
+ * in. Requests for one partition that arrive together travel together ({@link PartitionBatcher}). The call does not
+ * block: it completes when the owner and its backup have answered.
+ */
+@Singleton
+public class PartitionedPath implements TransactionPath {
+
+    private final PartitionBatcher batcher;
+
+    public PartitionedPath(HazelcastInstance hazelcast) {
+        this.batcher = new PartitionBatcher(hazelcast);
+    }
+
+    @Override
+    public ProcessingMode mode() {
+        return ProcessingMode.PARTITIONED;
+    }
+
+    @Override
+    public CompletionStage<TxOutcome> apply(String accountId, TxRequest request) {
+        return batcher.submit(accountId, request);
+    }
+}

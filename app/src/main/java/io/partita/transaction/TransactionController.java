@@ -1,0 +1,74 @@
+package io.partita.transaction;
+
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.HttpStatus;
+import io.micronaut.http.MediaType;
+import io.micronaut.http.MutableHttpResponse;
+import io.micronaut.http.annotation.Body;
+import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.PathVariable;
+import io.micronaut.http.annotation.Post;
+import io.micronaut.http.annotation.QueryValue;
+import io.micronaut.validation.Validated;
+import io.partita.account.AccountService;
+import io.partita.account.TxOutcome;
+import io.partita.account.TxRequest;
+import io.partita.account.TxType;
+import io.partita.node.PartitaProperties.ProcessingMode;
+import io.partita.web.Ids;
+import io.partita.web.InFlightLimit;
+import io.partita.web.Problem;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Pattern;
+
+import java.util.concurrent.CompletionStage;
+import java.util.function.ToIntFunction;
+
+/** One transaction on one account over HTTP ({@code POST /accounts/{id}/transactions}); any node takes it. */
+@Controller("/accounts")
+@Validated
+class TransactionController {
+
+    static final String REPLAYED_HEADER = "Idempotent-Replayed";
+
+    private final TransactionService transactions;
+    private final AccountService accounts;
+    private final InFlightLimit inFlight;
+
+    TransactionController(TransactionService transactions, AccountService accounts, InFlightLimit inFlight) {
+        this.transactions = transactions;
+        this.accounts = accounts;
+        this.inFlight = inFlight;
+    }
+
+    @Post("/{id}/transactions")
+    CompletionStage<MutableHttpResponse<TransactionApi.TransactionAnswer>> post(
+            @PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String id,
+            @Valid @Body TransactionApi.PostTransaction body,
+            @Nullable @QueryValue String mode) {
+        TxRequest request = TxRequest.of(body.txId(), TxType.valueOf(body.type()), body.amount().longValueExact(),
+                System.currentTimeMillis());
+        ProcessingMode processingMode = TransactionService.parseMode(mode);
+        return inFlight.run(1, () -> transactions.apply(id, request, processingMode))
+                .thenApply(outcome -> respond(id, body.txId(), outcome, accounts::partitionOf));
+    }
+
+    /** The HTTP answer to an outcome: 200 applied, 422 rejected, 409 txId conflict, 404 no account. */
+    static MutableHttpResponse<TransactionApi.TransactionAnswer> respond(String accountId, String txId,
+                                                                     TxOutcome outcome,
+                                                                     ToIntFunction<String> partition) {
+        Reply reply = Reply.of(accountId, txId, outcome, partition);
+        if (reply.error() != null) {
+            throw reply.error();
+        }
+        MutableHttpResponse<TransactionApi.TransactionAnswer> response =
+                HttpResponse.<TransactionApi.TransactionAnswer>status(HttpStatus.valueOf(reply.httpStatus()))
+                        .body(reply.answer())
+                        .contentType(reply.httpStatus() == 200 ? MediaType.APPLICATION_JSON : Problem.MEDIA_TYPE);
+        if (reply.replayed()) {
+            response.header(REPLAYED_HEADER, "true");
+        }
+        return response;
+    }
+}

@@ -1,0 +1,119 @@
+package io.partita.transfer;
+
+import com.hazelcast.config.Config;
+import com.hazelcast.config.IndexConfig;
+import com.hazelcast.config.IndexType;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.IMap;
+import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
+import com.hazelcast.nio.serialization.compact.CompactReader;
+import com.hazelcast.nio.serialization.compact.CompactSerializer;
+import com.hazelcast.nio.serialization.compact.CompactWriter;
+import io.partita.node.Feature;
+import jakarta.inject.Singleton;
+
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * The transfer feature's part of a member: the transfers map (found by state for recovery, merged by state), Compact
+ * serializers for the record and its key (SQL would read these field names; "from" and "to" are SQL keywords, so the
+ * fields are fromAccountId and toAccountId) and the classes of its block of ids.
+ * <b>Threads:</b> configured once per member on the thread that starts it; the typed map accessor is called from any
+ * thread.
+ */
+@Singleton
+public final class TransferFeature implements Feature {
+
+    public static final String TRANSFERS = "transfers";
+    public static final String TRANSFER_TYPE = "partita.Transfer";
+    public static final String TRANSFER_KEY_TYPE = "partita.TransferKey";
+
+    static final int BEGIN_TRANSFER = 20;
+    static final int ADVANCE_TRANSFER = 21;
+    static final int REPLACE_TRANSFER = 22;
+    static final int TRANSFER_MERGE = 23;
+
+    public static IMap<TransferKey, Transfer> transfers(HazelcastInstance hazelcast) {
+        return hazelcast.getMap(TRANSFERS);
+    }
+
+    @Override
+    public Map<Integer, Supplier<IdentifiedDataSerializable>> classes() {
+        return Map.of(BEGIN_TRANSFER, BeginTransfer::new, ADVANCE_TRANSFER, AdvanceTransfer::new,
+                REPLACE_TRANSFER, ReplaceTransfer::new, TRANSFER_MERGE, TransferMergePolicy::new);
+    }
+
+    /**
+     * A transfer's record, found by state for recovery. Its time to live is set per entry by the transfer processors:
+     * none while unfinished, the journal retention plus an hour once finished. Records merge by state: the further
+     * side's record of a transfer is kept.
+     */
+    @Override
+    public void configure(Config config, Setup setup) {
+        config.addMapConfig(setup.protectedMap(TRANSFERS, TransferMergePolicy.class)
+                .addIndexConfig(new IndexConfig(IndexType.HASH, "state")));
+        config.getSerializationConfig().getCompactSerializationConfig()
+                .addSerializer(new TransferSerializer())
+                .addSerializer(new TransferKeySerializer());
+    }
+
+    static final class TransferSerializer implements CompactSerializer<Transfer> {
+        @Override
+        public Transfer read(CompactReader reader) {
+            return new Transfer(reader.readString("txId"), reader.readString("fromAccountId"),
+                    reader.readString("toAccountId"), reader.readInt64("amount"), reader.readInt64("at"),
+                    TransferState.valueOf(reader.readString("state")), reader.readNullableInt64("fromBalance"),
+                    reader.readNullableInt64("toBalance"), reader.readString("reason"),
+                    reader.readString("coordinator"));
+        }
+
+        @Override
+        public void write(CompactWriter writer, Transfer transfer) {
+            writer.writeString("txId", transfer.txId());
+            writer.writeString("fromAccountId", transfer.from());
+            writer.writeString("toAccountId", transfer.to());
+            writer.writeInt64("amount", transfer.amount());
+            writer.writeInt64("at", transfer.at());
+            writer.writeString("state", transfer.state().name());
+            writer.writeNullableInt64("fromBalance", transfer.fromBalance());
+            writer.writeNullableInt64("toBalance", transfer.toBalance());
+            writer.writeString("reason", transfer.reason());
+            writer.writeString("coordinator", transfer.coordinator());
+        }
+
+        @Override
+        public String getTypeName() {
+            return TRANSFER_TYPE;
+        }
+
+        @Override
+        public Class<Transfer> getCompactClass() {
+            return Transfer.class;
+        }
+    }
+
+    static final class TransferKeySerializer implements CompactSerializer<TransferKey> {
+        @Override
+        public TransferKey read(CompactReader reader) {
+            return new TransferKey(reader.readString("fromAccountId"), reader.readString("txId"));
+        }
+
+        @Override
+        public void write(CompactWriter writer, TransferKey key) {
+            writer.writeString("fromAccountId", key.from());
+            writer.writeString("txId", key.txId());
+        }
+
+        @Override
+        public String getTypeName() {
+            return TRANSFER_KEY_TYPE;
+        }
+
+        @Override
+        public Class<TransferKey> getCompactClass() {
+            return TransferKey.class;
+        }
+    }
+}

@@ -1,0 +1,138 @@
+package io.partita.node;
+
+import com.hazelcast.config.SerializationConfig;
+import com.hazelcast.internal.serialization.Data;
+import com.hazelcast.internal.serialization.InternalSerializationService;
+import com.hazelcast.internal.serialization.impl.SerializationConstants;
+import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
+import io.partita.account.Account;
+import io.partita.account.AccountFeature;
+import io.partita.account.JournalEntry;
+import io.partita.account.JournalKey;
+import io.partita.account.JournalRecord;
+import io.partita.account.Tail;
+import io.partita.account.TxOutcome;
+import io.partita.account.TxRequest;
+import io.partita.account.TxStatus;
+import io.partita.account.TxType;
+import io.partita.support.AllFeatures;
+import io.partita.support.WireSerialization;
+import org.junit.jupiter.api.Test;
+
+import java.io.Serializable;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Every class that crosses the wire goes through the node's own serialization config with Java serialization
+ * refused outright, and comes back equal: nothing on the hot path can fall back to it unnoticed.
+ */
+class SerializationTest {
+
+    private final InternalSerializationService serialization = WireSerialization.withoutJava();
+
+    private final JournalEntry entry = new JournalEntry("a-1", "t-1", TxType.DEBIT, 100, TxStatus.APPLIED, 900,
+            1_700_000_000_000L, 3, "ref-1");
+
+    private Object roundTrip(Object value) {
+        Data data = serialization.toData(value);
+        assertNotEquals(SerializationConstants.JAVA_DEFAULT_TYPE_SERIALIZABLE, data.getType(),
+                value.getClass() + " fell back to Java serialization");
+        return serialization.toObject(data);
+    }
+
+    @Test
+    void shouldRoundTripTheValuesWithCompact() {
+        Account account = new Account(900, 50, 3, 7, 1_000, Tail.encode(entry), List.of("job-1/r"), 1);
+        assertEquals(account, roundTrip(account));
+        JournalRecord record = JournalRecord.of(entry);
+        assertEquals(record, roundTrip(record));
+        JournalRecord withoutRef = JournalRecord.of(
+                new JournalEntry("a-1", "t-2", TxType.CREDIT, 1, TxStatus.REJECTED, 0, 0, 1, null));
+        assertEquals(withoutRef, roundTrip(withoutRef));
+        assertEquals(SerializationConstants.TYPE_COMPACT, serialization.toData(account).getType());
+        assertEquals(SerializationConstants.TYPE_COMPACT, serialization.toData(record).getType());
+    }
+
+    @Test
+    void shouldWriteTheJournalKeyWithItsOwnSerializerInFewBytes() {
+        JournalKey key = new JournalKey("acc-12345", "tx-1-12345");
+        assertEquals(key, roundTrip(key));
+        assertEquals(JournalKey.Serializer.TYPE_ID, serialization.toData(key).getType());
+        assertEquals(8 + 2 + 9 + 10, serialization.toData(key).totalSize(), "header, two lengths, the ids");
+    }
+
+    @Test
+    void shouldRoundTripTheOutcomesAsIdentifiedDataSerializable() {
+        for (TxOutcome outcome : List.of(TxOutcome.recorded(entry), TxOutcome.replayed(entry),
+                TxOutcome.conflict(entry), TxOutcome.notFound(), TxOutcome.partitionLost())) {
+            assertEquals(outcome, roundTrip(outcome));
+            assertEquals(SerializationConstants.CONSTANT_TYPE_DATA_SERIALIZABLE,
+                    serialization.toData(outcome).getType());
+        }
+    }
+
+    @Test
+    void shouldSerializeTheEntryProcessorsWithoutJava() {
+        Object processor = io.partita.account.TestAccess.applyTransaction("a-1",
+                new TxRequest("t-1", TxType.CREDIT, 5, 42, "ref"));
+        assertNotNull(roundTrip(processor));
+        assertEquals(SerializationConstants.CONSTANT_TYPE_DATA_SERIALIZABLE,
+                serialization.toData(processor).getType());
+    }
+
+    @Test
+    void shouldGiveEachFeatureItsOwnIdsEachCreatingTheClassThatAnswersToIt() {
+        Map<String, Set<Integer>> expected = Map.of(
+                "AccountFeature", ids(1, 12),
+                "TransferFeature", ids(20, 23),
+                "LockingFeature", Set.of(40),
+                "JobFeature", Set.of(60, 61, 62, 63, 64, 65, 68),
+                "ScheduleFeature", Set.of(67, 69),
+                "ObserveFeature", Set.of(80, 81),
+                "LeaseFeature", ids(100, 103));
+        Set<Integer> seen = new HashSet<>(Set.of(Serialization.BACKED_UP_ENTRIES, Serialization.REPLACE_VALUE));
+        for (Feature feature : AllFeatures.LIST) {
+            Map<Integer, Supplier<IdentifiedDataSerializable>> classes = feature.classes();
+            String name = feature.getClass().getSimpleName();
+            assertEquals(expected.get(name), classes.keySet(), name);
+            classes.forEach((id, constructor) -> {
+                IdentifiedDataSerializable created = constructor.get();
+                assertEquals(id, created.getClassId(), created.getClass().getSimpleName());
+                assertEquals(Serialization.FACTORY_ID, created.getFactoryId(), created.getClass().getSimpleName());
+                assertTrue(seen.add(id), "id " + id + " is claimed once");
+            });
+        }
+    }
+
+    @Test
+    void shouldRefuseToStartWhenTwoFeaturesClaimOneId() {
+        List<Feature> twice = List.of(new AccountFeature(), new AccountFeature());
+        assertThrows(IllegalStateException.class,
+                () -> Serialization.register(new SerializationConfig(), twice));
+    }
+
+    private static Set<Integer> ids(int first, int last) {
+        return IntStream.rangeClosed(first, last).boxed().collect(Collectors.toSet());
+    }
+
+    @Test
+    void shouldRefuseJavaSerializationSoThatTheChecksAboveMeanSomething() {
+        record Plain(int value) implements Serializable {
+        }
+        Data data = serialization.toData(new Plain(1));
+        assertEquals(SerializationConstants.JAVA_DEFAULT_TYPE_SERIALIZABLE, data.getType());
+        assertThrows(RuntimeException.class, () -> serialization.toObject(data));
+    }
+}
