@@ -30,13 +30,15 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Accounts, transactions and the journal, for the API and for other features.
+ * <b>Threads:</b> every method may be called on any thread at once (HTTP event loops and the blocking pool, batch
+ * continuations on the node's continuation pool, transfer coordinators and recovery) and returns without blocking on
+ * the grid, except {@link #journal}, which blocks its caller (the HTTP blocking pool) on one partition query. Its
+ * fields are final and set once at start, so it shares nothing mutable; an account's order is kept by its partition
+ * thread or its lock.
  *
  * <p>A transaction is answered once its entry is recorded in its account with the account's backup: that is its one
  * replicated write. The journal receives the entry later, in batches ({@link JournalWriter}); until then the
  * account's tail holds it, so a retry is answered from one or the other and the journal listing reads both.
- *
- * <p>Concurrency: every method may be called on any thread and returns without blocking on the grid, except
- * {@link #journal}, which blocks its caller (the HTTP blocking pool) on one partition query.
  */
 @Singleton
 public class AccountService {
