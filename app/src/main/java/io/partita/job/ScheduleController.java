@@ -19,7 +19,11 @@ import java.util.List;
 
 import static io.partita.job.JobController.grid;
 
-/** Schedules over HTTP: create or replace, list, read, delete. They fire on whichever member owns them. */
+/**
+ * Schedules over HTTP: create or replace, list, read, delete. They fire on whichever member owns them.
+ * <b>Threads:</b> Micronaut runs every route on the HTTP blocking pool, many requests at once; it keeps only a final
+ * reference to {@link ScheduleService}.
+ */
 @Controller("/schedules")
 @Validated
 @ExecuteOn(TaskExecutors.BLOCKING)
