@@ -15,7 +15,7 @@ import java.util.concurrent.TimeoutException;
  * whole answers within the timeout instead of each part getting a timeout of its own.
  * <b>Threads:</b> a deadline belongs to one request and is used by the thread that runs it (the locked path's task, a
  * transfer's coordinating thread); {@link #await} blocks that thread at most until the deadline. Whether a write may
- * have been sent is a volatile flag, so the thread that answers the client on expiry sees it.
+ * have been sent is kept in a volatile flag.
  *
  * <p>A deadline also remembers whether a write may have been sent ({@link #beforeWrite()}), which decides what an
  * expiry tells the client: "nothing was changed" before, "may or may not have been applied" after. Either way the

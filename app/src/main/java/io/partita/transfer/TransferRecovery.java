@@ -25,9 +25,9 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Completes transfers whose coordinator stopped between steps.
- * <b>Threads:</b> the passes run on one scheduler thread of this bean, one at a time; member-removed events arrive on
- * Hazelcast's event threads and only schedule a pass there. What the passes share with readers on other threads (the
- * count recovered, the transfers already reported) is atomic or a concurrent set.
+ * <b>Threads:</b> the passes run on this bean's one scheduler thread ("partita-transfer-recovery"), one at a time,
+ * each transfer driven there with blocking calls ({@link TransferService}); member-removed events arrive on
+ * Hazelcast's event threads and only schedule a pass there. The count recovered, read from any thread, is atomic.
  *
  * <p>Each member looks only at the transfer records it owns ({@code localKeySet}), so every record has exactly one
  * member looking after it and a record moves to its new owner with its partition. A pass runs every
