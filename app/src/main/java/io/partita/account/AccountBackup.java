@@ -17,8 +17,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * The backup half of every entry processor that writes an account: it applies, on the backup replica, the
  * {@link AccountDelta} its primary computed for each key. One class for all of them, and one message per operation
  * whatever the number of keys (an {@code executeOnKeys} over a partition's accounts carries one delta per account).
- *
- * <p>Runs on the partition thread of the backup replica, after the primary's processor ran on the owner.
+ * <b>Threads:</b> runs on the partition thread of each backup replica, after the primary's processor ran on the owner,
+ * and may run again when Hazelcast sends the backup again (a retry, a migration); it only stores what the primary
+ * decided, so a second run leaves the same account. Its {@link Collector} is shared by the partition threads that run
+ * one primary instance at once, so it keeps each thread's deltas apart in a concurrent map keyed by thread.
  */
 public final class AccountBackup implements EntryProcessor<String, Account, Object>, IdentifiedDataSerializable {
 

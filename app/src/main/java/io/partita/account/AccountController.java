@@ -28,7 +28,12 @@ import java.util.List;
 import java.util.concurrent.CompletionStage;
 import java.util.function.ToIntFunction;
 
-/** Accounts and their journals over HTTP; every call may land on any node. */
+/**
+ * Accounts and their journals over HTTP; every call may land on any node.
+ * <b>Threads:</b> Micronaut calls it on the Netty event loops, many requests at once (the journal listing, which
+ * blocks, on the HTTP blocking pool); it keeps only final references to singletons and never waits on the grid on an
+ * event loop.
+ */
 @Controller("/accounts")
 @Validated
 class AccountController {

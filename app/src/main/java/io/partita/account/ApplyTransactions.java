@@ -19,11 +19,11 @@ import java.util.Map;
  * appended to its account's tail, in one operation. This is a transaction's only replicated write: the entry rides in
  * the account, the backup gets the appended bytes ({@link AccountBackup}), and the journal is written later, off the
  * request path, by the member's {@link JournalWriter}.
- *
- * <p>What runs where: on the partition thread of the accounts' owner, one account after another, each account's
+ * <b>Threads:</b> runs on the partition thread of the accounts' owner, one account after another, each account's
  * requests in the order given; nothing else touches those accounts meanwhile, so no lock is needed. Sent with
  * {@code submitToKey} for one account, or {@code submitToKeys} for several (one operation per partition; the same
- * instance then runs on each partition's thread, which is why what it wrote is gathered per thread).
+ * instance then runs on each partition's thread, which is why what it wrote is gathered per thread). Its backup is an
+ * {@link AccountBackup} on each backup replica's partition thread.
  *
  * <p>Failure: on a retry after a timeout or a member loss the processor may run again with the same requests; the
  * duplicate check answers with the first outcome, so each is applied at most once. It reads no clock.

@@ -19,13 +19,14 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * Writes recorded entries to the journal, off the request path, many per operation. One per member.
+ * <b>Threads:</b> entry processors {@link #offer} entries on the partition threads of the accounts they wrote (never
+ * blocking: a concurrent queue per partition); the writer's own thread drains a partition once {@code flushBatch}
+ * entries wait in it or the oldest has waited {@code flushDelay}, and writes everything due with one {@code setAll}
+ * (one operation per partition, one message per member). Only this thread makes grid calls. The counters the meters
+ * read are atomic, and the flags and the last time the cluster was whole are volatile.
  *
- * <p>Concurrency: entry processors {@link #offer} entries on the partition threads of the accounts they wrote (never
- * blocking: a queue per partition); the writer's own thread drains a partition once {@code flushBatch} entries wait in
- * it or the oldest has waited {@code flushDelay}, and writes everything due with one {@code setAll} (one operation per
- * partition, one message per member). The entries leave their tails later, in the account's next write (which finds
- * them in the partition's journal, see {@code LedgerWrites}) or, for an account with no next write, in the sweep. Only
- * this thread makes grid calls.
+ * <p>The entries leave their tails later, in the account's next write (which finds them in the partition's journal,
+ * see {@code LedgerWrites}) or, for an account with no next write, in the sweep.
  *
  * <p>Failure: an entry leaves its tail only once the partition's journal holds it, so at every moment an entry is in
  * the tail, the journal, or both, and a crash at any point loses nothing: a member that dies with entries queued

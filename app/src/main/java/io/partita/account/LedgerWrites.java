@@ -11,8 +11,8 @@ import java.util.Map;
  * fenced writes, jobs) stores a new account, backs it up as a delta ({@link AccountBackup}) and hands the entries it
  * recorded to the journal writer. Each processor instance has its own, which gathers what the instance wrote on each
  * partition thread until Hazelcast asks for the backup processor (see {@link AccountBackup.Collector}).
- *
- * <p>What runs where: on the partition thread of the entry being processed, like the processor that owns it.
+ * <b>Threads:</b> on the partition thread of the entry being processed, like the processor that owns it; one instance
+ * may be used by several partition threads at once (an {@code executeOnKeys}), so what it wrote is kept per thread.
  */
 public final class LedgerWrites {
 

@@ -11,8 +11,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * What split-brain merges did on one member: accounts both sides held, the other side's transactions added to them,
  * and the accounts a merge left below their overdraft limit (both sides debited), the latest of which are kept by id.
- *
- * <p>Concurrency: recorded from the partition threads that run the merge, read from any thread (views, meters).
+ * <b>Threads:</b> recorded from the partition threads that run the merge, read from any thread (views, meters); the
+ * counts are atomic and the latest conflicts are guarded by their own monitor.
  */
 public final class MergeReport {
 

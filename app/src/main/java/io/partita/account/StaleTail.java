@@ -11,6 +11,9 @@ import java.util.Map;
 
 /**
  * Accounts whose tail holds an entry recorded before a cutoff: the {@link JournalWriter}'s sweep.
+ * <b>Threads:</b> sent by the journal writer's thread; Hazelcast evaluates it on the members that hold the entries, on
+ * several of their threads at once; it holds only the arguments it was built with and never changes them, so sharing
+ * it is safe.
  */
 public final class StaleTail implements Predicate<String, Account>, IdentifiedDataSerializable {
 

@@ -21,12 +21,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link JournalMergePolicy}), so without this an account that took more than {@code MAX_HELD} transactions on this
  * side would merge without the oldest of them. With it, every transaction this side recorded since the cutoff is in
  * its account's tail when {@link AccountMergePolicy} joins the two sides, however many there were.
- *
- * <p>What runs where: {@link #beforeMerge} on the thread that merges this member into the other cluster (the
+ * <b>Threads:</b> {@link #beforeMerge} on the thread that merges this member into the other cluster (the
  * {@code MERGING} lifecycle event, fired before Hazelcast collects the stores to merge), which waits while each of the
- * member's own partitions is restored on its partition thread: the partition's journal is scanned for entries recorded
- * since the cutoff, and each account they belong to is replaced in this member's store only (no backup: the member's
- * data is merged and then dropped). {@link #restored} is a plain function.
+ * member's own partitions is restored on its partition thread. {@link #restored} is a plain function.
+ *
+ * <p>A restore scans the partition's journal for entries recorded since the cutoff, and each account they belong to is
+ * replaced in this member's store only (no backup: the member's data is merged and then dropped).
  */
 final class TailRestore {
 

@@ -21,16 +21,15 @@ import java.util.Map;
  * and the answer for each account is the account if entries the journal lacks are left in its tail, which the sweep
  * then writes: an entry is never in neither place. A busy account is trimmed by its own next write instead
  * ({@code LedgerWrites}); this is for the idle ones.
+ * <b>Threads:</b> on the partition threads of the accounts' owner, one operation per partition; the backup trims the
+ * same way ({@link AccountBackup}), after the journal's own backup of those entries, which the same partition sent to
+ * the same replica before. Trimming is idempotent, so a run again after a retry or a migration is harmless.
  *
  * <p>Entries recorded since {@code holdCutoff} stay even once journaled, up to {@link JournalSettings#MAX_HELD} per
  * tail: a member cut off from the others by a network split takes a heartbeat timeout to notice, and until the two
  * sides merge, what it recorded must still be in its accounts (the merge joins tails, {@link AccountUnion}); the
  * cutoff stops moving while the cluster is short of members ({@link JournalWriter#holdCutoff}). What leaves past the
  * bound is put back from the journal before a merge ({@link TailRestore}).
- *
- * <p>What runs where: on the partition threads of the accounts' owner, one operation per partition; the backup trims
- * the same way ({@link AccountBackup}), after the journal's own backup of those entries, which the same partition sent
- * to the same replica before. Trimming is idempotent.
  */
 public final class TrimTails
         implements EntryProcessor<String, Account, Object>, IdentifiedDataSerializable, HazelcastInstanceAware {

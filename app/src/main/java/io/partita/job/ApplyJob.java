@@ -21,16 +21,19 @@ import java.util.Map;
 /**
  * A FEE or INTEREST job on one account: checks whether the job already processed it and, if not, applies the job's
  * movement and remembers the job's run, in one step.
+ * <b>Threads:</b> runs on the partition thread of the account's owner, sent there in small batches by
+ * {@link PartitionTask}; the check and the write cannot interleave with a transaction or with a second run of the same
+ * job (a partition redone after a failover), and a run again after a retry or a migration finds the job's run key and
+ * moves no money twice. Deterministic: the time travels in the processor. Its backup is an
+ * {@link io.partita.account.AccountBackup} on each backup replica's partition thread.
  *
- * <p>Runs on the partition thread of the account's owner, sent there in small batches by {@link PartitionTask}; the
- * check and the write cannot interleave with a transaction or with a second run of the same job (a partition redone
- * after a failover). Exactly once rests on two records in the account's own partition: the job's run key
- * ({@code <jobId>/<run>}) in {@link Account#jobs()} (every outcome, including "no money moved"), and the movement's
- * entry under txId {@code job/<jobId>/<run>}, which {@link Ledger#decide} finds in the tail or the journal like any
- * retried transaction once the key has left that short list. Both name the run, not only the id: a job started under
- * the id of one that finished and expired is a new job here, and moves money again. The movement itself is decided by
- * the ledger's rules: a fee the overdraft limit does not allow is REJECTED. The backup receives the appended entry and
- * the run key ({@link io.partita.account.AccountBackup}); the journal writer copies the entry to the journal.
+ * <p>Exactly once rests on two records in the account's own partition: the job's run key ({@code <jobId>/<run>}) in
+ * {@link Account#jobs()} (every outcome, including "no money moved"), and the movement's entry under txId
+ * {@code job/<jobId>/<run>}, which {@link Ledger#decide} finds in the tail or the journal like any retried transaction
+ * once the key has left that short list. Both name the run, not only the id: a job started under the id of one that
+ * finished and expired is a new job here, and moves money again. The movement itself is decided by the ledger's rules:
+ * a fee the overdraft limit does not allow is REJECTED. The backup receives the appended entry and the run key
+ * ({@link io.partita.account.AccountBackup}); the journal writer copies the entry to the journal.
  *
  * <p>An entry found under the run's txId counts as this job's own only when it is one: type FEE or INTEREST with
  * {@code ref} = the job's id. Clients cannot write such a txId (it holds '/'), so another entry there means the ledger

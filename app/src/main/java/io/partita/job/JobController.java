@@ -23,7 +23,11 @@ import jakarta.validation.constraints.Pattern;
 import java.util.List;
 import java.util.function.Supplier;
 
-/** Jobs over HTTP. Any node accepts a job (and coordinates it) and any node answers for any job. */
+/**
+ * Jobs over HTTP. Any node accepts a job (and coordinates it) and any node answers for any job.
+ * <b>Threads:</b> Micronaut runs every route on the HTTP blocking pool, many requests at once (starting a job blocks
+ * on a few grid steps); it keeps only a final reference to {@link JobService}.
+ */
 @Controller("/jobs")
 @Validated
 @ExecuteOn(TaskExecutors.BLOCKING)

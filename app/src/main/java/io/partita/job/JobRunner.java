@@ -29,16 +29,21 @@ import java.util.stream.Collectors;
 
 /**
  * This member's part in running jobs: it coordinates the jobs it started, and adopts jobs whose coordinator left.
+ * <b>Threads:</b> one thread ("partita-job-runner") runs the ticks and every decision. Task callbacks arrive on
+ * Hazelcast's threads; they only take the partition out of the in-flight set and hand anything else to the loop.
+ * {@link #start} is called from the threads that start jobs (the HTTP blocking pool, the schedule trigger) and only
+ * registers the job and hands it to the loop. The jobs it coordinates, with their partitions in flight and attempts,
+ * are kept in concurrent maps, which the running gauge also reads on the scraping thread.
  *
- * <p>What runs where. The coordinator of a job (the member that accepted it) sends one {@link PartitionTask} per
- * partition not yet done to that partition's owner, and sends it again when it fails; the tasks run on the owners and
- * record their partition in the job themselves. Each tick (partita.jobs.tick) the coordinator re-reads the job and
- * sends what is neither done nor in flight, so a partition whose owner died is simply sent again and lands on the
- * new owner. Every member also looks, each tick, at the RUNNING jobs whose records it owns (a local query), and
- * adopts one whose coordinator is no longer a member, with a compare-and-set on the job ({@link ClaimCoordination}):
- * the job's record has exactly one owner, so exactly one member adopts it, and it does so within a tick or two of the
- * member's removal. The adopter resends every partition not done; tasks the old coordinator had in flight may still
- * finish, and the duplicates are harmless (a partition counts once, an account is processed once).
+ * <p>The coordinator of a job (the member that accepted it) sends one {@link PartitionTask} per partition not yet done
+ * to that partition's owner, and sends it again when it fails; the tasks run on the owners and record their partition
+ * in the job themselves. Each tick (partita.jobs.tick) the coordinator re-reads the job and sends what is neither done
+ * nor in flight, so a partition whose owner died is simply sent again and lands on the new owner. Every member also
+ * looks, each tick, at the RUNNING jobs whose records it owns (a local query), and adopts one whose coordinator is no
+ * longer a member, with a compare-and-set on the job ({@link ClaimCoordination}): the job's record has exactly one
+ * owner, so exactly one member adopts it, and it does so within a tick or two of the member's removal. The adopter
+ * resends every partition not done; tasks the old coordinator had in flight may still finish, and the duplicates are
+ * harmless (a partition counts once, an account is processed once).
  *
  * <p>A job can also name this member as its coordinator without this member driving it: its start stored the record
  * but did not learn so (the write's answer was lost and the retried write found the record, or the backup did not
@@ -55,9 +60,6 @@ import java.util.stream.Collectors;
  * <p>Why a coordinator and not every member pulling its own partitions: the pushing member reads the job once per tick
  * instead of every member reading every job; a partition normally gets exactly one task; and failed attempts are
  * counted in one place, which is what lets a job fail instead of retrying a broken partition forever.
- *
- * <p>Concurrency: one thread ("partita-job-runner") runs the ticks and every decision. Task callbacks arrive on
- * Hazelcast's threads; they only take the partition out of the in-flight set and hand anything else to the loop.
  */
 @Context
 final class JobRunner implements AutoCloseable {

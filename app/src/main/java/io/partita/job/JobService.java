@@ -25,6 +25,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * Starts jobs and reads them, for the API and for schedules. Starting is three grid steps on the calling thread: take
  * the type's guard (unless the job is {@code concurrent}), store the RUNNING job under its id if the id is free, and
  * hand it to this member's {@link JobRunner}, which sends out the partition tasks.
+ * <b>Threads:</b> called on the HTTP blocking pool and by the schedule trigger's thread at once; each start blocks its
+ * caller on its grid steps. The bean's fields are final; what two starts contend for is decided in the grid (the
+ * guard's {@code putIfAbsent}, the job's {@code putIfAbsent}), not in this process.
  *
  * <p>The guard: "at most one running job of a type" needs one atomic place per type, because jobs of a type live in
  * different partitions. It is an entry of {@code job-guards} holding the running job's run key ({@code id/run}, so

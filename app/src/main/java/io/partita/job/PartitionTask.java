@@ -30,14 +30,17 @@ import java.util.concurrent.Callable;
  * One job's work on one partition: the shard of the "sharded cron". {@link JobRunner} sends it to the partition's
  * owner ({@code submitToKeyOwner} with a key of that partition; the task is {@link PartitionAware} on the same key),
  * where it runs on a thread of the {@code partita-jobs} executor, never on the partition thread.
+ * <b>Threads:</b> as above, on a {@code partita-jobs} executor thread of the partition's owner; the slices it sends
+ * run there as {@link ApplyJob}s. An instance serves one partition of one job on one thread. The coordinator may send
+ * it again (a failure, a failover), and a second run only replays: accounts done answer "already processed".
  *
- * <p>What runs where: the task lists the partition's account keys with one partition-predicate query (a scan of that
- * partition only, on its owner, which is this member), then sends them in slices of {@code sliceSize} keys to the
- * partition thread as one {@link ApplyJob} batch per slice ({@code executeOnKeys}; all keys of a slice share the
- * partition, so each slice is one short operation). Between slices the partition thread serves everything else, so a
- * transaction on an account of this partition waits for at most one slice; {@code slicePause} can throttle further.
- * The entries the slices record go to the journal through the member's journal writer, like every transaction's;
- * after the last slice the task records the partition done in the job.
+ * <p>The task lists the partition's account keys with one partition-predicate query (a scan of that partition only, on
+ * its owner, which is this member), then sends them in slices of {@code sliceSize} keys to the partition thread as one
+ * {@link ApplyJob} batch per slice ({@code executeOnKeys}; all keys of a slice share the partition, so each slice is
+ * one short operation). Between slices the partition thread serves everything else, so a transaction on an account of
+ * this partition waits for at most one slice; {@code slicePause} can throttle further. The entries the slices record
+ * go to the journal through the member's journal writer, like every transaction's; after the last slice the task
+ * records the partition done in the job.
  *
  * <p>Every {@link #RECHECK_SLICES} slices the task reads the job again and stops when it is no longer this run and
  * RUNNING (it FAILED, or its id now names another run): a failed job stops charging within that many slices of each

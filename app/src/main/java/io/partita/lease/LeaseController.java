@@ -25,10 +25,13 @@ import java.util.concurrent.CompletionStage;
  * Worker lease groups over HTTP: create a group of N shards, join it as a worker, renew (the answer is the worker's
  * shards, each with its fencing token), leave, and check a token from a worker's downstream store. Any node answers;
  * the group lives in one partition of the grid.
+ * <b>Threads:</b> creating a group, renewals, joins, leaves and checks run on the Netty event loops and do not block
+ * a thread: each is one entry processor whose answer completes the response; listing, reading and deleting groups
+ * block and run on the HTTP blocking pool. It keeps only final references to singletons.
  *
- * <p>Renewals, joins, leaves and checks do not block a thread: each is one entry processor whose answer completes the
- * response. They take no permit of the node's transaction limit ({@code partita.max-in-flight}), so a node saturated
- * with transactions still answers them, queued behind at most the partition's current operations.
+ * <p>Renewals, joins, leaves and checks take no permit of the node's transaction limit
+ * ({@code partita.max-in-flight}), so a node saturated with transactions still answers them, queued behind at most
+ * the partition's current operations.
  */
 @Controller("/groups")
 @Validated

@@ -14,9 +14,10 @@ import java.util.TreeMap;
 
 /**
  * One lease group's whole state and its transitions: join, renew, leave and expire. Each transition is a plain,
- * deterministic function of the state and the arguments (the caller passes its clock in {@code now}), so that an
- * entry processor can run it on the group's partition thread and its backup can replay it with the same result.
- * Concurrency: none here; an instance is confined to the one thread that runs the transition.
+ * deterministic function of the state and the arguments (the caller passes its clock in {@code now}), so that an entry
+ * processor can run it on the group's partition thread and its backup can replay it with the same result.
+ * <b>Threads:</b> none here; an instance is confined to the one thread that runs the transition (the partition thread
+ * of the group's key, on the owner or a backup), since every entry processor works on its own copy.
  *
  * <p>Assignment is sticky and balanced: owned counts (counting a shard in hand-over as its receiver's) differ by at
  * most 1. When a worker joins, only the shards above their owners' quota move. A moved shard is first revoked: it

@@ -14,8 +14,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * HTTP to a set of nodes, with the retry a careful client does: an operation is re-sent with the same body (so the
  * same id) to the next node on a connection error, a timeout, a 5xx or a 429, until a definite answer or the give-up
  * deadline.
- *
- * <p>Threads: called from the workload's threads at once; the JDK client is thread-safe and the counters are atomic.
+ * <b>Threads:</b> called from the workload's threads at once; the JDK client is thread-safe and the counters are
+ * atomic.
  */
 public final class Client {
 

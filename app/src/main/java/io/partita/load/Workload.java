@@ -30,11 +30,11 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The load tool's workload: opens accounts, drives debits, credits and transfers from {@code concurrency} threads
  * for a duration, records every answer, and at the end reads balances and journals back for {@link Verification}.
+ * <b>Threads:</b> {@code concurrency} worker threads each run one operation at a time (blocking HTTP through
+ * {@link Client}); a daemon thread prints the progress line once a second from an HdrHistogram {@link Recorder}, which
+ * workers record into without locks. Results go to concurrent queues, read only after the workers stop.
  *
- * <p>Threads: {@code concurrency} worker threads each run one operation at a time (blocking HTTP through
- * {@link Client}); a daemon thread prints the progress line once a second from an HdrHistogram {@link Recorder},
- * which workers record into without locks. Results go to concurrent queues, read only after the workers stop.
- * The fault tests call this class directly, in their own JVM, against node processes.
+ * <p>The fault tests call this class directly, in their own JVM, against node processes.
  */
 final class Workload {
 

@@ -20,14 +20,16 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The FencedLock of each account, and taking several of them without deadlock.
+ * <b>Threads:</b> a lock lives in the CP Subsystem (the Raft group "default" with CP members, ordinary partitions in
+ * unsafe mode); taking and releasing it is a blocking call from the calling thread (the blocking executor's tasks,
+ * transfer coordinators), and the lock belongs to that thread and to this member's CP session, so {@link Held#close()}
+ * must run on the thread that called {@link #lock(Deadline, String...)}. The bean is shared by those threads: its
+ * proxy cache is a concurrent map, and whether the CP Subsystem formed is a volatile flag.
  *
- * <p>What runs where: a lock lives in the CP Subsystem (the Raft group "default" with CP members, ordinary partitions
- * in unsafe mode); taking and releasing it is a blocking call from the calling thread, and the lock belongs to that
- * thread and to this member's CP session, so {@link Held#close()} must run on the thread that called
- * {@link #lock(Deadline, String...)}. Several locks are always taken in the order of their account ids: two transfers
- * in opposite directions then queue on the same first lock instead of each holding the lock the other waits for. The
- * wait for all of them together is bounded by {@code partita.cp.lock-timeout} and by the request's deadline; a
- * timeout releases what was taken and answers 503, nothing changed.
+ * <p>Several locks are always taken in the order of their account ids: two transfers in opposite directions then queue
+ * on the same first lock instead of each holding the lock the other waits for. The wait for all of them together is
+ * bounded by {@code partita.cp.lock-timeout} and by the request's deadline; a timeout releases what was taken and
+ * answers 503, nothing changed.
  *
  * <p>A lock call cannot be interrupted: while the CP group has no leader, Hazelcast retries it for up to about two
  * minutes before it fails. The client has its 503 at the deadline meanwhile (the caller stops waiting), and a lock

@@ -25,19 +25,20 @@ import java.util.stream.Collectors;
 
 /**
  * Keeps the CP Subsystem at its configured number of members, and tells {@code GET /cluster} what it really is.
+ * <b>Threads:</b> CP membership events arrive on Hazelcast's event threads and only wake this bean's one scheduler
+ * thread ("partita-cp-membership"), which also checks every {@link #CHECK_PERIOD} (a member that joins after a
+ * removal, a promotion that failed); only that thread asks and promotes, and what {@code GET /cluster} reads from any
+ * thread is kept in volatile fields.
  *
  * <p>Why: Hazelcast removes a crashed CP member after {@code partita.cp.missing-member-removal}, and its Raft groups
  * shrink: with 3 CP members, one crash leaves groups of 2, which a second crash stops cold (no majority). Promoting
  * another member in its place brings the groups back to 3, so a later second crash still leaves a majority.
  *
- * <p>What runs where: CP membership events arrive on Hazelcast's event threads and only wake this bean's one
- * scheduler thread, which also checks every {@link #CHECK_PERIOD} (a member that joins after a removal, a promotion
- * that failed). The check asks the CP Subsystem for its members (a Raft query); if there are fewer than configured,
- * the oldest member that is not a CP member promotes itself ({@code promoteToCPMember} can only promote the local
- * member). Every member computes the same candidate from the same member list, so normally one promotes; if lists
- * differ for a moment and two promote, the CP Subsystem simply has one member more than configured, which is safe.
- * With no candidate (all members are CP members already), it logs that a new node is needed; the next node to join
- * is promoted.
+ * <p>The check asks the CP Subsystem for its members (a Raft query); if there are fewer than configured, the oldest
+ * member that is not a CP member promotes itself ({@code promoteToCPMember} can only promote the local member). Every
+ * member computes the same candidate from the same member list, so normally one promotes; if lists differ for a moment
+ * and two promote, the CP Subsystem simply has one member more than configured, which is safe. With no candidate (all
+ * members are CP members already), it logs that a new node is needed; the next node to join is promoted.
  */
 @Context
 public class CpMembership implements CPMembershipListener, AutoCloseable {

@@ -20,14 +20,17 @@ import java.util.Map;
 /**
  * The write of the locked path: records the entry a lock holder decided, only if the holder's fence is not lower
  * than the highest fence the account has seen, and only if the account is still the one the holder read.
+ * <b>Threads:</b> runs on the partition thread of the account's owner, so the checks and the write are one atomic
+ * step; a run again after a retry or a migration finds its own entry and is refused as a duplicate, which the holder
+ * answers from the recorded entry. Its backup ({@link io.partita.account.AccountBackup}) applies the appended entry
+ * and the fence on each replica.
  *
- * <p>Runs on the partition thread of the account's owner, so the checks and the write are one atomic step. The
- * fence check is what makes a lock safe to lose: a holder that paused past its CP session lost its lock, and a newer
- * holder (with a higher fence, FencedLock's fences only grow) may have written since; the paused holder's late write
- * is refused here instead of overwriting the newer one. The second check (the account's version is the one read)
+ * <p>The fence check is what makes a lock safe to lose: a holder that paused past its CP session lost its lock, and a
+ * newer holder (with a higher fence, FencedLock's fences only grow) may have written since; the paused holder's late
+ * write is refused here instead of overwriting the newer one. The second check (the account's version is the one read)
  * covers writers that take no lock at all (the partitioned path, recovery of a transfer): if the account moved between
- * the holder's read and this write, the holder reads and decides again. The backup receives the appended entry and
- * the new fence ({@link AccountBackup}) and never re-checks.
+ * the holder's read and this write, the holder reads and decides again. The backup receives the appended entry and the
+ * new fence ({@link io.partita.account.AccountBackup}) and never re-checks.
  *
  * <p>The third check keeps a txId from being applied twice whatever the holder read: the write is refused when the
  * account's tail or its journal already holds the txId (the journal lives in the account's partition, so this is a

@@ -15,14 +15,14 @@ import java.time.Duration;
 
 /**
  * Read, check, write: one transaction on one account by a thread that holds the account's lock with {@code fence}.
+ * <b>Threads:</b> runs on the calling thread (the one that holds the account's lock) and blocks on the grid, each wait
+ * bounded by the request's {@link Deadline}; it keeps no state between calls.
  *
- * <p>Runs on the calling thread and blocks on the grid, each wait bounded by the request's {@link Deadline}: it reads
- * the account, then (only when the txId is not in the account's tail) the txId's journal entry, decides
+ * <p>It reads the account, then (only when the txId is not in the account's tail) the txId's journal entry, decides
  * with {@link Ledger#decide} exactly as the partitioned path does, and writes with a {@link FencedWrite}. The lock
  * keeps other locked-mode writers out; writers that take no lock (partitioned mode, transfer recovery) may still move
- * the account between the read and the write, and then the write is refused and the decision is taken again on a
- * fresh read. A refused fence means this holder lost its lock: nothing was written, and the client retries with the
- * same id.
+ * the account between the read and the write, and then the write is refused and the decision is taken again on a fresh
+ * read. A refused fence means this holder lost its lock: nothing was written, and the client retries with the same id.
  *
  * <p>Why the account is read before the journal: an entry leaves the account's tail only once the journal holds it,
  * so a txId missing from the account when it is read is, if recorded at all, in the journal when the journal is read

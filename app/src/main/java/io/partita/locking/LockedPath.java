@@ -26,11 +26,12 @@ import java.util.concurrent.Semaphore;
 
 /**
  * Lock per message: take the account's FencedLock, read, check, write with the fence, unlock.
+ * <b>Threads:</b> FencedLock calls block and a lock belongs to the thread that took it, so the whole sequence runs as
+ * one task on the node's blocking executor, never on an HTTP event loop; the returned stage completes when the lock is
+ * released. Callers on any thread share only the count of tasks under way, a semaphore.
  *
- * <p>What runs where: FencedLock calls block and a lock belongs to the thread that took it, so the whole sequence
- * runs as one task on the node's blocking executor, never on an HTTP event loop; the returned stage completes when
- * the lock is released. Same answers as the partitioned path: both decide with {@code Ledger.decide}, and
- * {@code AccountService} writes the journal entry after this path answers, whichever path it was.
+ * <p>Same answers as the partitioned path: both decide with {@code Ledger.decide}, and {@code AccountService} writes
+ * the journal entry after this path answers, whichever path it was.
  *
  * <p>Time: the request's deadline ({@code partita.request-timeout}) is taken when it arrives here and bounds the task
  * wherever it is: a task that waited in the executor's queue past it does nothing, the lock wait ends at it, and no

@@ -10,6 +10,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Where the step after a grid call runs.
+ * <b>Threads:</b> any thread hands work to the pool; its threads ("partita-continuation-N", as many as cores, at least
+ * 2) run Hazelcast's callbacks and Partita's continuations, which must be short and never block. {@link #install()}
+ * may be called by every member start in the JVM: it sets the executor only where it is not set already.
  *
  * <p>A Hazelcast future completes on a response thread, and a response thread may not start a call to another member
  * ({@code IllegalThreadStateException}); so a step that makes another grid call (the journal write after the entry

@@ -26,11 +26,10 @@ import java.util.function.IntConsumer;
  * the partition's sentinel is there. A lookup is a hash probe of the record store: no operation, no invocation, no
  * copy (the maps keep their values as objects). Also the one write that bypasses every map operation: a member's
  * tails, restored just before a split-brain merge reads them ({@code TailRestore}).
- *
- * <p>What runs where: {@link #value}, {@link #forEach} and {@link #replaceLocally} must be called on the partition
- * thread of {@code partitionId}, the only thread that changes that partition's stores, so they see a settled state;
- * {@link #onOwnedPartitions} puts a task there from any other thread; the partition id lookups may be called
- * anywhere. One instance per member, kept in its user context, built on first use.
+ * <b>Threads:</b> {@link #value}, {@link #forEach} and {@link #replaceLocally} must be called on the partition thread
+ * of {@code partitionId}, the only thread that changes that partition's stores, so they see a settled state;
+ * {@link #onOwnedPartitions} puts a task there from any other thread; the partition id lookups may be called anywhere.
+ * One instance per member, kept in its user context, built on first use.
  */
 public final class LocalStores {
 

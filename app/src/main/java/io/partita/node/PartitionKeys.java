@@ -8,6 +8,10 @@ import com.hazelcast.partition.PartitionService;
  * addresses a partition by a key, not by its id (a partition predicate, {@code submitToKeyOwner}); these keys let a
  * job name "partition 17" in those calls. A key's partition depends only on its serialized form and the partition
  * count, so the table is the same on every member.
+ * <b>Threads:</b> {@link #of} is called from any thread at once: partition threads (the sentinel check of an entry
+ * processor), HTTP event loops, the job runner. The table is built on first use and published through a volatile
+ * field; two threads that both find it missing each build the same table, which costs a little work and nothing else,
+ * and once published it is never changed.
  */
 public final class PartitionKeys {
 

@@ -20,14 +20,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * and backups all left at once (a crash of two members with one backup, or the other side of a network split) comes
  * back empty, without its sentinel: then an account missing there may exist after all, so the ledger answers 503
  * {@code partition-lost} instead of 404 and opens no account there, until the data is back.
+ * <b>Threads:</b> {@link #lost} is called on the partition thread of the partition it asks about (it reads the local
+ * store); the lifecycle and partition-lost listeners run on Hazelcast's event threads; the rest on any thread. What
+ * they share is a count of lost events (atomic) and the sentinels held before a merge (a concurrent set).
  *
  * <p>The data comes back with a split-brain merge: the sentinel map keeps the existing entry and never takes the
  * merging one (so that, while the merge runs, the other maps' merge policies can still tell a lost partition), and a
  * member that merged restores the sentinels it held once all its maps have merged ({@code MERGED}). An operator who
  * knows the data is gone for good restores a partition's sentinel by hand ({@link #restore}), accepting the loss.
- *
- * <p>What runs where: {@link #lost} is called on the partition thread of the partition it asks about (it reads the
- * local store); the lifecycle and partition-lost listeners run on Hazelcast's event threads; the rest on any thread.
  */
 public final class PartitionSentinels {
 

@@ -21,6 +21,10 @@ import java.util.stream.Collectors;
 /**
  * Closes a connection this member opened to an address outside the cluster when the peer has not sent a byte within
  * {@link #GRACE_MILLIS}.
+ * <b>Threads:</b> its own timer thread ("partita-silent-peers") runs every check, one at a time, and is the only
+ * thread that reads or writes its tables of unanswered connections and logged peers, so they need no lock; the
+ * connections themselves are Hazelcast's (served by its IO threads), read through its connection manager and closed
+ * with their own {@code close}.
  *
  * <p>Why: in Hazelcast 5.4 a new outgoing member connection waits for the peer's protocol header with its handshake
  * frame already queued, and while it waits its outbound pipeline reschedules itself at once, round after round: the IO

@@ -27,6 +27,9 @@ import java.util.UUID;
  * partition table with entry counts, each node's share and rate, and the migrations since this node joined. The
  * dashboard polls these every second, so each answer is built from tables the member keeps and counts that
  * {@link PartitionViews} gathers at most twice a second.
+ * <b>Threads:</b> Micronaut runs each route on the HTTP blocking pool, many requests at once; it keeps only final
+ * references to singletons, each safe for concurrent readers ({@link PartitionViews} gathers for all of them,
+ * {@link MigrationTracker} and {@link ClusterSafety} answer from what they last recorded).
  */
 @Controller("/cluster")
 class ClusterController {

@@ -17,11 +17,11 @@ import java.util.function.ToDoubleFunction;
  * (this member's primary and backup entries of each map), and the cluster-wide migration counters of
  * {@link MigrationTracker}: {@code partita_migrations_completed_total}, {@code partita_migrations_failed_total},
  * {@code partita_partitions_moved_total}, {@code partita_migrations_in_flight}.
+ * <b>Threads:</b> every value is read when Prometheus scrapes, on the HTTP thread serving the scrape, from tables and
+ * statistics the member keeps (O(partitions), never O(entries)); whether the cluster is safe is
+ * {@link ClusterSafety}'s last answer, not a round trip to every member per scrape.
  *
- * <p>What runs where: every value is read when Prometheus scrapes, on the HTTP thread serving the scrape, from tables
- * and statistics the member keeps (O(partitions), never O(entries)); whether the cluster is safe is
- * {@link ClusterSafety}'s last answer, not a round trip to every member per scrape. A member that is shutting down reports NaN
- * rather than failing the scrape.
+ * <p>A member that is shutting down reports NaN rather than failing the scrape.
  */
 @Context
 class ClusterMeters {

@@ -10,13 +10,14 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Whether the cluster is safe (every partition has its backups, no migration in flight), as last learned.
+ * <b>Threads:</b> one daemon thread of this node ("partita-cluster-safety") asks, one question at a time,
+ * {@link #PERIOD_MILLIS} after the last answer, and keeps the answer in a volatile field; every reader, on any thread
+ * (readiness probes on the event loops, {@code /cluster}, Prometheus scrapes), gets the last answer without waiting.
  *
- * <p>Threads: asking is a round trip to every member, and a member that is paused (a long GC pause, SIGSTOP) holds
- * the answer, and an operation thread of each member that asked, until it is removed. Asked per request (readiness
- * probes, the dashboard's poll of {@code /cluster}, a Prometheus scrape) that ties up the live members while one is
- * paused. So one daemon thread of this node asks, one question at a time, {@link #PERIOD_MILLIS} after the last
- * answer, and every reader gets the last answer without waiting. Until the first answer, and while the member is not
- * running, the cluster is reported unsafe.
+ * <p>Why not ask per request: asking is a round trip to every member, and a member that is paused (a long GC pause,
+ * SIGSTOP) holds the answer, and an operation thread of each member that asked, until it is removed. Asked per request
+ * (readiness probes, the dashboard's poll of {@code /cluster}, a Prometheus scrape) that ties up the live members
+ * while one is paused. Until the first answer, and while the member is not running, the cluster is reported unsafe.
  */
 @Context
 public class ClusterSafety {

@@ -23,14 +23,13 @@ import java.util.concurrent.atomic.AtomicReference;
  * member, so each node counts the whole cluster's migrations since it joined (verified in
  * {@code PartitionViewsTest}: a non-master node sees the same events as the master). A promotion after a crash
  * arrives as a replica-0 migration without a source.
+ * <b>Threads:</b> callbacks run on Hazelcast's event threads, possibly several at once for different partitions; the
+ * running process is one immutable {@link MigrationState} behind an {@link AtomicReference} (read lock-free by
+ * {@code GET /cluster}), and the counters, the owner table and the recent history are guarded by {@code this}.
  *
  * <p>{@code partitionsMoved} counts changes of a partition's primary owner: the tracker keeps the owner it last knew
  * of each partition, seeded from this member's partition table, and counts a successful replica-0 migration whose
  * destination differs from it. Replica (backup) migrations count as {@code completed} but not as moves.
- *
- * <p>Concurrency: callbacks run on Hazelcast's event threads, possibly several at once for different partitions;
- * the running process is one immutable {@link MigrationState} behind an {@link AtomicReference} (read lock-free by
- * {@code GET /cluster}), and the counters, the owner table and the recent history are guarded by {@code this}.
  */
 @Context
 class MigrationTracker implements MigrationListener {

@@ -33,11 +33,12 @@ import java.util.concurrent.TimeoutException;
  * counts come from one {@link MemberSnapshotTask} per member, which reads the sizes of its own record stores (no
  * entry is scanned). The gathered snapshots are kept for {@link #FRESH_FOR}, so any number of pollers on a node cost
  * one round of tasks per interval.
+ * <b>Threads:</b> callers run on the HTTP blocking pool; {@link #snapshots()} is synchronized, so concurrent callers
+ * wait for one gathering round instead of starting their own, and the gathered snapshots are only read and replaced
+ * under that monitor.
  *
- * <p>Concurrency: callers run on the HTTP blocking pool; {@link #snapshots()} is synchronized, so concurrent callers
- * wait for one gathering round instead of starting their own. A round waits at most {@link #GATHER_TIMEOUT} for every
- * member; a member that fails or leaves meanwhile is left out, and its partitions show no count (null) until the
- * next round.
+ * <p>A round waits at most {@link #GATHER_TIMEOUT} for every member; a member that fails or leaves meanwhile is left
+ * out, and its partitions show no count (null) until the next round.
  */
 @Singleton
 class PartitionViews {

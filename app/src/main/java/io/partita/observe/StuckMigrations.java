@@ -25,6 +25,8 @@ import java.util.function.LongSupplier;
  * member's partitions stays flagged "migrating" far longer than any migration takes. Such a partition refuses every
  * operation with {@code PartitionMigratingException}, which callers retry forever, so the node never becomes ready
  * again. This was seen once after a heal, on a member that had been silent for 40 s.
+ * <b>Threads:</b> {@link #check} on the bean's own timer thread, one check at a time, which alone keeps the table of
+ * flagged partitions; it only reads the flags.
  *
  * <p>How a flag can stay, read from Hazelcast 5.4.0 (not reproduced on purpose): a promotion after a member's removal
  * flags each promoted partition ({@code BeforePromotionOperation}) and clears the flags only once all of them are
@@ -37,8 +39,6 @@ import java.util.function.LongSupplier;
  * the member (its partitions have their backups on other members) and ends the process with status 70, so that a
  * supervisor (Kubernetes, compose's {@code restart: on-failure}, systemd) starts it again as a new member. Liveness
  * is DOWN from the moment the member stops.
- *
- * <p>What runs where: {@link #check} on the bean's own timer thread, one check at a time; it only reads the flags.
  */
 @Context
 public class StuckMigrations {

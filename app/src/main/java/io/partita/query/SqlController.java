@@ -8,7 +8,11 @@ import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.micronaut.validation.Validated;
 import jakarta.validation.Valid;
 
-/** {@code POST /sql}: one read-only SELECT over the published mappings, answered as columns and rows. */
+/**
+ * {@code POST /sql}: one read-only SELECT over the published mappings, answered as columns and rows.
+ * <b>Threads:</b> Micronaut runs it on the HTTP blocking pool, many queries at once (bounded by {@link SqlPermits});
+ * it keeps only a final reference to {@link SqlService}.
+ */
 @Controller("/sql")
 @Validated
 class SqlController {

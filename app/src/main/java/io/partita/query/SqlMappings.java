@@ -20,6 +20,8 @@ import java.util.function.IntFunction;
  * The SQL tables Partita publishes, created when the node starts ({@code CREATE OR REPLACE}, the same definition from
  * every node, so racing nodes are harmless). Values are read under the Compact type names that
  * {@link AccountFeature} writes.
+ * <b>Threads:</b> created at start on the thread that builds the context; {@link #ensure()} is called by every query
+ * on the HTTP blocking pool, reads a volatile flag, and creates the mappings under the bean's monitor, once.
  *
  * <ul>
  *   <li>{@code accounts}: a view of {@code id} (the key), {@code balance, overdraftLimit, version, fence} (the tail is

@@ -12,8 +12,7 @@ import java.util.function.Supplier;
  * an HTTP blocking thread and engine threads for up to the timeout, so without a bound a burst of slow queries would
  * take the threads that transactions need. Past the bound a query is answered 503 with {@code Retry-After} at once,
  * never queued.
- *
- * <p>Concurrency: one {@link Semaphore}; a permit is taken with {@code tryAcquire} on the thread that runs the query
+ * <b>Threads:</b> one {@link Semaphore}; a permit is taken with {@code tryAcquire} on the thread that runs the query
  * and given back in {@code finally} on that same thread, so no failure, timeout or refusal can keep one.
  */
 @Singleton

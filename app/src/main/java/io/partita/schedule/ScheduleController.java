@@ -20,7 +20,11 @@ import jakarta.validation.constraints.Pattern;
 import java.util.List;
 
 
-/** Schedules over HTTP: create or replace, list, read, delete. They fire on whichever member owns them. */
+/**
+ * Schedules over HTTP: create or replace, list, read, delete. They fire on whichever member owns them.
+ * <b>Threads:</b> Micronaut runs every route on the HTTP blocking pool, many requests at once; it keeps only a final
+ * reference to {@link ScheduleService}.
+ */
 @Controller("/schedules")
 @Validated
 @ExecuteOn(TaskExecutors.BLOCKING)

@@ -10,7 +10,11 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
-/** Schedules as the API manages them: stored in the {@code schedules} map, fired by {@link ScheduleTrigger}. */
+/**
+ * Schedules as the API manages them: stored in the {@code schedules} map, fired by {@link ScheduleTrigger}.
+ * <b>Threads:</b> called on the HTTP blocking pool, many requests at once; each call is one blocking map operation,
+ * and the bean holds only the map's proxy, which is safe for any thread.
+ */
 @Singleton
 class ScheduleService {
 

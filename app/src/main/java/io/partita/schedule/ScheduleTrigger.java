@@ -20,13 +20,15 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Fires the schedules: each firing runs its job once across the cluster, and firing goes on when any one member is
  * lost.
+ * <b>Threads:</b> every member runs this loop on one thread ("partita-schedule-trigger"), which alone evaluates the
+ * schedules this member owns, one after another; the count of jobs it started is atomic, read by tests from any
+ * thread.
  *
- * <p>What runs where. Every member runs this loop on one thread ("partita-schedule-trigger") and looks only at the
- * schedules whose entries it owns ({@code localKeySet}): the trigger of a schedule is the owner of its partition,
- * elected by the same partition table that places the accounts. For a due firing it starts the job under an id
- * derived from the schedule and the firing's time ({@link Schedule#firingJobId}), then accounts for the firing with a
- * compare-and-set on the schedule ({@link RecordFiring}). When the owner dies, the backup of the schedule is promoted
- * on another member, whose loop sees the firings now due at its next tick.
+ * <p>Each member looks only at the schedules whose entries it owns ({@code localKeySet}): the trigger of a schedule is
+ * the owner of its partition, elected by the same partition table that places the accounts. For a due firing it starts
+ * the job under an id derived from the schedule and the firing's time ({@link Schedule#firingJobId}), then accounts
+ * for the firing with a compare-and-set on the schedule ({@link RecordFiring}). When the owner dies, the backup of the
+ * schedule is promoted on another member, whose loop sees the firings now due at its next tick.
  *
  * <p>Exactly once per firing does not rest on there being one trigger: during a migration two members may both
  * evaluate a schedule, and a member may die between starting a job and recording the firing. The job id makes the

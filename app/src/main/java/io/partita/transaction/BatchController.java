@@ -26,6 +26,9 @@ import java.util.concurrent.CompletionStage;
 /**
  * {@code POST /transactions/batch}: up to {@link #MAX_ITEMS} transactions, answered in order, each exactly as its
  * single call would have been. An invalid item is answered 400 on its own and the others still run.
+ * <b>Threads:</b> Micronaut calls it on the Netty event loops, many requests at once; it validates and hands the batch
+ * to {@link BatchService} without blocking, and the answer completes on whichever thread completes the batch. It keeps
+ * only final references to singletons.
  */
 @Controller("/transactions/batch")
 class BatchController {

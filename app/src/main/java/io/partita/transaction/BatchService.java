@@ -29,11 +29,14 @@ import java.util.concurrent.TimeUnit;
  * its accounts: one operation (and one backup message) per partition, one message per member, so a batch of thousands
  * costs a few round trips. On the locked path each item takes the single-call route. Either way items on one account
  * run in batch order.
+ * <b>Threads:</b> called from the Netty event loops, many batches at once; the calls are issued from the calling
+ * thread and their continuations on Hazelcast's default async executor (the node's continuation pool); the processors
+ * run on the owners' partition threads. The bean's fields are final; a batch's own state (its outcomes, what is
+ * pending) lives in that call, and its rounds run one after another, each started by the completion of the one before,
+ * so no two threads write one slot of it at once.
  *
- * <p>What runs where: the calls are issued from the calling thread and their continuations on Hazelcast's default
- * async executor (the node's continuation pool); the processors run on the owners' partition threads. A partition's
- * items go at most {@link PartitionBatcher#MAX_PER_OPERATION} per operation, so one batch never holds a partition
- * thread for long; larger shares go in further rounds, each after the previous one answered.
+ * <p>A partition's items go at most {@link PartitionBatcher#MAX_PER_OPERATION} per operation, so one batch never holds
+ * a partition thread for long; larger shares go in further rounds, each after the previous one answered.
  *
  * <p>Failure: a round that fails (its member left mid-way, a backup did not confirm) stops the rounds after it, and
  * what is unanswered is sent again, cut anew by the current owners, up to {@link #ATTEMPTS} times; re-sending is safe

@@ -25,8 +25,7 @@ import java.util.concurrent.CompletionStage;
  * it meanwhile go together in the next one, as one operation and one backup message. At low load a transaction is sent
  * at once, alone; under load the batches grow with it ("smart batching"), so the cost per transaction falls as the
  * load rises instead of the queue.
- *
- * <p>Concurrency: {@link #submit} is called by any thread (HTTP event loops, benchmark threads); each partition's lane
+ * <b>Threads:</b> {@link #submit} is called by any thread (HTTP event loops, benchmark threads); each partition's lane
  * is guarded by its own monitor, held only to queue or take transactions, never across a grid call. The next batch is
  * sent from the thread that completes the previous one (Hazelcast's default async executor, the node's continuation
  * pool), never from a partition or response thread.

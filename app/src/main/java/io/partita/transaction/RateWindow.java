@@ -6,8 +6,7 @@ import java.util.function.LongSupplier;
 /**
  * Events per second over the last few whole seconds, for a dashboard: a ring of per-second buckets, each stamped with
  * the second it counts.
- *
- * <p>Concurrency: {@link #record()} is lock-free (one increment, and a reset the first time a bucket is reused); a
+ * <b>Threads:</b> {@link #record()} is lock-free (one increment, and a reset the first time a bucket is reused); a
  * reset racing an increment of the same new second may lose that increment, which a displayed rate can afford. The
  * exact totals live in the Micrometer counters beside it.
  */

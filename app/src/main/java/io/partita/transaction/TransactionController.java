@@ -25,7 +25,11 @@ import jakarta.validation.constraints.Pattern;
 import java.util.concurrent.CompletionStage;
 import java.util.function.ToIntFunction;
 
-/** One transaction on one account over HTTP ({@code POST /accounts/{id}/transactions}); any node takes it. */
+/**
+ * One transaction on one account over HTTP ({@code POST /accounts/{id}/transactions}); any node takes it.
+ * <b>Threads:</b> Micronaut calls it on the Netty event loops, many requests at once; it keeps only final references
+ * to singletons and never waits on the grid.
+ */
 @Controller("/accounts")
 @Validated
 class TransactionController {

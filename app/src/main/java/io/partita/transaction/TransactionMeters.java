@@ -27,13 +27,12 @@ import java.util.concurrent.atomic.LongAdder;
  * {@code partita_transactions_total{mode,outcome}} and the histogram {@code partita_transaction_latency_seconds}.
  * It is also this node's {@link NodeActivity}, put in the member's user context so that the dashboard's per-node
  * rate can be gathered from every member.
+ * <b>Threads:</b> called from whatever thread completes a transaction; meters are created once per (mode, outcome) and
+ * cached in a concurrent map, and Micrometer's meters and {@link RateWindow} take concurrent updates.
  *
  * <p>Outcomes: {@code applied}, {@code rejected} (funds or limits), {@code replayed} (a retry answered with the first
  * answer), {@code conflict} (a txId reused with another payload), {@code not_found}, {@code unavailable} (a 503 the
  * client should retry), {@code invalid} (another 4xx) and {@code error}.
- *
- * <p>Concurrency: called from whatever thread completes a transaction; meters are created once per (mode, outcome)
- * and cached in a concurrent map, and Micrometer's meters and {@link RateWindow} take concurrent updates.
  */
 @Context
 public class TransactionMeters implements NodeActivity {

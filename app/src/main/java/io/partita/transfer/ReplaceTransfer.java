@@ -14,6 +14,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The backup half of the transfer processors: stores the record the primary computed, with the same time to live,
  * without deciding again.
+ * <b>Threads:</b> runs on the partition thread of each backup replica, after its primary ran on the owner, and may run
+ * again when Hazelcast sends the backup again; it stores the same record each time, so a second run changes nothing.
  */
 public final class ReplaceTransfer
         implements EntryProcessor<TransferKey, Transfer, Transfer>, IdentifiedDataSerializable {

@@ -31,12 +31,13 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * {@code POST /transfers}.
+ * <b>Threads:</b> the request arrives on an HTTP event loop, which takes the transfer's deadline and its in-flight
+ * permits and answers 503 at once when the node is full. The transfer itself blocks while it runs its steps (and, in
+ * locked mode, holds two locks on its thread), so it runs as one task on the blocking executor. The controller keeps
+ * only final references; each request's state (its deadline, its permits) is its own.
  *
- * <p>What runs where: the request arrives on an HTTP event loop, which takes the transfer's deadline and its
- * in-flight permits and answers 503 at once when the node is full. The transfer itself blocks while it runs its steps
- * (and, in locked mode, holds two locks on its thread), so it runs as one task on the blocking executor. The client
- * hears by the deadline: the answer stops waiting for the task then (503, "may or may not have been applied"), and the
- * task, which checks the same deadline, stops before its next step.
+ * <p>The client hears by the deadline: the answer stops waiting for the task then (503, "may or may not have been
+ * applied"), and the task, which checks the same deadline, stops before its next step.
  *
  * <p>A transfer takes {@link #PERMITS} in-flight permits, one per step it applies (the debit and the credit), as a
  * batch takes one per item: {@code partita.max-in-flight} counts transactions under way. The permits are held until

@@ -24,12 +24,15 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Completes transfers whose coordinator stopped between steps.
+ * <b>Threads:</b> the passes run on this bean's one scheduler thread ("partita-transfer-recovery"), one at a time,
+ * each transfer driven there with blocking calls ({@link TransferService}); member-removed events arrive on
+ * Hazelcast's event threads and only schedule a pass there. The count recovered, read from any thread, is atomic.
  *
- * <p>What runs where: each member looks only at the transfer records it owns ({@code localKeySet}), so every record
- * has exactly one member looking after it and a record moves to its new owner with its partition. The passes run on
- * one scheduler thread of this bean: every {@code recoveryAfter / 5} (at least a second) for unfinished records that
- * began more than {@code partita.transfers.recovery-after} ago, and, when a member leaves, for the unfinished records
- * that member coordinated, whatever their age (its backups are promoted by then: the pass waits a second for that).
+ * <p>Each member looks only at the transfer records it owns ({@code localKeySet}), so every record has exactly one
+ * member looking after it and a record moves to its new owner with its partition. A pass runs every
+ * {@code recoveryAfter / 5} (at least a second) for unfinished records that began more than
+ * {@code partita.transfers.recovery-after} ago, and, when a member leaves, for the unfinished records that member
+ * coordinated, whatever their age (its backups are promoted by then: the pass waits a second for that).
  *
  * <p>Why timing cannot break anything: a pass may pick up a transfer whose coordinator is still alive but slow (clock
  * skew between members, a long lock wait). Both then drive the same steps; each step applies once and the record only

@@ -26,14 +26,17 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * Transfers between two accounts, in either processing mode, and the completion of unfinished ones.
+ * <b>Threads:</b> the node that receives a transfer coordinates it on the calling thread, which blocks (the controller
+ * runs it on the blocking executor; recovery on its own thread). In locked mode that thread takes both accounts'
+ * FencedLocks, in order of id, and reads, checks and writes each step with the lock's fence. Many transfers run at
+ * once on different threads; the bean's fields are final, and two drivers of one transfer are kept apart in the grid
+ * (each step applies once, the record only moves forward), not in this process.
  *
- * <p>What runs where: the node that receives a transfer coordinates it on the calling thread, which blocks (the
- * controller runs it on the blocking executor). It records the transfer in the {@code transfers} map, in the source
- * account's partition, then drives it through its steps (see {@link Transfer}): each step is a transaction on one
- * account, journaled by {@link AccountService} before the next step starts. In partitioned mode a step runs as an
- * entry processor at the account's partition owner and no lock is taken. In locked mode the coordinator first takes
- * both accounts' FencedLocks, in order of id, and each step is read, checked and written by this thread with the
- * lock's fence; the locks are released when the transfer has its answer or stops.
+ * <p>The coordinator records the transfer in the {@code transfers} map, in the source account's partition, then drives
+ * it through its steps (see {@link Transfer}): each step is a transaction on one account, journaled by
+ * {@link AccountService} before the next step starts. In partitioned mode a step runs as an entry processor at the
+ * account's partition owner and no lock is taken. In locked mode the locks are released when the transfer has its
+ * answer or stops.
  *
  * <p>Time: a transfer has one {@link Deadline}, taken when it arrived ({@code partita.request-timeout}). Every grid
  * call waits until it at most, the lock wait ends at it, and no step is started after it. Past it the transfer

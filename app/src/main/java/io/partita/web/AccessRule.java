@@ -28,8 +28,8 @@ import java.util.Set;
  * </ul>
  * Without credentials configured ({@link ApiUsers#open}) every request is admitted. A request without valid
  * credentials is answered 401 with a Basic challenge, one with a role too low 403, both as problem+json.
- *
- * <p>What runs where: on the event loop of each request, a few string comparisons.
+ * <b>Threads:</b> on the event loop of each request, a few string comparisons; it keeps only final, unchanging
+ * references, so concurrent requests share nothing mutable.
  */
 @Singleton
 class AccessRule implements SecurityRule<HttpRequest<?>> {

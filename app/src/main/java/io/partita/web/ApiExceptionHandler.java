@@ -8,7 +8,11 @@ import io.micronaut.http.annotation.Produces;
 import io.micronaut.http.server.exceptions.ExceptionHandler;
 import jakarta.inject.Singleton;
 
-/** Renders an {@link ApiException} as problem+json, with {@code Retry-After} when it has one. */
+/**
+ * Renders an {@link ApiException} as problem+json, with {@code Retry-After} when it has one.
+ * <b>Threads:</b> Micronaut calls it on the thread that handles the failed request (an event loop or the blocking
+ * pool), many at once; it holds no state, so concurrent requests share nothing.
+ */
 @Produces(Problem.MEDIA_TYPE)
 @Singleton
 @Requires(classes = {ApiException.class, ExceptionHandler.class})

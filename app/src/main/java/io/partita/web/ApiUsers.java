@@ -25,9 +25,9 @@ import java.util.List;
  * creating lease groups, and everything a client may do) and a {@code client} (transactions, transfers, batches,
  * reads, lease workers). With neither password set the node runs open, as a single development node does, and says
  * so at start ({@link AccessRule} then admits every request).
- *
- * <p>What runs where: {@link #authenticate} on the request's event loop, once per request that carries credentials
- * (reactive, so Micronaut does not hand it to the blocking pool: it only compares bytes, in constant time).
+ * <b>Threads:</b> {@link #authenticate} on the request's event loop, once per request that carries credentials
+ * (reactive, so Micronaut does not hand it to the blocking pool: it only compares bytes, in constant time); the
+ * passwords are read once at start and never changed, so concurrent requests share nothing mutable.
  */
 @Singleton
 public class ApiUsers implements HttpRequestReactiveAuthenticationProvider<Object> {

@@ -38,12 +38,13 @@ import java.util.List;
  * of it is read and dropped without being kept, the connection is closed at its end, and nothing reaches a
  * controller. A compressed body (any
  * Content-Encoding but identity) is refused with 415 on every route, since it would be inflated past these limits.
+ * <b>Threads:</b> its handler runs on each HTTP/1.1 connection's event loop, one instance per connection (the held
+ * chunks are that connection's alone); the bean only adds the handler as connections open.
  *
- * <p>Runs on each HTTP/1.1 connection's event loop, as a Netty handler between the HTTP codec and Micronaut's
- * request handler. A body with a Content-Length over the limit is refused on its headers, before it is read. A
- * chunked body (no Content-Length) on a limited route is held here, at most the limit per connection, until its last
- * chunk, and only then handed on; so no chunked body past the limit is ever buffered or parsed. Bodies of the batch
- * route pass straight through to Micronaut's limit.
+ * <p>It sits as a Netty handler between the HTTP codec and Micronaut's request handler. A body with a Content-Length
+ * over the limit is refused on its headers, before it is read. A chunked body (no Content-Length) on a limited route
+ * is held here, at most the limit per connection, until its last chunk, and only then handed on; so no chunked body
+ * past the limit is ever buffered or parsed. Bodies of the batch route pass straight through to Micronaut's limit.
  */
 @Singleton
 class BodyLimits implements BeanCreatedEventListener<NettyServerCustomizer.Registry> {

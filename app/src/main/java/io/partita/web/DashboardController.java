@@ -13,6 +13,9 @@ import java.io.UncheckedIOException;
  * {@code GET /}: the dashboard page. Its script and style sheet are static resources under {@code /dashboard/}
  * ({@code micronaut.router.static-resources.dashboard}); everything it shows comes from the JSON views under
  * {@code /cluster}, so the page works with no internet access.
+ * <b>Threads:</b> Micronaut calls it on the HTTP blocking pool (thread selection AUTO: its answer is not
+ * asynchronous), many requests at once; the page is read once, when the bean is built, and only read after that, so
+ * every request can send the same bytes.
  */
 @Controller
 class DashboardController {

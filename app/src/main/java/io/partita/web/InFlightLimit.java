@@ -13,10 +13,10 @@ import java.util.function.Supplier;
  * Back-pressure: at most {@code partita.max-in-flight} transactions are under way on this node at once (a batch
  * counts each of its items, a transfer its two steps). Past that a request is answered 503 with {@code Retry-After}
  * at once, so an overloaded node sheds load instead of queueing it without bound.
- *
- * <p>What runs where: permits are taken on the request thread and given back when the work's own stage completes, on
- * whatever thread completes it. The caller gets a copy of that stage, so a caller that stops waiting early (a timeout
- * on the answer) does not give the permits back while the work still runs: they are held until the work ends.
+ * <b>Threads:</b> permits are taken on the request thread and given back when the work's own stage completes, on
+ * whatever thread completes it; they are one {@link Semaphore}. The caller gets a copy of that stage, so a caller that
+ * stops waiting early (a timeout on the answer) does not give the permits back while the work still runs: they are
+ * held until the work ends.
  */
 @Singleton
 public class InFlightLimit {
