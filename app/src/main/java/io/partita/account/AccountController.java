@@ -18,7 +18,7 @@ import io.micronaut.http.annotation.QueryValue;
 import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.micronaut.validation.Validated;
-import io.partita.web.ApiException;
+import io.partita.refusal.Refusal;
 import io.partita.web.Ids;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Min;
@@ -83,7 +83,7 @@ class AccountController {
                 account.conflicts() > 0 ? account.conflicts() : null);
     }
 
-    private static ApiException notFound(String id) {
-        return ApiException.notFound("Account", id);
+    private static Refusal notFound(String id) {
+        return Refusal.notFound("Account", id);
     }
 }

@@ -8,7 +8,8 @@ import java.io.IOException;
 
 /**
  * What one entry processor changed on one account, in the form its backup applies: the entries it appended (already
- * encoded, with the balance and version they leave), the seq through which it trimmed the tail, a new fence, a job's run
+ * encoded, with the balance and version they leave), the seq through which it trimmed the tail, a new fence, a job's
+ * run
  * key; or, for an account just opened, the whole account. The backup never decides anything again, so it cannot
  * disagree with its primary, and a transaction's backup carries one encoded entry instead of the account.
  *

@@ -7,8 +7,8 @@ import io.partita.node.HazelcastConfigs;
 import io.partita.node.PartitaProperties;
 import io.partita.node.PartitionKeys;
 import io.partita.node.PartitionSentinels;
-import io.partita.web.ApiException;
-import io.partita.web.Failures;
+import io.partita.refusal.GridFailures;
+import io.partita.refusal.Refusal;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
@@ -52,14 +52,13 @@ public class AccountService {
         this.requestTimeout = properties.requestTimeout();
     }
 
-    /** Opens an account; 409 when the id is taken, 503 when its partition's data is lost. */
+    /** Opens an account; refused as existing when the id is taken, as partition-lost when its partition's data is. */
     public CompletionStage<Account> open(String id, long balance, long overdraftLimit) {
         Account account = Account.open(balance, overdraftLimit);
         return bounded(accounts.submitToKey(id, new OpenAccount(account))).thenApply(result -> {
             switch (OpenAccount.Result.valueOf(result)) {
-                case EXISTS -> throw ApiException.conflict("account-exists", "Account exists",
-                        "An account with id '" + id + "' already exists.");
-                case PARTITION_LOST -> throw ApiException.partitionLost("Account", id, partitionOf(id));
+                case EXISTS -> throw Refusal.exists("Account", "An account with id '" + id + "' already exists.");
+                case PARTITION_LOST -> throw Refusal.partitionLost("Account", id, partitionOf(id));
                 default -> {
                     return account;
                 }
@@ -67,13 +66,13 @@ public class AccountService {
         });
     }
 
-    /** The account, or empty when there is none; 503 when its partition's data is lost. */
+    /** The account, or empty when there is none; refused as partition-lost when its partition's data is lost. */
     public CompletionStage<Optional<Account>> find(String id) {
         return bounded(accounts.getAsync(id)).thenCompose(account -> account != null
                 ? CompletableFuture.completedFuture(Optional.of(account))
                 : bounded(sentinelPresent(id)).thenApply(present -> {
                     if (!present) {
-                        throw ApiException.partitionLost("Account", id, partitionOf(id));
+                        throw Refusal.partitionLost("Account", id, partitionOf(id));
                     }
                     return Optional.<Account>empty();
                 }));
@@ -99,18 +98,18 @@ public class AccountService {
                 .orTimeout(requestTimeout.toMillis(), TimeUnit.MILLISECONDS)
                 .handle((result, failure) -> {
                     if (failure != null) {
-                        throw Failures.translate(failure);
+                        throw GridFailures.translate(failure);
                     }
                     if (!HazelcastConfigs.majorityPresent(hazelcast)) {
-                        throw Failures.cutOff();
+                        throw GridFailures.cutOff();
                     }
                     return result;
                 });
     }
 
     /**
-     * The account's journal, newest first; entries older than the retention are gone. 404 for no account, 503 when
-     * its partition's data is lost.
+     * The account's journal, newest first; entries older than the retention are gone. Refused as not found for no
+     * account, as partition-lost when its partition's data is lost.
      *
      * <p>The account is read first and its tail merged in: the tail holds the entries the journal does not yet, and an
      * entry that moves from one to the other in between is seen in at least one of them. The journal has no index, so
@@ -120,15 +119,15 @@ public class AccountService {
         Map<String, JournalEntry> entries = new HashMap<>();
         try {
             Optional<Account> found = find(accountId).toCompletableFuture().join();
-            Account account = found.orElseThrow(() -> ApiException.notFound("Account", accountId));
+            Account account = found.orElseThrow(() -> Refusal.notFound("Account", accountId));
             for (Map.Entry<JournalKey, JournalRecord> entry : journal.entrySet(Predicates.partitionPredicate(
                     accountId, JournalPredicates.ofAccounts(Set.of(accountId))))) {
                 entries.put(entry.getKey().txId(), entry.getValue().entry(entry.getKey()));
             }
             account.tailEntries(accountId).forEach(entry -> entries.put(entry.txId(), entry));
         } catch (RuntimeException e) {
-            // A grid failure (a member cut off from the majority, a migration) is a 503 like on the write paths.
-            throw Failures.translate(e);
+            // A grid failure (a member cut off from the majority, a migration) is unavailable, as on the write paths.
+            throw GridFailures.translate(e);
         }
         return entries.values().stream()
                 .sorted(Comparator.comparingLong(JournalEntry::seq).reversed())

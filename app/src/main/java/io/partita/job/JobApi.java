@@ -5,7 +5,7 @@ import io.micronaut.core.annotation.Nullable;
 import io.micronaut.serde.annotation.Serdeable;
 import io.partita.account.Ledger;
 import io.partita.node.HazelcastConfigs;
-import io.partita.web.ApiException;
+import io.partita.refusal.Refusal;
 import io.partita.web.Ids;
 import io.partita.web.StrictJson;
 import jakarta.validation.Valid;
@@ -57,10 +57,10 @@ public final class JobApi {
 
         private static void requireOnlyFor(String field, BigDecimal value, JobType type, JobType owner) {
             if (type == owner && value == null) {
-                throw ApiException.invalidField(field, "is required for a " + owner + " job");
+                throw Refusal.invalidField(field, "is required for a " + owner + " job");
             }
             if (type != owner && value != null) {
-                throw ApiException.invalidField(field, "applies to " + owner + " jobs only");
+                throw Refusal.invalidField(field, "applies to " + owner + " jobs only");
             }
         }
     }

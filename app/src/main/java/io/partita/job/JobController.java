@@ -12,8 +12,8 @@ import io.micronaut.http.annotation.QueryValue;
 import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.micronaut.validation.Validated;
-import io.partita.web.ApiException;
-import io.partita.web.Failures;
+import io.partita.refusal.GridFailures;
+import io.partita.refusal.Refusal;
 import io.partita.web.Ids;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
@@ -43,7 +43,7 @@ class JobController {
     @Post
     HttpResponse<JobApi.JobView> start(@Valid @Body JobApi.JobRequest body) {
         JobSpec spec = body.spec("");
-        Job job = Failures.call(() -> jobs.start(body.id(), spec));
+        Job job = GridFailures.call(() -> jobs.start(body.id(), spec));
         return HttpResponse.<JobApi.JobView>status(HttpStatus.ACCEPTED)
                 .body(JobApi.JobView.of(job))
                 .header(HttpHeaders.LOCATION, "/jobs/" + job.id());
@@ -51,13 +51,13 @@ class JobController {
 
     @Get("/{id}")
     JobApi.JobView get(@PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String id) {
-        return JobApi.JobView.of(Failures.call(() -> jobs.find(id)).orElseThrow(() -> ApiException.notFound("Job", id)));
+        return JobApi.JobView.of(GridFailures.call(() -> jobs.find(id)).orElseThrow(() -> Refusal.notFound("Job", id)));
     }
 
     /** The latest jobs, newest first. */
     @Get
     List<JobApi.JobView> recent(@QueryValue(defaultValue = "50") @Min(1) @Max(1000) int limit) {
-        return Failures.call(() -> jobs.recent(limit)).stream().map(JobApi.JobView::of).toList();
+        return GridFailures.call(() -> jobs.recent(limit)).stream().map(JobApi.JobView::of).toList();
     }
 
 }

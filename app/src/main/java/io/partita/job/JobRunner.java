@@ -11,8 +11,8 @@ import io.micronaut.context.annotation.Context;
 import io.partita.node.HazelcastConfigs;
 import io.partita.node.PartitionKeys;
 import io.partita.node.Timers;
-import io.partita.web.ApiException;
-import io.partita.web.Failures;
+import io.partita.refusal.GridFailures;
+import io.partita.refusal.Refusal;
 import jakarta.annotation.PreDestroy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -248,8 +248,8 @@ final class JobRunner implements AutoCloseable {
     }
 
     private static boolean isTransient(Throwable failure) {
-        return Failures.translate(failure) instanceof ApiException api && api.status().getCode() == 503
-                || Failures.unwrap(failure) instanceof RejectedExecutionException;
+        return GridFailures.translate(failure) instanceof Refusal refusal && refusal.isTransient()
+                || GridFailures.unwrap(failure) instanceof RejectedExecutionException;
     }
 
     private void onLoop(Runnable action) {

@@ -6,7 +6,7 @@ import com.hazelcast.map.IMap;
 import com.hazelcast.projection.Projections;
 import com.hazelcast.query.Predicates;
 import io.micronaut.core.annotation.Nullable;
-import io.partita.web.ApiException;
+import io.partita.refusal.Refusal;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
@@ -73,21 +73,22 @@ public class JobService {
         this.guards = JobFeature.jobGuards(hazelcast);
     }
 
-    /** Starts a job for a client: 409 when the id is taken or a job of the type runs and this one is not concurrent. */
+    /**
+     * Starts a job for a client: refused when the id is taken, or a job of its type runs and this one is not
+     * concurrent.
+     */
     Job start(@Nullable String id, JobSpec spec) {
         String jobId = id == null ? "job-" + UUID.randomUUID().toString().replace("-", "") : id;
         Attempt attempt = tryStart(jobId, spec, null);
         return switch (attempt.outcome()) {
             case STARTED -> attempt.job();
-            case EXISTS -> throw ApiException.conflict("job-exists", "Job exists",
-                    "A job with id '" + jobId + "' already exists.");
-            case BUSY -> throw ApiException.conflict("job-running", "A job of this type is running",
-                    "Job '" + attempt.other() + "' of type " + spec.type() + " is still running. Wait for it, or send "
-                            + "\"concurrent\": true to run this one beside it.");
+            case EXISTS -> throw Refusal.exists("Job", "A job with id '" + jobId + "' already exists.");
+            case BUSY -> throw Refusal.jobRunning("Job '" + attempt.other() + "' of type " + spec.type()
+                    + " is still running. Wait for it, or send \"concurrent\": true to run this one beside it.");
         };
     }
 
-    /** Starts a job unless its id is taken or (when not concurrent) a job of its type runs; never throws a 409. */
+    /** Starts a job unless its id is taken or (when not concurrent) a job of its type runs; never refuses. */
     public Attempt tryStart(String id, JobSpec spec, @Nullable String schedule) {
         Job existing = jobs.get(id);
         if (existing != null) {
@@ -180,7 +181,7 @@ public class JobService {
                 return null;
             }
         }
-        throw ApiException.unavailable("Jobs of type " + type + " are being started concurrently; retry.",
+        throw Refusal.unavailable("Jobs of type " + type + " are being started concurrently; retry.",
                 Duration.ofSeconds(1));
     }
 

@@ -54,7 +54,8 @@ import java.util.concurrent.Callable;
  *
  * <p>AUDIT reads instead: per slice, the slice's journal entries (one query, a scan of the partition's journal on its
  * owner) and then the accounts, in that order, so every entry read is already reflected in the balance read after it,
- * and an entry not yet copied to the journal is found in the account's tail. An account that looks wrong is read again on its own before it
+ * and an entry not yet copied to the journal is found in the account's tail. An account that looks wrong is read
+ * again on its own before it
  * is reported, so a transaction racing the audit does not show as a mismatch.
  */
 final class PartitionTask implements Callable<Long>, IdentifiedDataSerializable, HazelcastInstanceAware,
@@ -125,7 +126,8 @@ final class PartitionTask implements Callable<Long>, IdentifiedDataSerializable,
 
     private JobTally apply(Job job, List<String> slice) {
         // Backed up before the partition is recorded done: a charge must not be lost with its owner afterwards.
-        Map<String, JobStep> steps = BackedUpCalls.executeOnKeys(hazelcast, AccountFeature.ACCOUNTS, new LinkedHashSet<>(slice),
+        Map<String, JobStep> steps = BackedUpCalls.executeOnKeys(hazelcast, AccountFeature.ACCOUNTS,
+                new LinkedHashSet<>(slice),
                 new ApplyJob(jobId, run, job.spec(), System.currentTimeMillis()));
         JobTally tally = JobTally.EMPTY;
         for (JobStep step : steps.values()) {

@@ -12,7 +12,7 @@ import io.micronaut.http.annotation.Put;
 import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.micronaut.validation.Validated;
-import io.partita.web.ApiException;
+import io.partita.refusal.Refusal;
 import io.partita.web.Ids;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Pattern;
@@ -54,8 +54,8 @@ class LeaseController {
         return leases.create(group, shards, leaseMillis).thenApply(answer -> switch (answer.status()) {
             case CREATED -> HttpResponse.created(new LeaseApi.GroupSummary(group, shards, leaseMillis));
             case OK -> HttpResponse.ok(new LeaseApi.GroupSummary(group, shards, leaseMillis));
-            default -> throw ApiException.conflict("group-exists", "Group exists",
-                    "Group " + group + " exists with another shard count or lease time; delete it first.");
+            default -> throw Refusal.exists("Group", "Group " + group
+                    + " exists with another shard count or lease time; delete it first.");
         });
     }
 
@@ -69,7 +69,7 @@ class LeaseController {
     @Get("/{group}")
     @ExecuteOn(TaskExecutors.BLOCKING)
     LeaseApi.GroupView get(@PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String group) {
-        LeaseGroup state = leases.find(group).orElseThrow(() -> ApiException.notFound("Group", group));
+        LeaseGroup state = leases.find(group).orElseThrow(() -> Refusal.notFound("Group", group));
         return LeaseApi.GroupView.of(group, state, System.currentTimeMillis(), true);
     }
 
@@ -77,7 +77,7 @@ class LeaseController {
     @ExecuteOn(TaskExecutors.BLOCKING)
     HttpResponse<Void> delete(@PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String group) {
         if (!leases.delete(group)) {
-            throw ApiException.notFound("Group", group);
+            throw Refusal.notFound("Group", group);
         }
         return HttpResponse.noContent();
     }
@@ -122,7 +122,7 @@ class LeaseController {
         return leases.check(group, shard, token).thenApply(answer -> {
             requireGroup(group, answer);
             if (answer.status() == LeaseAnswer.Status.CONFLICT) {
-                throw ApiException.invalidField("shard", "must be below the group's shard count");
+                throw Refusal.invalidField("shard", "must be below the group's shard count");
             }
             return new LeaseApi.CheckAnswer(shard, token, answer.status() == LeaseAnswer.Status.OK,
                     answer.currentToken() < 0 ? null : answer.currentToken());
@@ -131,14 +131,14 @@ class LeaseController {
 
     private static void requireGroup(String group, LeaseAnswer answer) {
         if (answer.status() == LeaseAnswer.Status.NO_GROUP) {
-            throw ApiException.notFound("Group", group);
+            throw Refusal.notFound("Group", group);
         }
     }
 
     private static void requireWorker(String group, String workerId, LeaseAnswer answer) {
         requireGroup(group, answer);
         if (answer.status() == LeaseAnswer.Status.UNKNOWN_WORKER) {
-            throw ApiException.gone(WORKER_GONE, "Lease lost", "Worker " + workerId + " holds no lease in group "
+            throw Refusal.leaseLost("Worker " + workerId + " holds no lease in group "
                     + group + ": it left, or its lease ended and its shards went to the others. Join again.");
         }
     }

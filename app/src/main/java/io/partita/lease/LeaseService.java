@@ -7,7 +7,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.annotation.Context;
 import io.partita.node.Members;
 import io.partita.node.Timers;
-import io.partita.web.Failures;
+import io.partita.refusal.GridFailures;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Inject;
@@ -87,7 +87,7 @@ public class LeaseService {
         try {
             return Optional.ofNullable(groups.get(group));
         } catch (RuntimeException e) {
-            throw Failures.translate(e);
+            throw GridFailures.translate(e);
         }
     }
 
@@ -95,7 +95,7 @@ public class LeaseService {
         try {
             return groups.entrySet().stream().sorted(Map.Entry.comparingByKey()).toList();
         } catch (RuntimeException e) {
-            throw Failures.translate(e);
+            throw GridFailures.translate(e);
         }
     }
 
@@ -103,7 +103,7 @@ public class LeaseService {
         try {
             return groups.remove(group) != null;
         } catch (RuntimeException e) {
-            throw Failures.translate(e);
+            throw GridFailures.translate(e);
         }
     }
 
@@ -145,6 +145,6 @@ public class LeaseService {
     }
 
     private static LeaseAnswer translate(Throwable failure) {
-        throw Failures.translate(failure);
+        throw GridFailures.translate(failure);
     }
 }

@@ -6,7 +6,7 @@ import com.hazelcast.cp.exception.CPGroupDestroyedException;
 import com.hazelcast.cp.lock.FencedLock;
 import com.hazelcast.cp.lock.exception.LockOwnershipLostException;
 import io.partita.node.PartitaProperties;
-import io.partita.web.ApiException;
+import io.partita.refusal.Refusal;
 import jakarta.inject.Singleton;
 
 import java.time.Duration;
@@ -73,7 +73,7 @@ public class AccountLocks {
      * Takes the locks of the given accounts, in order of id, waiting at most the lock timeout for all of them and
      * never past {@code deadline}. The returned holder's writes are bounded by the same deadline.
      *
-     * @throws ApiException 503 when a lock is not free in time or the deadline passed; the locks taken so far are
+     * @throws Refusal 503 when a lock is not free in time or the deadline passed; the locks taken so far are
      *                      released and nothing was changed
      */
     public Held lock(Deadline deadline, String... accountIds) {
@@ -87,7 +87,7 @@ public class AccountLocks {
                 long wait = Math.max(0, Math.min(lockDeadline - System.nanoTime(), deadline.remainingNanos()));
                 Held.Taken lock = tryLock(accountId, wait);
                 if (lock == null) {
-                    throw ApiException.unavailable("Account '" + accountId + "' is locked by another request; nothing "
+                    throw Refusal.unavailable("Account '" + accountId + "' is locked by another request; nothing "
                             + "was changed. Retry with the same id.", FencedWrites.RETRY_AFTER);
                 }
                 taken.add(lock);
@@ -107,7 +107,7 @@ public class AccountLocks {
      */
     private void requireFormed() {
         if (!formed && !(formed = cp.getCPSubsystemManagementService().isDiscoveryCompleted())) {
-            throw ApiException.unavailable("Locked mode is not available yet: the CP Subsystem is waiting for "
+            throw Refusal.unavailable("Locked mode is not available yet: the CP Subsystem is waiting for "
                     + cpMembers + " members to form. Retry with the same id, or use mode=partitioned.",
                     FencedWrites.RETRY_AFTER);
         }
@@ -133,7 +133,7 @@ public class AccountLocks {
             return lock.tryLockAndGetFence(waitNanos, TimeUnit.NANOSECONDS);
         } catch (LockOwnershipLostException e) {
             // This thread held the lock before, lost its session, and its unlock could not tell the CP group.
-            throw ApiException.unavailable("The lock of account '" + accountId + "' was lost; nothing was changed. "
+            throw Refusal.unavailable("The lock of account '" + accountId + "' was lost; nothing was changed. "
                     + "Retry with the same id.", FencedWrites.RETRY_AFTER);
         }
     }

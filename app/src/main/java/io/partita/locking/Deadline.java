@@ -1,7 +1,7 @@
 package io.partita.locking;
 
-import io.partita.web.ApiException;
-import io.partita.web.Failures;
+import io.partita.refusal.GridFailures;
+import io.partita.refusal.Refusal;
 
 import java.time.Duration;
 import java.util.concurrent.CompletionStage;
@@ -45,7 +45,7 @@ public final class Deadline {
         return remainingNanos() <= 0;
     }
 
-    /** @throws ApiException 503 once the deadline has passed */
+    /** @throws Refusal 503 once the deadline has passed */
     public void check() {
         if (passed()) {
             throw expired();
@@ -64,7 +64,7 @@ public final class Deadline {
     /**
      * Waits for {@code stage} until the deadline at most. A value already there is taken even past the deadline.
      *
-     * @throws ApiException 503 when the deadline passes first, or the stage's failure as {@link Failures} translates
+     * @throws Refusal 503 when the deadline passes first, or the stage's failure as {@link Failures} translates
      *                      it (the grid call itself may still complete later; it is a read, or a write whose retry
      *                      is answered from the duplicate check)
      */
@@ -74,7 +74,7 @@ public final class Deadline {
         } catch (TimeoutException e) {
             throw expired();
         } catch (ExecutionException e) {
-            throw Failures.translate(e.getCause());
+            throw GridFailures.translate(e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw expired();
@@ -82,11 +82,11 @@ public final class Deadline {
     }
 
     /** The 503 of a request that ran out of time: what it says depends on whether a write may have been sent. */
-    public ApiException expired() {
+    public Refusal expired() {
         return written
-                ? ApiException.unavailable("The request did not finish within the request timeout, so it may or may "
+                ? Refusal.unavailable("The request did not finish within the request timeout, so it may or may "
                         + "not have been applied. Retry with the same id to learn which.", RETRY_AFTER)
-                : ApiException.unavailable("The request did not finish within the request timeout and nothing was "
+                : Refusal.unavailable("The request did not finish within the request timeout and nothing was "
                         + "changed. Retry with the same id.", RETRY_AFTER);
     }
 }

@@ -9,7 +9,7 @@ import io.partita.account.JournalRecord;
 import io.partita.account.Ledger;
 import io.partita.account.TxOutcome;
 import io.partita.account.TxRequest;
-import io.partita.web.ApiException;
+import io.partita.refusal.Refusal;
 
 import java.time.Duration;
 
@@ -76,7 +76,7 @@ final class FencedWrites {
                 case NOT_FOUND:
                     return TxOutcome.notFound();
                 case STALE_FENCE:
-                    throw ApiException.unavailable("The lock on account '" + accountId + "' was lost before the "
+                    throw Refusal.unavailable("The lock on account '" + accountId + "' was lost before the "
                             + "write (its session expired) and nothing was written. Retry with the same id.",
                             RETRY_AFTER);
                 case MOVED:
@@ -86,7 +86,7 @@ final class FencedWrites {
                     throw new IllegalStateException("Unknown result " + result);
             }
         }
-        throw ApiException.unavailable("Account '" + accountId + "' is changing too fast for a locked write; nothing "
+        throw Refusal.unavailable("Account '" + accountId + "' is changing too fast for a locked write; nothing "
                 + "was written. Retry with the same id.", RETRY_AFTER);
     }
 }

@@ -9,8 +9,8 @@ import io.partita.account.TxOutcome;
 import io.partita.account.TxRequest;
 import io.partita.node.PartitaProperties.ProcessingMode;
 import io.partita.node.PartitaProperties;
+import io.partita.refusal.Refusal;
 import io.partita.transaction.TransactionPath;
-import io.partita.web.ApiException;
 import io.partita.web.InFlightLimit;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
@@ -81,7 +81,7 @@ class LockedPath implements TransactionPath {
     public CompletionStage<TxOutcome> apply(String accountId, TxRequest request) {
         Deadline deadline = Deadline.after(requestTimeout);
         if (!tasks.tryAcquire()) {
-            return CompletableFuture.failedFuture(ApiException.unavailable("This node has its maximum of " + maxTasks
+            return CompletableFuture.failedFuture(Refusal.unavailable("This node has its maximum of " + maxTasks
                     + " locked-mode transactions under way. Retry shortly with the same id.", Deadline.RETRY_AFTER));
         }
         // A future of its own rather than supplyAsync's: a caller that completes the returned stage early must not
@@ -108,7 +108,7 @@ class LockedPath implements TransactionPath {
         } catch (RejectedExecutionException e) {
             // The node is shutting down.
             tasks.release();
-            return CompletableFuture.failedFuture(ApiException.unavailable("This node is stopping; nothing was "
+            return CompletableFuture.failedFuture(Refusal.unavailable("This node is stopping; nothing was "
                     + "changed. Retry with the same id on another node.", Deadline.RETRY_AFTER));
         }
         return answer;

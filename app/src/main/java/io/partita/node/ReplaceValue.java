@@ -12,7 +12,8 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The backup half of the entry processors that decide a new value on the primary: it carries the values the primary computed, by key, and stores
+ * The backup half of the entry processors that decide a new value on the primary: it carries the values the primary
+ * computed, by key, and stores
  * them as they are (with the primary's time-to-live, if it set one), so a backup never re-decides and never disagrees.
  * <b>Threads:</b> runs on the partition thread of each backup replica, after its primary ran on the owner, and may run
  * again when Hazelcast sends the backup again; it stores the same values each time, so a second run changes nothing.

@@ -1,6 +1,6 @@
 package io.partita.query;
 
-import io.partita.web.ApiException;
+import io.partita.refusal.Refusal;
 import jakarta.inject.Singleton;
 
 import java.time.Duration;
@@ -30,7 +30,7 @@ class SqlPermits {
 
     <T> T run(Supplier<T> query) {
         if (!permits.tryAcquire()) {
-            throw ApiException.unavailable("This node is running its maximum of " + max
+            throw Refusal.unavailable("This node is running its maximum of " + max
                     + " SQL queries at once. Retry shortly.", RETRY_AFTER);
         }
         try {

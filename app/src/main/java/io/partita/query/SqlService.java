@@ -11,7 +11,7 @@ import com.hazelcast.sql.SqlStatement;
 import com.hazelcast.sql.impl.SqlErrorCode;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.partita.web.ApiException;
+import io.partita.refusal.Refusal;
 import jakarta.inject.Singleton;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -77,7 +77,7 @@ class SqlService {
             accepted.checkParameters(parameters);
         } catch (SqlRefusal refusal) {
             refused.increment();
-            throw ApiException.badRequest("sql-refused", "SQL refused",
+            throw Refusal.sql(Refusal.Kind.SQL_REFUSED,
                     "Only a single SELECT over the published tables is accepted: " + refusal.getMessage() + ".");
         }
         return permits.run(() -> run(accepted.sql(), parameters));
@@ -123,7 +123,7 @@ class SqlService {
         } catch (RuntimeException e) {
             failed.increment();
             LOG.warn("SQL mappings not created yet: {}", e.getMessage());
-            throw ApiException.unavailable("The SQL engine is not ready yet: the cluster is still forming. Retry "
+            throw Refusal.unavailable("The SQL engine is not ready yet: the cluster is still forming. Retry "
                     + "shortly.", SqlPermits.RETRY_AFTER);
         }
     }
@@ -209,18 +209,18 @@ class SqlService {
         int code = e.getCode();
         if (code == SqlErrorCode.TIMEOUT || code == SqlErrorCode.CANCELLED_BY_USER
                 || elapsed.compareTo(timeout) >= 0 && cancelled(e)) {
-            return ApiException.badRequest("sql-timeout", "SQL query too long",
-                    "The query did not finish within the cap of " + timeout.toMillis() + " ms and was cancelled.");
+            return Refusal.sql(Refusal.Kind.SQL_TOO_LONG, "The query did not finish within the cap of "
+                    + timeout.toMillis() + " ms and was cancelled.");
         }
         if (code == SqlErrorCode.CONNECTION_PROBLEM || code == SqlErrorCode.PARTITION_DISTRIBUTION
                 || code == SqlErrorCode.TOPOLOGY_CHANGE || code == SqlErrorCode.RESTARTABLE_ERROR
                 || code == SqlErrorCode.MAP_LOADING_IN_PROGRESS || retryable(e)) {
-            return ApiException.unavailable("The cluster changed while the query ran. Retry it.",
+            return Refusal.unavailable("The cluster changed while the query ran. Retry it.",
                     SqlPermits.RETRY_AFTER);
         }
         if (code == SqlErrorCode.PARSING || code == SqlErrorCode.DATA_EXCEPTION
                 || code == SqlErrorCode.OBJECT_NOT_FOUND || code == SqlErrorCode.INDEX_INVALID) {
-            return ApiException.badRequest("sql-invalid", "SQL query invalid", "The engine refused the query: "
+            return Refusal.sql(Refusal.Kind.SQL_INVALID, "The engine refused the query: "
                     + clientMessage(e.getMessage()));
         }
         return new IllegalStateException("SQL engine failure (code " + code + ")", e);

@@ -53,7 +53,8 @@ public record Schedule(String name, String cron, JobSpec job, long createdAt, lo
     }
 
     /** This schedule after the firings up to {@code fireAt} were accounted for. */
-    public Schedule fired(long fireAt, long ran, long notRun, long refused, @Nullable String jobId, @Nullable String note) {
+    public Schedule fired(long fireAt, long ran, long notRun, long refused, @Nullable String jobId,
+            @Nullable String note) {
         return new Schedule(name, cron, job, createdAt, fireAt, firings + ran, missed + notRun, skipped + refused,
                 jobId == null ? lastJobId : jobId, note);
     }

@@ -11,8 +11,8 @@ import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.micronaut.validation.Validated;
 import io.partita.job.JobSpec;
-import io.partita.web.ApiException;
-import io.partita.web.Failures;
+import io.partita.refusal.GridFailures;
+import io.partita.refusal.Refusal;
 import io.partita.web.Ids;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Pattern;
@@ -40,27 +40,27 @@ class ScheduleController {
     ScheduleApi.ScheduleView put(@PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String name,
                             @Valid @Body ScheduleApi.ScheduleRequest body) {
         if (body.job().id() != null) {
-            throw ApiException.invalidField("job.id", "must not be set: each firing runs a job named after the "
+            throw Refusal.invalidField("job.id", "must not be set: each firing runs a job named after the "
                     + "schedule and the firing's time");
         }
         JobSpec spec = body.job().spec("job.");
-        return ScheduleApi.ScheduleView.of(Failures.call(() -> schedules.put(name, body.cron(), spec)));
+        return ScheduleApi.ScheduleView.of(GridFailures.call(() -> schedules.put(name, body.cron(), spec)));
     }
 
     @Get
     List<ScheduleApi.ScheduleView> list() {
-        return Failures.call(schedules::list).stream().map(ScheduleApi.ScheduleView::of).toList();
+        return GridFailures.call(schedules::list).stream().map(ScheduleApi.ScheduleView::of).toList();
     }
 
     @Get("/{name}")
     ScheduleApi.ScheduleView get(@PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String name) {
-        return ScheduleApi.ScheduleView.of(Failures.call(() -> schedules.find(name))
-                .orElseThrow(() -> ApiException.notFound("Schedule", name)));
+        return ScheduleApi.ScheduleView.of(GridFailures.call(() -> schedules.find(name))
+                .orElseThrow(() -> Refusal.notFound("Schedule", name)));
     }
 
     @Delete("/{name}")
     HttpResponse<Void> delete(@PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String name) {
-        Failures.call(() -> {
+        GridFailures.call(() -> {
             schedules.delete(name);
             return null;
         });

@@ -3,7 +3,7 @@ package io.partita.schedule;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import io.partita.job.JobSpec;
-import io.partita.web.ApiException;
+import io.partita.refusal.Refusal;
 import jakarta.inject.Singleton;
 
 import java.util.Comparator;
@@ -34,7 +34,7 @@ class ScheduleService {
         } catch (IllegalArgumentException e) {
             // The parser's own words name its internals (classes, intervals, search limits): only the expression is
             // echoed, cut to a sane length.
-            throw ApiException.invalidField("cron", "'" + shorten(cron.trim()) + "' is not a cron expression of 5 "
+            throw Refusal.invalidField("cron", "'" + shorten(cron.trim()) + "' is not a cron expression of 5 "
                     + "fields (minute hour day-of-month month day-of-week) or 6 (seconds first), in UTC, that fires "
                     + "at least once");
         }
@@ -57,7 +57,7 @@ class ScheduleService {
 
     void delete(String name) {
         if (schedules.remove(name) == null) {
-            throw ApiException.notFound("Schedule", name);
+            throw Refusal.notFound("Schedule", name);
         }
     }
 }

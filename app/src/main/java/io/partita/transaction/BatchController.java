@@ -9,10 +9,9 @@ import io.partita.account.TxOutcome;
 import io.partita.account.TxRequest;
 import io.partita.account.TxType;
 import io.partita.node.PartitaProperties.ProcessingMode;
-import io.partita.web.ApiException;
+import io.partita.refusal.Refusal;
 import io.partita.web.ConstraintViolationHandler;
 import io.partita.web.InFlightLimit;
-import io.partita.web.Problem;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.Validator;
 
@@ -48,7 +47,7 @@ class BatchController {
     @Post
     CompletionStage<List<TransactionApi.BatchAnswer>> post(@Body BatchItems body, @Nullable @QueryValue String mode) {
         if (body.tooMany()) {
-            throw ApiException.badRequest("A batch holds at most " + MAX_ITEMS + " transactions; this one has "
+            throw Refusal.malformed("A batch holds at most " + MAX_ITEMS + " transactions; this one has "
                     + body.count() + ".");
         }
         List<TransactionApi.BatchItem> items = body.items();
@@ -57,7 +56,7 @@ class BatchController {
         TransactionApi.BatchAnswer[] answers = new TransactionApi.BatchAnswer[items.size()];
         List<Integer> valid = new ArrayList<>(items.size());
         for (int i = 0; i < items.size(); i++) {
-            ApiException invalid = validate(items.get(i));
+            Refusal invalid = validate(items.get(i));
             if (invalid == null) {
                 valid.add(i);
             } else {
@@ -68,7 +67,7 @@ class BatchController {
         }
         if (valid.size() > inFlight.max()) {
             // It could never be admitted whole, and retrying would not change that: a client error, not a 503.
-            throw ApiException.tooLarge("This node takes at most " + inFlight.max() + " transactions at once "
+            throw Refusal.tooLarge("This node takes at most " + inFlight.max() + " transactions at once "
                     + "(partita.max-in-flight); this batch has " + valid.size() + ". Send it in smaller batches.");
         }
         List<String> accountIds = valid.stream().map(i -> items.get(i).accountId()).toList();
@@ -80,7 +79,7 @@ class BatchController {
                         TransactionApi.BatchItem item = items.get(index);
                         TxOutcome outcome = outcomes.get(k);
                         answers[index] = outcome == null
-                                ? TransactionApi.BatchAnswer.problem(item.txId(), item.accountId(), ApiException.unavailable(
+                                ? TransactionApi.BatchAnswer.problem(item.txId(), item.accountId(), Refusal.unavailable(
                                 "No definite answer could be had for this item. Retry it with the same txId.",
                                 Duration.ofSeconds(1)))
                                 : TransactionApi.BatchAnswer.of(Reply.of(item.accountId(), item.txId(), outcome,
@@ -90,17 +89,17 @@ class BatchController {
                 });
     }
 
-    private ApiException validate(TransactionApi.BatchItem item) {
+    private Refusal validate(TransactionApi.BatchItem item) {
         if (item == null) {
-            return ApiException.badRequest("A batch item must be a transaction object.");
+            return Refusal.malformed("A batch item must be a transaction object.");
         }
         Set<ConstraintViolation<TransactionApi.BatchItem>> violations = validator.validate(item);
         if (violations.isEmpty()) {
             return null;
         }
-        return ApiException.invalidFields(violations.stream()
-                .map(v -> new Problem.FieldError(ConstraintViolationHandler.field(v), v.getMessage()))
-                .sorted(Comparator.comparing(Problem.FieldError::field))
+        return Refusal.invalidFields(violations.stream()
+                .map(v -> new Refusal.FieldError(ConstraintViolationHandler.field(v), v.getMessage()))
+                .sorted(Comparator.comparing(Refusal.FieldError::field))
                 .toList());
     }
 

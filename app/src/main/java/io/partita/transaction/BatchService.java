@@ -125,7 +125,8 @@ class BatchService {
         CompletableFuture<Map<String, TxOutcomes>> sent;
         try {
             // Not IMap.submitToKeys: it answers before the backups acknowledge (BackedUpCalls).
-            sent = BackedUpCalls.submitToKeys(hazelcast, AccountFeature.ACCOUNTS, round.keySet(), new ApplyTransactions(round));
+            sent = BackedUpCalls.submitToKeys(hazelcast, AccountFeature.ACCOUNTS, round.keySet(),
+                    new ApplyTransactions(round));
         } catch (RuntimeException e) {
             sent = CompletableFuture.failedFuture(e);
         }

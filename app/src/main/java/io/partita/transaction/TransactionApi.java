@@ -6,9 +6,10 @@ import io.micronaut.serde.annotation.Serdeable;
 import io.partita.account.JournalEntry;
 import io.partita.account.Ledger;
 import io.partita.account.TxStatus;
-import io.partita.web.ApiException;
+import io.partita.refusal.Refusal;
 import io.partita.web.Ids;
 import io.partita.web.Problem;
+import io.partita.web.Refusals;
 import io.partita.web.StrictJson;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
@@ -69,8 +70,8 @@ final class TransactionApi {
                     reply.replayed() ? Boolean.TRUE : null);
         }
 
-        static BatchAnswer problem(@Nullable String txId, @Nullable String accountId, ApiException error) {
-            Problem problem = error.problem();
+        static BatchAnswer problem(@Nullable String txId, @Nullable String accountId, Refusal error) {
+            Problem problem = Refusals.problem(error);
             return new BatchAnswer(txId, accountId, problem.status(), null, problem.type(), problem.title(),
                     problem.detail(), null, problem.errors() == null || problem.errors().isEmpty()
                     ? null : problem.errors(), problem.status(), null);

@@ -11,8 +11,8 @@ import io.partita.account.TxOutcome;
 import io.partita.account.TxStatus;
 import io.partita.node.NodeActivity;
 import io.partita.node.PartitaProperties.ProcessingMode;
-import io.partita.web.ApiException;
-import io.partita.web.Failures;
+import io.partita.refusal.GridFailures;
+import io.partita.refusal.Refusal;
 import jakarta.inject.Inject;
 
 import java.time.Duration;
@@ -88,10 +88,10 @@ public class TransactionMeters implements NodeActivity {
 
     static String outcome(@Nullable TxOutcome outcome, @Nullable Throwable failure) {
         if (failure != null) {
-            Throwable cause = Failures.unwrap(failure);
-            if (cause instanceof ApiException api) {
-                int status = api.status().getCode();
-                return status == 503 ? "unavailable" : status == 404 ? "not_found" : "invalid";
+            Throwable cause = GridFailures.unwrap(failure);
+            if (cause instanceof Refusal refusal) {
+                return refusal.isTransient() ? "unavailable"
+                        : refusal.kind() == Refusal.Kind.NOT_FOUND ? "not_found" : "invalid";
             }
             return "error";
         }

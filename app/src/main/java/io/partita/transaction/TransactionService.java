@@ -5,7 +5,7 @@ import io.partita.account.TxOutcome;
 import io.partita.account.TxRequest;
 import io.partita.node.PartitaProperties.ProcessingMode;
 import io.partita.node.PartitaProperties;
-import io.partita.web.ApiException;
+import io.partita.refusal.Refusal;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
@@ -59,7 +59,7 @@ public class TransactionService {
     TransactionPath path(ProcessingMode mode) {
         TransactionPath path = paths.get(effectiveMode(mode));
         if (path == null) {
-            throw ApiException.invalidField("mode",
+            throw Refusal.invalidField("mode",
                     "mode " + effectiveMode(mode).name().toLowerCase(Locale.ROOT) + " is not available on this node");
         }
         return path;
@@ -78,7 +78,7 @@ public class TransactionService {
         TransactionPath path;
         try {
             path = path(mode);
-        } catch (ApiException e) {
+        } catch (Refusal e) {
             return CompletableFuture.failedFuture(e);
         }
         return applyWith(path, accountId, request);
@@ -103,7 +103,7 @@ public class TransactionService {
         try {
             return ProcessingMode.valueOf(mode.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw ApiException.invalidField("mode", "must be partitioned or locked");
+            throw Refusal.invalidField("mode", "must be partitioned or locked");
         }
     }
 }

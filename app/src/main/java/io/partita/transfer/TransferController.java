@@ -14,9 +14,9 @@ import io.micronaut.validation.Validated;
 import io.partita.locking.Deadline;
 import io.partita.node.PartitaProperties.ProcessingMode;
 import io.partita.node.PartitaProperties;
+import io.partita.refusal.GridFailures;
+import io.partita.refusal.Refusal;
 import io.partita.transaction.TransactionService;
-import io.partita.web.ApiException;
-import io.partita.web.Failures;
 import io.partita.web.InFlightLimit;
 import io.partita.web.Problem;
 import jakarta.inject.Named;
@@ -76,7 +76,7 @@ class TransferController {
                 .orTimeout(Math.max(0, deadline.remainingNanos()), TimeUnit.NANOSECONDS)
                 .handle((result, failure) -> {
                     if (failure != null) {
-                        throw Failures.translate(failure);
+                        throw GridFailures.translate(failure);
                     }
                     return respond(result);
                 });
@@ -87,7 +87,7 @@ class TransferController {
         try {
             return CompletableFuture.supplyAsync(() -> transfers.transfer(request, mode, deadline), blocking);
         } catch (RejectedExecutionException e) {
-            return CompletableFuture.failedFuture(ApiException.unavailable("This node is stopping; nothing was "
+            return CompletableFuture.failedFuture(Refusal.unavailable("This node is stopping; nothing was "
                     + "changed. Retry with the same id on another node.", Duration.ofSeconds(1)));
         }
     }
@@ -102,8 +102,8 @@ class TransferController {
         if (transfer.state() == TransferState.REJECTED) {
             switch (transfer.reason()) {
                 case Transfer.ID_CONFLICT -> throw TransferService.conflict(transfer.txId(), transfer.from());
-                case Transfer.SOURCE_NOT_FOUND -> throw ApiException.notFound("Account", transfer.from());
-                case Transfer.DESTINATION_NOT_FOUND -> throw ApiException.notFound("Account", transfer.to());
+                case Transfer.SOURCE_NOT_FOUND -> throw Refusal.notFound("Account", transfer.from());
+                case Transfer.DESTINATION_NOT_FOUND -> throw Refusal.notFound("Account", transfer.to());
                 default -> {
                     // 422 below.
                 }

@@ -9,7 +9,7 @@ import com.hazelcast.query.Predicates;
 import io.micronaut.context.annotation.Context;
 import io.partita.node.PartitaProperties;
 import io.partita.node.Timers;
-import io.partita.web.ApiException;
+import io.partita.refusal.Refusal;
 import jakarta.annotation.PreDestroy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -109,7 +109,7 @@ class TransferRecovery implements MembershipListener, AutoCloseable {
                     LOG.info("Recovered transfer {} from {} to {}: {}", key.txId(), key.from(), done.to(),
                             done.state());
                 }
-            } catch (ApiException e) {
+            } catch (Refusal e) {
                 LOG.debug("Transfer {} from {} not recovered yet; the next pass retries: {}", key.txId(),
                         key.from(), e.getMessage());
             } catch (RuntimeException e) {

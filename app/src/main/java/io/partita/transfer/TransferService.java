@@ -11,10 +11,10 @@ import io.partita.locking.Deadline;
 import io.partita.locking.Held;
 import io.partita.node.PartitaProperties.ProcessingMode;
 import io.partita.node.PartitaProperties;
+import io.partita.refusal.GridFailures;
+import io.partita.refusal.Refusal;
 import io.partita.transaction.TransactionPath;
 import io.partita.transaction.TransactionService;
-import io.partita.web.ApiException;
-import io.partita.web.Failures;
 import jakarta.inject.Singleton;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -103,13 +103,13 @@ class TransferService {
      * looked at first, so a retry of a recorded transfer gets 409 for another payload or its recorded answer, and
      * only a transfer not recorded yet gets 404 for an unknown account.
      *
-     * @throws ApiException 400 for the same account on both sides, 404 for an unknown account, 409 for a transfer id
+     * @throws Refusal 400 for the same account on both sides, 404 for an unknown account, 409 for a transfer id
      *                      reused with another payload, 503 for a lock not free in time, the deadline passed or a
      *                      transient grid failure (retrying with the same id is always safe)
      */
     Result transfer(TransferRequest request, @Nullable ProcessingMode mode, Deadline deadline) {
         if (request.from().equals(request.to())) {
-            throw ApiException.invalidField("to", "must be another account than from");
+            throw Refusal.invalidField("to", "must be another account than from");
         }
         try {
             deadline.check();
@@ -136,7 +136,7 @@ class TransferService {
             }
             return beginAndDrive(request, partitioned, deadline);
         } catch (RuntimeException e) {
-            throw Failures.translate(e);
+            throw GridFailures.translate(e);
         }
     }
 
@@ -144,7 +144,7 @@ class TransferService {
      * Drives an unfinished transfer to its end without locks, within a request timeout; answers it as it stands
      * afterwards, or null.
      *
-     * @throws ApiException 503 for a transient grid failure or the time running out: the transfer stays unfinished for
+     * @throws Refusal 503 for a transient grid failure or the time running out: the transfer stays unfinished for
      *                      the next attempt
      */
     Transfer recover(TransferKey key) {
@@ -153,7 +153,7 @@ class TransferService {
             Transfer transfer = deadline.await(transfers.getAsync(key));
             return transfer == null || transfer.state().terminal() ? transfer : drive(transfer, partitioned, deadline);
         } catch (RuntimeException e) {
-            throw Failures.translate(e);
+            throw GridFailures.translate(e);
         }
     }
 
@@ -177,7 +177,7 @@ class TransferService {
                 // Not "no such account": its partition's data is on the other side of a split, or with members that
                 // crashed together. Deciding now would refund a transfer to an account that exists; the record stays
                 // where it is and recovery finishes it once the data is back.
-                throw ApiException.unavailable("The data of account '" + current.stepAccount() + "' is not available: "
+                throw Refusal.unavailable("The data of account '" + current.stepAccount() + "' is not available: "
                         + "every copy of its partition left the cluster at once. The transfer is recorded and stays "
                         + "unfinished until the data is back; retry with the same id to learn its outcome.",
                         PARTITION_LOST_RETRY);
@@ -211,7 +211,7 @@ class TransferService {
 
     private static void requireAccount(Optional<Account> account, String id) {
         if (account.isEmpty()) {
-            throw ApiException.notFound("Account", id);
+            throw Refusal.notFound("Account", id);
         }
     }
 
@@ -221,8 +221,8 @@ class TransferService {
         }
     }
 
-    static ApiException conflict(String txId, String from) {
-        return ApiException.conflict("txid-conflict", "Transfer id reused", "Transfer id '" + txId
+    static Refusal conflict(String txId, String from) {
+        return Refusal.idReused("Transfer", "Transfer id '" + txId
                 + "' was already used from account '" + from + "' with another payload.");
     }
 }

@@ -6,6 +6,7 @@ import io.micronaut.http.HttpResponse;
 import io.micronaut.http.annotation.Produces;
 import io.micronaut.http.server.exceptions.ExceptionHandler;
 import io.micronaut.validation.exceptions.ConstraintExceptionHandler;
+import io.partita.refusal.Refusal;
 import jakarta.inject.Singleton;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.ConstraintViolationException;
@@ -28,11 +29,11 @@ public class ConstraintViolationHandler implements ExceptionHandler<ConstraintVi
 
     @Override
     public HttpResponse<Problem> handle(HttpRequest request, ConstraintViolationException exception) {
-        List<Problem.FieldError> errors = exception.getConstraintViolations().stream()
-                .map(violation -> new Problem.FieldError(field(violation), violation.getMessage()))
-                .sorted(Comparator.comparing(Problem.FieldError::field))
+        List<Refusal.FieldError> errors = exception.getConstraintViolations().stream()
+                .map(violation -> new Refusal.FieldError(field(violation), violation.getMessage()))
+                .sorted(Comparator.comparing(Refusal.FieldError::field))
                 .toList();
-        return ApiExceptionHandler.render(ApiException.invalidFields(errors));
+        return Refusals.render(Refusal.invalidFields(errors));
     }
 
     public static String field(ConstraintViolation<?> violation) {

@@ -1,6 +1,7 @@
 package io.partita.web;
 
 import io.micronaut.context.annotation.Value;
+import io.partita.refusal.Refusal;
 import jakarta.inject.Singleton;
 
 import java.time.Duration;
@@ -31,7 +32,7 @@ public class InFlightLimit {
 
     public <T> CompletionStage<T> run(int count, Supplier<CompletionStage<T>> work) {
         if (!permits.tryAcquire(count)) {
-            return CompletableFuture.failedFuture(ApiException.unavailable("This node has its maximum of " + max
+            return CompletableFuture.failedFuture(Refusal.unavailable("This node has its maximum of " + max
                     + " transactions in flight. Retry shortly.", Duration.ofSeconds(1)));
         }
         CompletionStage<T> stage;

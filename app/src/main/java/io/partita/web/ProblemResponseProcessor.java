@@ -9,6 +9,7 @@ import io.micronaut.http.server.exceptions.response.ErrorResponseProcessor;
 import io.micronaut.http.server.netty.NettyHttpRequest;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.partita.refusal.Refusal;
 import jakarta.inject.Singleton;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,8 +51,8 @@ class ProblemResponseProcessor implements ErrorResponseProcessor<Problem> {
         // A field read with the wrong JSON shape (StrictJson) fails the whole body's conversion; its own answer,
         // naming the field, travels as the cause.
         for (Throwable cause = context.getRootCause().orElse(null); cause != null; cause = cause.getCause()) {
-            if (cause instanceof ApiException refused && !refused.problem().errors().isEmpty()) {
-                return refused.problem().errors();
+            if (cause instanceof Refusal refused && !refused.fields().isEmpty()) {
+                return Refusals.problem(refused).errors();
             }
         }
         List<Problem.FieldError> fields = new ArrayList<>();

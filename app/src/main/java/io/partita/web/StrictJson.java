@@ -5,6 +5,7 @@ import io.micronaut.json.tree.JsonNode;
 import io.micronaut.serde.Decoder;
 import io.micronaut.serde.Deserializer;
 import io.micronaut.serde.annotation.Serdeable;
+import io.partita.refusal.Refusal;
 import jakarta.inject.Singleton;
 
 import java.io.IOException;
@@ -66,7 +67,7 @@ public final class StrictJson {
                 throws IOException {
             JsonNode node = decoder.decodeNode();
             if (!node.isNumber()) {
-                throw ApiException.invalidField(type.getName(), "must be a JSON integer");
+                throw Refusal.invalidField(type.getName(), "must be a JSON integer");
             }
             Number number = node.getNumberValue();
             if (number instanceof BigInteger big) {
@@ -76,7 +77,7 @@ public final class StrictJson {
                     || number instanceof Byte) {
                 return BigDecimal.valueOf(number.longValue());
             }
-            throw ApiException.invalidField(type.getName(), WHOLE);
+            throw Refusal.invalidField(type.getName(), WHOLE);
         }
     }
 
@@ -99,7 +100,7 @@ public final class StrictJson {
                 return inner.deserialize(decoder, context, plain);
             } catch (IOException | RuntimeException e) {
                 for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-                    if (cause instanceof ApiException refused) {
+                    if (cause instanceof Refusal refused) {
                         throw refused.withFieldPrefix(type.getName() + ".");
                     }
                 }
@@ -117,7 +118,7 @@ public final class StrictJson {
                 throws IOException {
             JsonNode node = decoder.decodeNode();
             if (!node.isString()) {
-                throw ApiException.invalidField(type.getName(), "must be a JSON string");
+                throw Refusal.invalidField(type.getName(), "must be a JSON string");
             }
             return node.getStringValue();
         }

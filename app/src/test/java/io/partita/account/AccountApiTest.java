@@ -195,7 +195,8 @@ public class AccountApiTest {
     @Test
     void shouldListAnEntryTheAccountsTailHoldsBeforeTheJournalDoes() {
         post("t-1", "CREDIT", 10);
-        await().atMost(Duration.ofSeconds(10)).until(() -> AccountFeature.journal(hazelcast).containsKey(new JournalKey(id,
+        await().atMost(Duration.ofSeconds(10)).until(() -> AccountFeature.journal(hazelcast)
+                .containsKey(new JournalKey(id,
                 "t-1")));
         // What the journal writer has not copied yet (or a member that died with it queued): only in the tail.
         Account account = AccountFeature.accounts(hazelcast).get(id);
@@ -271,7 +272,8 @@ public class AccountApiTest {
 
     @Test
     void shouldRefuseAnInvalidIdInThePath() {
-        Api.Reply reply = api.post("/accounts/bad%20id/transactions", "{\"txId\":\"t-1\",\"type\":\"DEBIT\",\"amount\":1}");
+        Api.Reply reply = api.post("/accounts/bad%20id/transactions",
+                "{\"txId\":\"t-1\",\"type\":\"DEBIT\",\"amount\":1}");
 
         assertProblem(reply, 400);
         assertEquals("id", ((Map<?, ?>) ((List<?>) reply.map().get("errors")).get(0)).get("field"));

@@ -2,10 +2,11 @@ package io.partita.account;
 
 import com.hazelcast.core.HazelcastInstance;
 import io.partita.node.PartitaProperties;
+import io.partita.refusal.GridFailures;
+import io.partita.refusal.Refusal;
 import io.partita.support.TestCluster;
 import io.partita.transaction.TransactionService;
-import io.partita.web.ApiException;
-import io.partita.web.Failures;
+import io.partita.web.Refusals;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -67,7 +68,8 @@ final class LedgerLoad {
 
     void openAccounts() {
         opening.forEach((id, account) -> assertTrue(
-                new AccountService(cluster.member(0), cluster.properties(0)).open(id, account.balance(), account.overdraftLimit())
+                new AccountService(cluster.member(0), cluster.properties(0)).open(id, account.balance(),
+                        account.overdraftLimit())
                         .toCompletableFuture().join() != null));
     }
 
@@ -139,8 +141,8 @@ final class LedgerLoad {
                 }
                 return new Answer(outcome.entry().status(), outcome.entry().balanceAfter());
             } catch (Exception e) {
-                RuntimeException translated = Failures.translate(e);
-                boolean retryable = translated instanceof ApiException api && api.status().getCode() == 503
+                RuntimeException translated = GridFailures.translate(e);
+                boolean retryable = translated instanceof Refusal api && Refusals.status(api) == 503
                         || !member.getLifecycleService().isRunning();
                 if (!retryable) {
                     throw translated;

@@ -2,11 +2,12 @@ package io.partita.account;
 
 import com.hazelcast.core.HazelcastInstance;
 import io.partita.node.PartitionSentinels;
+import io.partita.refusal.Refusal;
 import io.partita.support.TestCluster;
 import io.partita.transaction.PartitionedPath;
 import io.partita.transfer.TransferState;
 import io.partita.transfer.TransferTestAccess;
-import io.partita.web.ApiException;
+import io.partita.web.Refusals;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -76,10 +77,11 @@ class PartitionLostTest {
                     lostAccounts++;
                     assertPartitionLost(service.find(id));
                     assertPartitionLost(service.open(id, 5, 0));
-                    assertPartitionLost(services.transactions().apply(id, TxRequest.of("t-" + i, TxType.CREDIT, 1, 1L), null)
+                    assertPartitionLost(services.transactions().apply(id, TxRequest.of("t-" + i, TxType.CREDIT, 1,
+                            1L), null)
                             .thenApply(outcome -> {
                                 assertEquals(TxOutcome.Kind.PARTITION_LOST, outcome.kind());
-                                throw ApiException.partitionLost("Account", id, 0);
+                                throw Refusal.partitionLost("Account", id, 0);
                             }));
                 } else {
                     assertEquals(1_000 + i, service.find(id).toCompletableFuture().join().orElseThrow().balance(),
@@ -94,8 +96,8 @@ class PartitionLostTest {
             String gone = ids.stream().filter(id -> lost.contains(service.partitionOf(id))).findFirst().orElseThrow();
             TransferTestAccess.Recovery recovery = TransferTestAccess.recoverDebited(survivor, service,
                     new PartitionedPath(survivor), cluster.properties(0), "tr-lost", kept, gone, 10);
-            ApiException refused = assertInstanceOf(ApiException.class, recovery.failure());
-            assertEquals(503, refused.status().getCode());
+            Refusal refused = assertInstanceOf(Refusal.class, recovery.failure());
+            assertEquals(503, Refusals.status(refused));
             assertEquals(TransferState.DEBITED, recovery.state(), "left for recovery, not refunded");
         }
     }
@@ -107,8 +109,8 @@ class PartitionLostTest {
     private static void assertPartitionLost(CompletionStage<?> call) {
         CompletionException failure = org.junit.jupiter.api.Assertions.assertThrows(CompletionException.class,
                 () -> call.toCompletableFuture().join());
-        ApiException api = assertInstanceOf(ApiException.class, failure.getCause());
-        assertEquals(503, api.status().getCode());
-        assertTrue(api.problem().type().endsWith("/partition-lost"), api.problem().type());
+        Refusal api = assertInstanceOf(Refusal.class, failure.getCause());
+        assertEquals(503, Refusals.status(api));
+        assertTrue(Refusals.problem(api).type().endsWith("/partition-lost"), Refusals.problem(api).type());
     }
 }

@@ -50,9 +50,11 @@ class SplitBrainMergeTest {
         int portB = Ports.free();
         // Meant to have 2 members: each side alone holds its tails' newest entries for the merge.
         Config configA = HazelcastConfigs.memberConfig(TestProperties.withClusterSize(
-                TestProperties.tcp(clusterName, portA, List.of("127.0.0.1:" + portA), 0), 2), "http://127.0.0.1:0", AllFeatures.LIST);
+                TestProperties.tcp(clusterName, portA, List.of("127.0.0.1:" + portA), 0), 2), "http://127.0.0.1:0",
+                        AllFeatures.LIST);
         Config configB = HazelcastConfigs.memberConfig(TestProperties.withClusterSize(
-                TestProperties.tcp(clusterName, portB, List.of("127.0.0.1:" + portB), 0), 2), "http://127.0.0.1:0", AllFeatures.LIST);
+                TestProperties.tcp(clusterName, portB, List.of("127.0.0.1:" + portB), 0), 2), "http://127.0.0.1:0",
+                        AllFeatures.LIST);
         List<HazelcastInstance> started = new ArrayList<>();
         try {
             HazelcastInstance a = Members.start(configA, AllFeatures.LIST);

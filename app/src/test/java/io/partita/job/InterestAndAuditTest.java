@@ -83,7 +83,8 @@ class InterestAndAuditTest {
                     withHistory.overdraftLimit(), withHistory.version(), withHistory.fence(),
                     withHistory.openingBalance(), withHistory.tail(), withHistory.jobs(), 0));
             Account untouched = after.get("i-200");
-            AccountFeature.accounts(member).set("i-200", new Account(999, 0, 0, 0, untouched.openingBalance(), Tail.EMPTY,
+            AccountFeature.accounts(member).set("i-200", new Account(999, 0, 0, 0, untouched.openingBalance(),
+                    Tail.EMPTY,
                     untouched.jobs(), 0));
             // A merge after a network split left this one below its limit: its journal explains it, it is reported.
             String merged = after.keySet().stream().filter(id -> !id.equals("i-tx") && !id.equals("i-200"))

@@ -5,9 +5,10 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.partita.account.TestAccess;
 import io.partita.account.TxRequest;
 import io.partita.account.TxType;
+import io.partita.refusal.Refusal;
 import io.partita.support.TestCluster;
 import io.partita.transaction.TransactionService;
-import io.partita.web.ApiException;
+import io.partita.web.Refusals;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -215,7 +216,7 @@ class LeaseClusterTest {
                 assertNotNull(answer);
                 return answer;
             } catch (CompletionException e) {
-                if (!(e.getCause() instanceof ApiException api) || api.status().getCode() != 503 || attempt > 50) {
+                if (!(e.getCause() instanceof Refusal api) || Refusals.status(api) != 503 || attempt > 50) {
                     throw e;
                 }
             }

@@ -12,8 +12,9 @@ import io.partita.account.TxOutcome;
 import io.partita.account.TxOutcomes;
 import io.partita.account.TxRequest;
 import io.partita.account.TxType;
+import io.partita.refusal.Refusal;
 import io.partita.support.TestCluster;
-import io.partita.web.ApiException;
+import io.partita.web.Refusals;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -88,14 +89,16 @@ class FencedWritesTest {
             journal(partitioned(id, TxRequest.of("c-1", TxType.CREDIT, 1, AT)).entry());
             partitioned(id, TxRequest.of("c-2", TxType.CREDIT, 1, AT));
         });
-        FencedWrites writer = new FencedWrites(hook.on(AccountFeature.accounts(member)), hook.on(AccountFeature.journal(member)));
+        FencedWrites writer = new FencedWrites(hook.on(AccountFeature.accounts(member)), hook
+                .on(AccountFeature.journal(member)));
 
         TxOutcome retried = writer.apply(1, id, debit, Deadline.after(Duration.ofSeconds(30)));
 
         assertEquals(TxOutcome.Kind.REPLAYED, retried.kind());
         assertEquals(first, retried.entry());
         assertEquals(902, AccountFeature.accounts(member).get(id).balance());
-        assertEquals(null, AccountFeature.accounts(member).get(id).recorded(id, "t-1"), "t-1 left the tail for the journal");
+        assertEquals(null, AccountFeature.accounts(member).get(id).recorded(id, "t-1"),
+                "t-1 left the tail for the journal");
         assertEquals(0, hook.writes.get(), "decided from what it read; no write was even attempted");
     }
 
@@ -120,10 +123,10 @@ class FencedWritesTest {
         String id = open(1_000);
         Account before = AccountFeature.accounts(member).get(id);
 
-        ApiException late = assertThrows(ApiException.class, () -> new FencedWrites(member)
+        Refusal late = assertThrows(Refusal.class, () -> new FencedWrites(member)
                 .apply(1, id, TxRequest.of("t-1", TxType.DEBIT, 100, AT), Deadline.after(Duration.ZERO)));
 
-        assertEquals(503, late.status().getCode());
+        assertEquals(503, Refusals.status(late));
         assertEquals(1, late.retryAfter().toSeconds());
         assertTrue(late.getMessage().contains("nothing was changed"), late.getMessage());
         assertEquals(before, AccountFeature.accounts(member).get(id));

@@ -98,9 +98,11 @@ class LockedModeHttpTest {
         assertEquals("true", ((Answer) actual.get(3)).replayed());
         assertEquals(409, actual.get(4));
         assertEquals("true", ((Answer) actual.get(15)).replayed());
-        assertEquals(AccountFeature.accounts(hazelcast).get(partitioned).balance(), AccountFeature.accounts(hazelcast).get(locked)
+        assertEquals(AccountFeature.accounts(hazelcast).get(partitioned).balance(), AccountFeature
+                .accounts(hazelcast).get(locked)
                 .balance());
-        assertTrue(AccountFeature.accounts(hazelcast).get(locked).fence() > 0, "the locked account was written with a fence");
+        assertTrue(AccountFeature.accounts(hazelcast).get(locked).fence() > 0,
+                "the locked account was written with a fence");
         assertEquals(0, AccountFeature.accounts(hazelcast).get(partitioned).fence());
     }
 

@@ -6,8 +6,9 @@ import io.partita.account.AccountFeature;
 import io.partita.account.TxOutcome;
 import io.partita.account.TxRequest;
 import io.partita.account.TxType;
+import io.partita.refusal.Refusal;
 import io.partita.support.TestCluster;
-import io.partita.web.ApiException;
+import io.partita.web.Refusals;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -79,9 +80,9 @@ class LockedPathTest {
         return id;
     }
 
-    private static ApiException failure(CompletableFuture<?> future) {
+    private static Refusal failure(CompletableFuture<?> future) {
         CompletionException failure = assertThrows(CompletionException.class, future::join);
-        return (ApiException) failure.getCause();
+        return (Refusal) failure.getCause();
     }
 
     @Test
@@ -94,8 +95,8 @@ class LockedPathTest {
                 .toCompletableFuture();
         executor.runAll();
 
-        ApiException answer = failure(late);
-        assertEquals(503, answer.status().getCode());
+        Refusal answer = failure(late);
+        assertEquals(503, Refusals.status(answer));
         assertTrue(answer.getMessage().contains("nothing was changed"), answer.getMessage());
         assertFalse(locks.hasProxy(id), "the lock was not even looked up");
         assertEquals(1_000, AccountFeature.accounts(member).get(id).balance());
@@ -113,7 +114,7 @@ class LockedPathTest {
         CompletableFuture<TxOutcome> refused = path.apply(id, TxRequest.of("t-2", TxType.DEBIT, 100, AT))
                 .toCompletableFuture();
 
-        assertEquals(503, failure(refused).status().getCode());
+        assertEquals(503, Refusals.status(failure(refused)));
         // The caller of the first may stop waiting; its task still counts until it has run.
         queued.orTimeout(1, TimeUnit.MILLISECONDS);
         await().atMost(Duration.ofSeconds(5)).until(queued::isDone);
@@ -140,7 +141,7 @@ class LockedPathTest {
         }
         long elapsedMillis = Duration.ofNanos(System.nanoTime() - started).toMillis();
 
-        assertEquals(503, failure(waiting).status().getCode());
+        assertEquals(503, Refusals.status(failure(waiting)));
         assertTrue(elapsedMillis < 4_000, "answered after " + elapsedMillis + " ms, the lock timeout is 5 s");
         assertEquals(0, path.tasksUnderWay());
         assertEquals(1_000, AccountFeature.accounts(member).get(id).balance());

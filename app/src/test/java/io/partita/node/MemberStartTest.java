@@ -50,7 +50,8 @@ class MemberStartTest {
         int port = Ports.free();
         PartitaProperties properties = TestProperties.tcp("member-start-" + UUID.randomUUID(), port,
                 List.of("127.0.0.1:" + port), 0);
-        member = Hazelcast.newHazelcastInstance(HazelcastConfigs.memberConfig(properties, "http://127.0.0.1:0", AllFeatures.LIST));
+        member = Hazelcast.newHazelcastInstance(HazelcastConfigs.memberConfig(properties, "http://127.0.0.1:0",
+                AllFeatures.LIST));
         IMap<String, Account> accounts = AccountFeature.accounts(member);
         accounts.set("early", Account.open(100, 0));
 

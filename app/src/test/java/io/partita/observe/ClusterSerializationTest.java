@@ -32,8 +32,10 @@ class ClusterSerializationTest {
     void shouldRoundTripTheSnapshotTaskUnderItsRegisteredId() {
         MemberSnapshotTask back = roundTrip(new MemberSnapshotTask());
         assertEquals(ObserveFeature.MEMBER_SNAPSHOT_TASK, back.getClassId());
-        assertInstanceOf(MemberSnapshotTask.class, new ObserveFeature().classes().get(ObserveFeature.MEMBER_SNAPSHOT_TASK).get());
-        assertInstanceOf(MemberSnapshot.class, new ObserveFeature().classes().get(ObserveFeature.MEMBER_SNAPSHOT).get());
+        assertInstanceOf(MemberSnapshotTask.class, new ObserveFeature().classes()
+                .get(ObserveFeature.MEMBER_SNAPSHOT_TASK).get());
+        assertInstanceOf(MemberSnapshot.class, new ObserveFeature().classes().get(ObserveFeature.MEMBER_SNAPSHOT)
+                .get());
     }
 
     @SuppressWarnings("unchecked")

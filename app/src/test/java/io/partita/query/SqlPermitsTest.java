@@ -1,7 +1,8 @@
 package io.partita.query;
 
 import io.micronaut.http.HttpStatus;
-import io.partita.web.ApiException;
+import io.partita.refusal.Refusal;
+import io.partita.web.Refusals;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -38,8 +39,8 @@ class SqlPermitsTest {
             }
             assertTrue(running.await(10, TimeUnit.SECONDS), "the queries did not start");
 
-            ApiException refused = assertThrows(ApiException.class, () -> permits.run(() -> "third"));
-            assertEquals(HttpStatus.SERVICE_UNAVAILABLE, refused.status());
+            Refusal refused = assertThrows(Refusal.class, () -> permits.run(() -> "third"));
+            assertEquals(503, Refusals.status(refused));
             assertEquals(Duration.ofSeconds(1), refused.retryAfter());
             assertTrue(refused.getMessage().contains("maximum of 2"), refused.getMessage());
 

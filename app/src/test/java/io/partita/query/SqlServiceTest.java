@@ -5,8 +5,9 @@ import com.hazelcast.sql.HazelcastSqlException;
 import com.hazelcast.sql.impl.SqlErrorCode;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micronaut.http.HttpStatus;
-import io.partita.web.ApiException;
+import io.partita.refusal.Refusal;
 import io.partita.web.Problem;
+import io.partita.web.Refusals;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
@@ -63,11 +64,11 @@ class SqlServiceTest {
         SqlService service = new SqlService(null, notReady, properties, new SqlPermits(properties),
                 new SimpleMeterRegistry());
         for (int attempt = 0; attempt < properties.maxConcurrent() + 1; attempt++) {
-            ApiException answer = assertThrows(ApiException.class,
+            Refusal answer = assertThrows(Refusal.class,
                     () -> service.query("SELECT id FROM accounts", List.of()));
-            assertEquals(HttpStatus.SERVICE_UNAVAILABLE, answer.status());
+            assertEquals(503, Refusals.status(answer));
             assertEquals(Duration.ofSeconds(1), answer.retryAfter());
-            Problem problem = answer.problem();
+            Problem problem = Refusals.problem(answer);
             assertEquals(503, problem.status());
             assertTrue(problem.type().endsWith("/unavailable"), problem.type());
             assertTrue(problem.detail().contains("not ready"), problem.detail());
@@ -76,41 +77,41 @@ class SqlServiceTest {
 
     @Test
     void shouldStateTheCapWhenAQueryRanOutOfTime() {
-        ApiException answer = assertInstanceOf(ApiException.class, SqlService.translate(
+        Refusal answer = assertInstanceOf(Refusal.class, SqlService.translate(
                 failure(SqlErrorCode.TIMEOUT, null), TIMEOUT, Duration.ofMillis(5001)));
-        assertEquals(HttpStatus.BAD_REQUEST, answer.status());
-        assertTrue(answer.problem().type().endsWith("/sql-timeout"));
-        assertTrue(answer.problem().detail().contains("5000 ms"), answer.problem().detail());
+        assertEquals(400, Refusals.status(answer));
+        assertTrue(Refusals.problem(answer).type().endsWith("/sql-timeout"));
+        assertTrue(Refusals.problem(answer).detail().contains("5000 ms"), Refusals.problem(answer).detail());
     }
 
     @Test
     void shouldAnswer503WhenAMemberLeftUnderTheQuery() {
-        ApiException answer = assertInstanceOf(ApiException.class, SqlService.translate(
+        Refusal answer = assertInstanceOf(Refusal.class, SqlService.translate(
                 failure(SqlErrorCode.GENERIC, new MemberLeftException("gone")), TIMEOUT, Duration.ofMillis(10)));
-        assertEquals(HttpStatus.SERVICE_UNAVAILABLE, answer.status());
+        assertEquals(503, Refusals.status(answer));
         assertEquals(Duration.ofSeconds(1), answer.retryAfter());
-        ApiException topology = assertInstanceOf(ApiException.class, SqlService.translate(
+        Refusal topology = assertInstanceOf(Refusal.class, SqlService.translate(
                 failure(SqlErrorCode.TOPOLOGY_CHANGE, null), TIMEOUT, Duration.ofMillis(10)));
-        assertEquals(HttpStatus.SERVICE_UNAVAILABLE, topology.status());
+        assertEquals(503, Refusals.status(topology));
     }
 
-    /** The error renderer answers anything but an ApiException as a 500 problem and logs its cause. */
+    /** The error renderer answers anything but an Refusal as a 500 problem and logs its cause. */
     @Test
     void shouldNotBlameTheClientForAFailureInsideTheEngine() {
         RuntimeException answer = SqlService.translate(
                 failure(SqlErrorCode.GENERIC, new ArithmeticException("Underflow")), TIMEOUT, Duration.ofMillis(10));
-        assertFalse(answer instanceof ApiException, answer.toString());
+        assertFalse(answer instanceof Refusal, answer.toString());
         assertInstanceOf(HazelcastSqlException.class, answer.getCause());
     }
 
     @Test
     void shouldAnswerAnInvalidQueryWithTheEnginesReasonButNotItsLineAndColumn() {
-        ApiException answer = assertInstanceOf(ApiException.class, SqlService.translate(failure(SqlErrorCode.PARSING,
+        Refusal answer = assertInstanceOf(Refusal.class, SqlService.translate(failure(SqlErrorCode.PARSING,
                 null, "From line 1, column 8 to line 1, column 13: Column 'nope' not found in any table"),
                 TIMEOUT, Duration.ofMillis(10)));
-        assertEquals(HttpStatus.BAD_REQUEST, answer.status());
+        assertEquals(400, Refusals.status(answer));
         assertEquals("The engine refused the query: Column 'nope' not found in any table",
-                answer.problem().detail());
+                Refusals.problem(answer).detail());
         assertEquals("Encountered \"x\".", SqlService.clientMessage("Encountered \"x\" at line 1, column 71."));
         assertEquals("Illegal use of dynamic parameter",
                 SqlService.clientMessage("At line 1, column 8: Illegal use of dynamic parameter"));

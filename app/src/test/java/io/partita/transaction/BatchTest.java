@@ -140,7 +140,8 @@ class BatchTest {
         String account = "shape-" + UUID.randomUUID().toString().substring(0, 6);
         first.post("/accounts", "{\"id\":\"" + account + "\",\"balance\":0}");
         for (String amount : List.of("\"5\"", "true", "1.5", "[5]")) {
-            String body = "[" + item("s-1", account, "CREDIT", "5") + "," + item("s-2", account, "CREDIT", amount) + "]";
+            String body = "[" + item("s-1", account, "CREDIT", "5") + "," + item("s-2", account, "CREDIT", amount)
+                    + "]";
 
             Api.Reply reply = first.post("/transactions/batch", body);
 

@@ -24,9 +24,10 @@ import io.partita.account.TxType;
 import io.partita.locking.AccountLocks;
 import io.partita.locking.Held;
 import io.partita.node.PartitaProperties.ProcessingMode;
+import io.partita.refusal.Refusal;
 import io.partita.support.TestNodes;
 import io.partita.transaction.TransactionService;
-import io.partita.web.ApiException;
+import io.partita.web.Refusals;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -130,12 +131,12 @@ class LockingAndTransfersClusterTest {
             }
         }, BLOCKING).get(1, TimeUnit.MINUTES);
 
-        ApiException refused = assertThrows(ApiException.class,
+        Refusal refused = assertThrows(Refusal.class,
                 () -> stale.apply("fence-1", TxRequest.of("stale", TxType.DEBIT, 30, 1L)));
         stale.close();
 
         assertTrue(newerFence > staleFence, newerFence + " > " + staleFence);
-        assertEquals(503, refused.status().getCode());
+        assertEquals(503, Refusals.status(refused));
         Account now = account("fence-1");
         assertEquals(1_100, now.balance());
         assertEquals(newerFence, now.fence());
@@ -182,12 +183,14 @@ class LockingAndTransfersClusterTest {
                 "a-member-that-died");
         TransferFeature.transfers(nodes.member(1)).executeOnKey(pending.key(), new BeginTransfer(pending));
         TransferFeature.transfers(nodes.member(1)).executeOnKey(debited.key(), new BeginTransfer(debited));
-        assertEquals(TxStatus.APPLIED, bean(1, TransactionService.class).apply("stranded-a", debited.debit(), ProcessingMode.PARTITIONED)
+        assertEquals(TxStatus.APPLIED, bean(1, TransactionService.class).apply("stranded-a", debited.debit(),
+                ProcessingMode.PARTITIONED)
                 .toCompletableFuture().join().entry().status());
 
         await().atMost(Duration.ofSeconds(60)).until(() ->
                 TransferFeature.transfers(nodes.member(0)).get(pending.key()).state() == TransferState.COMPLETED
-                        && TransferFeature.transfers(nodes.member(0)).get(debited.key()).state() == TransferState.COMPLETED);
+                        && TransferFeature.transfers(nodes.member(0)).get(debited.key())
+                                .state() == TransferState.COMPLETED);
 
         assertEquals(650, account("stranded-a").balance());
         assertEquals(350, account("stranded-b").balance());

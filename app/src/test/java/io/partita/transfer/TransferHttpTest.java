@@ -312,7 +312,8 @@ class TransferHttpTest {
         Transfer pending = Transfer.begin(new TransferRequest("x-1", from, gone, 300), 1L, "a-member-that-died");
         TransferFeature.transfers(hazelcast).executeOnKey(pending.key(), new BeginTransfer(pending));
         transactions.apply(from, pending.debit(), ProcessingMode.PARTITIONED).toCompletableFuture().join();
-        TransferFeature.transfers(hazelcast).executeOnKey(pending.key(), new AdvanceTransfer(pending.debited(700), 60_000));
+        TransferFeature.transfers(hazelcast).executeOnKey(pending.key(), new AdvanceTransfer(pending.debited(700),
+                60_000));
 
         Transfer recovered = transfers.recover(pending.key());
 

@@ -12,10 +12,11 @@ import io.partita.account.TxRequest;
 import io.partita.account.TxStatus;
 import io.partita.account.TxType;
 import io.partita.node.PartitaProperties.ProcessingMode;
+import io.partita.refusal.GridFailures;
+import io.partita.refusal.Refusal;
 import io.partita.support.TestNodes;
 import io.partita.transaction.TransactionService;
-import io.partita.web.ApiException;
-import io.partita.web.Failures;
+import io.partita.web.Refusals;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -167,10 +168,10 @@ final class TransferLoad {
             try {
                 return answer(op, node);
             } catch (RuntimeException e) {
-                RuntimeException translated = Failures.translate(e);
+                RuntimeException translated = GridFailures.translate(e);
                 boolean nodeDied = !nodes.servers().contains(node);
                 boolean retryable = nodeDied
-                        || translated instanceof ApiException api && api.status().getCode() == 503;
+                        || translated instanceof Refusal api && Refusals.status(api) == 503;
                 if (!retryable) {
                     throw new AssertionError(op + " failed", translated);
                 }

@@ -1,5 +1,6 @@
 package io.partita.web;
 
+import io.partita.refusal.Refusal;
 import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.CompletableFuture;
@@ -29,8 +30,8 @@ class InFlightLimitTest {
         }).toCompletableFuture();
 
         CompletionException failure = assertThrows(CompletionException.class, refused::join);
-        ApiException answer = (ApiException) failure.getCause();
-        assertEquals(503, answer.status().getCode());
+        Refusal answer = (Refusal) failure.getCause();
+        assertEquals(503, Refusals.status(answer));
         assertEquals(1, answer.retryAfter().toSeconds());
         assertFalse(started.get());
 

@@ -3,7 +3,6 @@ package io.partita.bench;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import io.micronaut.context.ApplicationContext;
-import io.micronaut.http.HttpStatus;
 import io.partita.account.Account;
 import io.partita.account.AccountFeature;
 import io.partita.account.JournalEntry;
@@ -15,8 +14,8 @@ import io.partita.account.TxOutcome;
 import io.partita.account.TxRequest;
 import io.partita.account.TxStatus;
 import io.partita.node.PartitaProperties.ProcessingMode;
+import io.partita.refusal.Refusal;
 import io.partita.transaction.TransactionService;
-import io.partita.web.ApiException;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -137,7 +136,7 @@ public enum Posting {
         }
 
         private static boolean unavailable(Throwable failure) {
-            return failure instanceof ApiException api && api.status() == HttpStatus.SERVICE_UNAVAILABLE;
+            return failure instanceof Refusal refusal && refusal.isTransient();
         }
     }
 

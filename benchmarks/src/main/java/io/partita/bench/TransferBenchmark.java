@@ -1,12 +1,11 @@
 package io.partita.bench;
 
-import io.micronaut.http.HttpStatus;
 import io.partita.node.PartitaProperties.ProcessingMode;
+import io.partita.refusal.Refusal;
 import io.partita.transfer.Transfer;
 import io.partita.transfer.TransferDriver;
 import io.partita.transfer.TransferFeature;
 import io.partita.transfer.TransferState;
-import io.partita.web.ApiException;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -167,8 +166,8 @@ public class TransferBenchmark {
                         mode);
                 count(answer, attempt > 1);
                 return answer.transfer();
-            } catch (ApiException e) {
-                if (attempt == MAX_ATTEMPTS || e.status() != HttpStatus.SERVICE_UNAVAILABLE) {
+            } catch (Refusal e) {
+                if (attempt == MAX_ATTEMPTS || !e.isTransient()) {
                     throw books.fail(e);
                 }
                 books.retried();

@@ -23,7 +23,9 @@ public final class TransferDriver {
         this.service = node.getBean(TransferService.class);
     }
 
-    /** @throws io.partita.web.ApiException as the service throws it: 503 is worth a retry with the same id */
+    /**
+     * @throws io.partita.refusal.Refusal as the service throws it: a transient one is worth a retry with the same id
+     */
     public Answer transfer(String txId, String from, String to, long amount, ProcessingMode mode) {
         TransferService.Result result = service.transfer(new TransferRequest(txId, from, to, amount), mode);
         return new Answer(result.transfer(), result.replayed());

@@ -2,7 +2,6 @@ package io.partita.bench.peers;
 
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
-import io.micronaut.http.HttpStatus;
 import io.partita.account.Account;
 import io.partita.account.AccountFeature;
 import io.partita.account.JournalEntry;
@@ -14,8 +13,8 @@ import io.partita.account.TxStatus;
 import io.partita.account.TxType;
 import io.partita.bench.LocalCluster;
 import io.partita.node.PartitaProperties.ProcessingMode;
+import io.partita.refusal.Refusal;
 import io.partita.transaction.TransactionService;
-import io.partita.web.ApiException;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -27,7 +26,8 @@ import java.util.concurrent.atomic.LongAdder;
  * Partita in this JVM: {@code members} nodes started as {@code LockVsPartitionBenchmark} starts them
  * ({@link LocalCluster}: each node the app's own Micronaut context and Hazelcast member, TCP on 127.0.0.1; the CP
  * Subsystem on 3 members when there are 3, unsafe mode on 1), and each transaction posted through the call its HTTP
- * controller makes, {@code TransactionService.apply(account, request, PARTITIONED)}: one entry processor at the account's
+ * controller makes, {@code TransactionService.apply(account, request, PARTITIONED)}: one entry processor at the
+ * account's
  * partition owner, answered once the account and its backup hold the entry. Client thread {@code i} calls node
  * {@code i mod members}, as the JMH trial's clients do. This is that trial's {@code PARTITIONED} path, with the peers'
  * workload (overdraft rejections, repeated ids).
@@ -82,8 +82,8 @@ final class PartitaLedger implements PeerLedger {
                                 .toCompletableFuture().join();
                         return answer(tx, outcome, attempt > 1);
                     } catch (CompletionException e) {
-                        if (attempt == MAX_ATTEMPTS || !(e.getCause() instanceof ApiException api
-                                && api.status() == HttpStatus.SERVICE_UNAVAILABLE)) {
+                        if (attempt == MAX_ATTEMPTS || !(e.getCause() instanceof Refusal refusal
+                                && refusal.isTransient())) {
                             throw e;
                         }
                         retries.increment();

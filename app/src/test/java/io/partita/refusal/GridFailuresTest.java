@@ -1,4 +1,4 @@
-package io.partita.web;
+package io.partita.refusal;
 
 import com.hazelcast.core.HazelcastInstanceNotActiveException;
 import com.hazelcast.core.IndeterminateOperationStateException;
@@ -13,6 +13,7 @@ import com.hazelcast.spi.properties.ClusterProperty;
 import io.partita.node.HazelcastConfigs;
 import io.partita.support.AllFeatures;
 import io.partita.support.TestProperties;
+import io.partita.web.Refusals;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -25,17 +26,17 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A write whose backup did not confirm, or a member on its way out, is a retryable 503, never a success. */
-class FailuresTest {
+class GridFailuresTest {
 
     @Test
     void shouldMakeAnUnconfirmedBackupARetryable503() {
-        RuntimeException answer = Failures.translate(new CompletionException(
+        RuntimeException answer = GridFailures.translate(new CompletionException(
                 new IndeterminateOperationStateException("no backup ack")));
 
-        ApiException api = (ApiException) answer;
-        assertEquals(503, api.status().getCode());
+        Refusal api = (Refusal) answer;
+        assertEquals(503, Refusals.status(api));
         assertEquals(1, api.retryAfter().toSeconds());
-        assertTrue(api.problem().detail().contains("Retry"));
+        assertTrue(Refusals.problem(api).detail().contains("Retry"));
     }
 
     @Test
@@ -43,7 +44,7 @@ class FailuresTest {
         for (Throwable failure : List.of(new HazelcastInstanceNotActiveException(),
                 new TargetNotMemberException("gone"),
                 new ExecutionException(new HazelcastInstanceNotActiveException()))) {
-            assertEquals(503, ((ApiException) Failures.translate(failure)).status().getCode(), failure.toString());
+            assertEquals(503, Refusals.status((Refusal) GridFailures.translate(failure)), failure.toString());
         }
     }
 
@@ -56,28 +57,29 @@ class FailuresTest {
                 new LockOwnershipLostException("lost"),
                 new SessionExpiredException("expired"),
                 new CompletionException(new ExecutionException(new SessionExpiredException("expired"))))) {
-            RuntimeException answer = Failures.translate(failure);
+            RuntimeException answer = GridFailures.translate(failure);
 
-            ApiException api = (ApiException) answer;
-            assertEquals(503, api.status().getCode(), failure.toString());
+            Refusal api = (Refusal) answer;
+            assertEquals(503, Refusals.status(api), failure.toString());
             assertEquals(1, api.retryAfter().toSeconds(), failure.toString());
-            String body = api.problem().toString();
-            assertTrue(api.problem().detail().contains("Retry with the same id"), body);
+            String body = Refusals.problem(api).toString();
+            assertTrue(Refusals.problem(api).detail().contains("Retry with the same id"), body);
             assertFalse(body.contains("Exception") || body.contains("com.hazelcast"), body);
         }
     }
 
     @Test
-    void shouldPassApiExceptionsThroughAndLeaveBugsAlone() {
-        ApiException notFound = ApiException.notFound("Account", "a");
-        assertSame(notFound, Failures.translate(new CompletionException(notFound)));
+    void shouldPassRefusalsThroughAndLeaveBugsAlone() {
+        Refusal notFound = Refusal.notFound("Account", "a");
+        assertSame(notFound, GridFailures.translate(new CompletionException(notFound)));
         IllegalStateException bug = new IllegalStateException("bug");
-        assertSame(bug, Failures.translate(new CompletionException(bug)));
+        assertSame(bug, GridFailures.translate(new CompletionException(bug)));
     }
 
     @Test
     void shouldConfigureMembersToFailOnIndeterminateOperationState() {
-        var config = HazelcastConfigs.memberConfig(TestProperties.tcp("c", 5701, List.of(), 0), "http://x", AllFeatures.LIST);
+        var config = HazelcastConfigs.memberConfig(TestProperties.tcp("c", 5701, List.of(), 0), "http://x",
+                AllFeatures.LIST);
 
         assertEquals("true", config.getProperty(ClusterProperty.FAIL_ON_INDETERMINATE_OPERATION_STATE.getName()));
         assertEquals(1, config.getMapConfig("accounts").getBackupCount());

@@ -1,4 +1,4 @@
-package io.partita.web;
+package io.partita.refusal;
 
 import com.hazelcast.core.HazelcastException;
 import com.hazelcast.core.HazelcastInstanceNotActiveException;
@@ -20,18 +20,20 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 /**
- * Turns what the grid throws into what a client can act on. Everything transient (a member leaving, a migration, a
- * backup that did not confirm, the node shutting down) becomes a 503 with {@code Retry-After}: retrying with the same
+ * Turns what the grid throws into a {@link Refusal} a client can act on. Everything transient (a member leaving, a
+ * migration, a backup that did not confirm, the node shutting down) becomes {@link Refusal.Kind#UNAVAILABLE} with a
+ * time to retry after: retrying with the same
  * transaction id is always safe, because the duplicate check answers a request that did land with its first answer.
  * So is every failure of the CP Subsystem behind locked mode (a lock whose session expired, a wait cancelled, a
  * group without a leader or destroyed by a reset): a write under a lost lock is refused by its fence, and the rest
  * changes nothing. No answer names a class: the detail says what happened and what to do.
+ * <b>Threads:</b> stateless; called on any thread.
  */
-public final class Failures {
+public final class GridFailures {
 
     static final Duration RETRY_AFTER = Duration.ofSeconds(1);
 
-    private Failures() {
+    private GridFailures() {
     }
 
     public static Throwable unwrap(Throwable failure) {
@@ -43,14 +45,14 @@ public final class Failures {
         return current;
     }
 
-    /** The API's answer to {@code failure}: an {@link ApiException} as it is, a transient failure as a 503. */
+    /** What {@code failure} comes to: a {@link Refusal} as it is, a transient failure as unavailable. */
     public static RuntimeException translate(Throwable failure) {
         Throwable cause = unwrap(failure);
-        if (cause instanceof ApiException api) {
-            return api;
+        if (cause instanceof Refusal refusal) {
+            return refusal;
         }
         if (cause instanceof IndeterminateOperationStateException) {
-            return ApiException.unavailable("The write was not confirmed by its backup, so it may or may not have "
+            return Refusal.unavailable("The write was not confirmed by its backup, so it may or may not have "
                     + "been applied. Retry with the same id to learn which.", RETRY_AFTER);
         }
         RuntimeException cp = translateCp(cause);
@@ -61,11 +63,11 @@ public final class Failures {
             return cutOff();
         }
         if (cause instanceof TimeoutException) {
-            return ApiException.unavailable("The member that holds the data did not answer in time, so the write may "
+            return Refusal.unavailable("The member that holds the data did not answer in time, so the write may "
                     + "or may not have been applied. Retry with the same id to learn which.", RETRY_AFTER);
         }
         if (isTransient(cause)) {
-            return ApiException.unavailable("The cluster is rebalancing or a member is leaving. Retry with the same "
+            return Refusal.unavailable("The cluster is rebalancing or a member is leaving. Retry with the same "
                     + "id.", RETRY_AFTER);
         }
         return cause instanceof RuntimeException runtime ? runtime : new CompletionException(cause);
@@ -81,27 +83,27 @@ public final class Failures {
     }
 
     /** This member does not hear from a majority of the cluster: whatever it was asked, it does not answer. */
-    public static ApiException cutOff() {
-        return ApiException.unavailable("This member is cut off from the majority of the cluster. Retry with the "
+    public static Refusal cutOff() {
+        return Refusal.unavailable("This member is cut off from the majority of the cluster. Retry with the "
                 + "same id, here later or on another member.", RETRY_AFTER);
     }
 
-    /** Failures of the CP Subsystem (FencedLock), as a 503; null for anything else. */
+    /** Failures of the CP Subsystem (FencedLock), as unavailable; null for anything else. */
     private static RuntimeException translateCp(Throwable cause) {
         if (cause instanceof LockOwnershipLostException || cause instanceof SessionExpiredException) {
-            return ApiException.unavailable("The account's lock was lost before the request finished (its CP session "
+            return Refusal.unavailable("The account's lock was lost before the request finished (its CP session "
                     + "expired), and a write under a lost lock is refused. Retry with the same id.", RETRY_AFTER);
         }
         if (cause instanceof WaitKeyCancelledException) {
-            return ApiException.unavailable("The wait for the account's lock was cancelled and nothing was changed. "
+            return Refusal.unavailable("The wait for the account's lock was cancelled and nothing was changed. "
                     + "Retry with the same id.", RETRY_AFTER);
         }
         if (cause instanceof CPGroupDestroyedException) {
-            return ApiException.unavailable("The CP Subsystem group that holds the locks was reset. Retry with the "
+            return Refusal.unavailable("The CP Subsystem group that holds the locks was reset. Retry with the "
                     + "same id, or use mode=partitioned.", RETRY_AFTER);
         }
         if (cause instanceof CPSubsystemException) {
-            return ApiException.unavailable("The CP Subsystem that holds the locks is not available right now (it is "
+            return Refusal.unavailable("The CP Subsystem that holds the locks is not available right now (it is "
                     + "electing a leader or changing members). Retry with the same id, or use mode=partitioned.",
                     RETRY_AFTER);
         }
