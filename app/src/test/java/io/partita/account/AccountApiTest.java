@@ -1,11 +1,8 @@
 package io.partita.account;
 
 import com.hazelcast.core.HazelcastInstance;
-import io.micronaut.http.client.HttpClient;
-import io.micronaut.http.client.annotation.Client;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.MediaType;
-import io.micronaut.json.JsonMapper;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import io.partita.cluster.Maps;
 import io.partita.support.Api;
@@ -18,8 +15,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
+import static io.partita.support.Problems.assertProblem;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -32,24 +29,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class AccountApiTest {
 
     @Inject
-    @Client("/")
-    HttpClient client;
-
-    @Inject
-    JsonMapper json;
-
-    @Inject
     HazelcastInstance hazelcast;
 
+    @Inject
     Api api;
+
     String id;
 
     @BeforeEach
     void openAnAccount() {
-        api = new Api(client, json);
-        id = "acc-" + UUID.randomUUID().toString().substring(0, 8);
-        Api.Reply opened = api.post("/accounts", "{\"id\":\"" + id + "\",\"balance\":1000,\"overdraftLimit\":100}");
-        assertEquals(201, opened.status(), opened.toString());
+        id = api.openAccount("acc-", Map.of("balance", 1000, "overdraftLimit", 100));
     }
 
     private Api.Reply post(String txId, String type, long amount) {
@@ -358,20 +347,5 @@ class AccountApiTest {
         Api.Reply account = account();
         assertEquals(1000, account.number("balance"));
         assertEquals(0, account.number("version"));
-    }
-
-    /** A problem+json answer with the status given, and nothing internal in it. */
-    static void assertProblem(Api.Reply reply, int status) {
-        assertEquals(status, reply.status(), reply.toString());
-        assertTrue(reply.contentType().startsWith("application/problem+json"), reply.contentType());
-        Map<String, Object> problem = reply.map();
-        assertEquals(status, ((Number) problem.get("status")).intValue());
-        assertNotNull(problem.get("type"));
-        assertNotNull(problem.get("title"));
-        assertNotNull(problem.get("detail"));
-        String text = String.valueOf(problem);
-        for (String leak : List.of("Exception", "io.partita", "com.hazelcast", "java.", "\tat ")) {
-            assertFalse(text.contains(leak), "leaks " + leak + ": " + text);
-        }
     }
 }

@@ -2,9 +2,6 @@ package io.partita.job;
 
 import com.hazelcast.core.HazelcastInstance;
 import io.micronaut.context.annotation.Property;
-import io.micronaut.http.client.HttpClient;
-import io.micronaut.http.client.annotation.Client;
-import io.micronaut.json.JsonMapper;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import io.partita.account.Account;
 import io.partita.account.Tail;
@@ -23,8 +20,8 @@ import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
+import static io.partita.support.Problems.assertProblem;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -46,22 +43,16 @@ class JobApiTest {
     private static final int SLOW_ACCOUNTS = 25;
 
     @Inject
-    @Client("/")
-    HttpClient client;
-
-    @Inject
-    JsonMapper json;
-
-    @Inject
     HazelcastInstance hazelcast;
 
+    @Inject
     Api api;
+
     String suffix;
 
     @BeforeEach
     void setUp() {
-        api = new Api(client, json);
-        suffix = UUID.randomUUID().toString().substring(0, 8);
+        suffix = Api.uniqueId("");
     }
 
     private String openAccount(long balance) {
@@ -74,18 +65,6 @@ class JobApiTest {
     private Api.Reply awaitFinished(String id) {
         await().atMost(Duration.ofSeconds(60)).until(() -> !"RUNNING".equals(api.get("/jobs/" + id).text("state")));
         return api.get("/jobs/" + id);
-    }
-
-    private static void assertProblem(Api.Reply reply, int status, String field) {
-        assertEquals(status, reply.status(), reply.toString());
-        assertEquals("application/problem+json", reply.contentType());
-        assertEquals(status, reply.number("status"));
-        if (field != null) {
-            @SuppressWarnings("unchecked")
-            List<Map<String, Object>> errors = (List<Map<String, Object>>) reply.map().get("errors");
-            assertEquals(field, errors.get(0).get("field"), reply.toString());
-        }
-        assertFalse(reply.body().toString().contains("Exception"), reply.toString());
     }
 
     @Test

@@ -1,0 +1,43 @@
+package io.partita.support;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+/** What every refused request answers: an {@code application/problem+json} body with nothing internal in it. */
+public final class Problems {
+
+    private Problems() {
+    }
+
+    /** A problem+json answer with the status given, its {@code type,title,status,detail}, and nothing internal. */
+    public static void assertProblem(Api.Reply reply, int status) {
+        assertProblem(reply, status, null);
+    }
+
+    /**
+     * As {@link #assertProblem(Api.Reply, int)}, and when {@code field} is not null, the first of its
+     * {@code errors} names that field.
+     */
+    public static void assertProblem(Api.Reply reply, int status, String field) {
+        assertEquals(status, reply.status(), reply.toString());
+        assertEquals("application/problem+json", reply.contentType(), reply.toString());
+        Map<String, Object> problem = reply.map();
+        assertEquals(status, ((Number) problem.get("status")).intValue());
+        assertNotNull(problem.get("type"));
+        assertNotNull(problem.get("title"));
+        assertNotNull(problem.get("detail"));
+        if (field != null) {
+            @SuppressWarnings("unchecked")
+            List<Map<String, Object>> errors = (List<Map<String, Object>>) problem.get("errors");
+            assertEquals(field, errors.get(0).get("field"), reply.toString());
+        }
+        String text = String.valueOf(problem);
+        for (String leak : List.of("Exception", "io.partita", "com.hazelcast", "java.", "\tat ")) {
+            assertFalse(text.contains(leak), "leaks " + leak + ": " + text);
+        }
+    }
+}
