@@ -1,6 +1,7 @@
 package io.partita.query;
 
 import io.micronaut.http.HttpStatus;
+import io.partita.support.Blocking;
 import io.partita.web.ApiException;
 import org.junit.jupiter.api.Test;
 
@@ -32,7 +33,7 @@ class SqlPermitsTest {
             for (int i = 0; i < 2; i++) {
                 queries.add(pool.submit(() -> permits.run(() -> {
                     running.countDown();
-                    await(finish);
+                    Blocking.run(finish::await);
                     return "answered";
                 })));
             }
@@ -62,14 +63,5 @@ class SqlPermitsTest {
             }));
         }
         assertEquals("answered", permits.run(() -> "answered"));
-    }
-
-    private static void await(CountDownLatch latch) {
-        try {
-            latch.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 }

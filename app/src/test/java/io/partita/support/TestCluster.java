@@ -56,7 +56,7 @@ public final class TestCluster implements AutoCloseable {
             thread.start();
             starting.add(thread);
         }
-        starting.forEach(TestCluster::join);
+        starting.forEach(thread -> Blocking.run(thread::join));
         cluster.awaitSize(size);
         cluster.awaitSafe();
         return cluster;
@@ -114,15 +114,6 @@ public final class TestCluster implements AutoCloseable {
 
     private HazelcastInstance startMember(int port) {
         return Members.start(HazelcastConfigs.memberConfig(properties(port), "http://127.0.0.1:0"));
-    }
-
-    private static void join(Thread thread) {
-        try {
-            thread.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 
     @Override
