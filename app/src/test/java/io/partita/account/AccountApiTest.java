@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import static io.partita.support.Api.assertReplayOf;
 import static io.partita.support.Problems.assertProblem;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -97,11 +98,8 @@ class AccountApiTest {
         post("t-2", "DEBIT", 10);
         Api.Reply retry = post("t-1", "CREDIT", 50);
 
-        assertEquals(200, retry.status());
-        assertEquals(first.map(), retry.map());
-        assertEquals("true", retry.headers().get("Idempotent-Replayed"));
-        assertEquals(1040, account().number("balance"));
-        assertEquals(2, account().number("version"));
+        assertReplayOf(first, retry, 200);
+        assertAccount(1040, 2);
     }
 
     @Test
@@ -117,9 +115,7 @@ class AccountApiTest {
         assertEquals("INSUFFICIENT_FUNDS", rejected.text("reason"));
         assertNotNull(rejected.text("type"));
         assertNotNull(rejected.text("title"));
-        assertEquals(422, retry.status());
-        assertEquals(rejected.map(), retry.map());
-        assertEquals("true", retry.headers().get("Idempotent-Replayed"));
+        assertReplayOf(rejected, retry, 422);
         assertEquals(6000, account().number("balance"));
     }
 
@@ -344,8 +340,12 @@ class AccountApiTest {
     }
 
     private void assertUnchanged() {
+        assertAccount(1000, 0);
+    }
+
+    private void assertAccount(long balance, long version) {
         Api.Reply account = account();
-        assertEquals(1000, account.number("balance"));
-        assertEquals(0, account.number("version"));
+        assertEquals(balance, account.number("balance"));
+        assertEquals(version, account.number("version"));
     }
 }

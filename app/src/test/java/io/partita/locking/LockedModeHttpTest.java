@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import static io.partita.support.Problems.assertOnlyError;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -102,11 +103,9 @@ class LockedModeHttpTest {
     @Test
     void shouldRefuseAnUnknownModeOnTransactions() {
         String account = open(100, 0);
-        Answer answer = post("/accounts/" + account + "/transactions?mode=optimistic", tx("t-1", "DEBIT", 1));
+        Api.Reply answer = api.post("/accounts/" + account + "/transactions?mode=optimistic", tx("t-1", "DEBIT", 1));
 
-        assertEquals(400, answer.status());
-        assertEquals(List.of(Map.of("field", "mode", "message", "must be partitioned or locked")),
-                answer.body().get("errors"));
+        assertOnlyError(answer, "mode", "must be partitioned or locked");
         assertEquals(100, Maps.accounts(hazelcast).get(account).balance());
     }
 

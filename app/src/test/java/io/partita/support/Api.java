@@ -47,6 +47,13 @@ public final class Api {
         return new Api(nodes.client(index), json);
     }
 
+    /** {@code retry} answered {@code status} as a replay, with the body {@code first} had. */
+    public static void assertReplayOf(Reply first, Reply retry, int status) {
+        assertEquals(status, retry.status(), retry.toString());
+        assertEquals(first.map(), retry.map());
+        assertEquals("true", retry.headers().get("Idempotent-Replayed"));
+    }
+
     /** {@code prefix} and eight random hex digits: an id no other test run uses. */
     public static String uniqueId(String prefix) {
         return prefix + UUID.randomUUID().toString().substring(0, 8);
@@ -81,6 +88,12 @@ public final class Api {
 
         public String text(String field) {
             return (String) map().get(field);
+        }
+
+        /** The {@code errors} of a problem, as {@code {field, message}} maps. */
+        @SuppressWarnings("unchecked")
+        public List<Map<String, Object>> errors() {
+            return (List<Map<String, Object>>) map().get("errors");
         }
 
         @Override

@@ -40,4 +40,10 @@ public final class Problems {
             assertFalse(text.contains(leak), "leaks " + leak + ": " + text);
         }
     }
+
+    /** A 400 whose errors are exactly one: {@code message} about {@code field}. */
+    public static void assertOnlyError(Api.Reply reply, String field, String message) {
+        assertEquals(400, reply.status(), reply.toString());
+        assertEquals(List.of(Map.of("field", field, "message", message)), reply.errors());
+    }
 }
