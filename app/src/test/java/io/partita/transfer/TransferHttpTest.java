@@ -19,6 +19,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import static io.partita.support.Api.assertReplayOf;
+import static io.partita.support.Problems.assertOnlyError;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -51,6 +53,11 @@ class TransferHttpTest {
         return api.get("/accounts/" + id).number("balance");
     }
 
+    private void assertBalances(String one, long itsBalance, String other, long otherBalance) {
+        assertEquals(itsBalance, balance(one));
+        assertEquals(otherBalance, balance(other));
+    }
+
     private static Map<String, Object> transfer(String txId, String from, String to, Object amount) {
         return Map.of("txId", txId, "from", from, "to", to, "amount", amount);
     }
@@ -64,16 +71,13 @@ class TransferHttpTest {
 
         assertEquals(200, first.status());
         assertEquals("COMPLETED", first.map().get("status"));
-        assertEquals(700, ((Number) first.map().get("fromBalance")).longValue());
-        assertEquals(310, ((Number) first.map().get("toBalance")).longValue());
+        assertEquals(700, first.number("fromBalance"));
+        assertEquals(310, first.number("toBalance"));
         assertNull(first.headers().get("Idempotent-Replayed"));
 
         Api.Reply retry = api.post("/transfers?mode=" + mode, transfer("x-1", from, to, 300));
-        assertEquals(200, retry.status());
-        assertEquals(first.map(), retry.map());
-        assertEquals("true", retry.headers().get("Idempotent-Replayed"));
-        assertEquals(700, balance(from));
-        assertEquals(310, balance(to));
+        assertReplayOf(first, retry, 200);
+        assertBalances(from, 700, to, 310);
     }
 
     @ParameterizedTest
@@ -89,17 +93,14 @@ class TransferHttpTest {
         assertEquals("INSUFFICIENT_FUNDS", rejected.map().get("reason"));
         assertEquals("Insufficient funds", rejected.map().get("title"));
         assertTrue(rejected.map().get("type").toString().endsWith("/insufficient-funds"));
-        assertEquals(100, ((Number) rejected.map().get("fromBalance")).longValue());
+        assertEquals(100, rejected.number("fromBalance"));
         assertFalse(rejected.map().containsKey("toBalance"));
 
         assertEquals(200, api.post("/accounts/" + from + "/transactions",
                 Map.of("txId", "t-1", "type", "CREDIT", "amount", 1_000)).status());
         Api.Reply retry = api.post("/transfers?mode=" + mode, transfer("x-1", from, to, 151));
-        assertEquals(422, retry.status());
-        assertEquals(rejected.map(), retry.map());
-        assertEquals("true", retry.headers().get("Idempotent-Replayed"));
-        assertEquals(1_100, balance(from));
-        assertEquals(0, balance(to));
+        assertReplayOf(rejected, retry, 422);
+        assertBalances(from, 1_100, to, 0);
     }
 
     @Test
@@ -110,7 +111,7 @@ class TransferHttpTest {
 
         assertEquals(422, rejected.status());
         assertEquals("BALANCE_LIMIT", rejected.map().get("reason"));
-        assertEquals(1_000, ((Number) rejected.map().get("fromBalance")).longValue());
+        assertEquals(1_000, rejected.number("fromBalance"));
         assertEquals(1_000, balance(from));
         assertEquals(List.of("TRANSFER_REFUND", "TRANSFER_OUT"), types(from));
     }
@@ -127,8 +128,7 @@ class TransferHttpTest {
         assertEquals(409, amount.status());
         assertEquals(409, destination.status());
         assertTrue(amount.map().get("detail").toString().contains("x-1"));
-        assertEquals(990, balance(from));
-        assertEquals(0, balance(other));
+        assertBalances(from, 990, other, 0);
     }
 
     @Test
@@ -136,9 +136,7 @@ class TransferHttpTest {
         String account = open(1_000, 0);
         Api.Reply answer = api.post("/transfers", transfer("x-1", account, account, 10));
 
-        assertEquals(400, answer.status());
-        assertEquals(List.of(Map.of("field", "to", "message", "must be another account than from")),
-                answer.map().get("errors"));
+        assertOnlyError(answer, "to", "must be another account than from");
         assertEquals(1_000, balance(account));
     }
 
@@ -175,16 +173,14 @@ class TransferHttpTest {
         assertInvalid(transfer("x", from, to, List.of(7)), "amount");
         assertInvalid(Map.of("txId", 12, "from", from, "to", to, "amount", 1), "txId");
         assertInvalid(Map.of("txId", "x", "from", from, "to", List.of(to), "amount", 1), "to");
-        assertEquals(1_000, balance(from));
-        assertEquals(0, balance(to));
+        assertBalances(from, 1_000, to, 0);
     }
 
     private void assertInvalid(Map<String, Object> body, String field) {
         Api.Reply answer = api.post("/transfers", body);
         assertEquals(400, answer.status(), body.toString());
         assertEquals("application/problem+json", answer.contentType());
-        @SuppressWarnings("unchecked")
-        List<Map<String, Object>> errors = (List<Map<String, Object>>) answer.map().get("errors");
+        List<Map<String, Object>> errors = answer.errors();
         assertTrue(errors != null && errors.stream().anyMatch(error -> field.equals(error.get("field"))),
                 body + " answered " + answer.body());
         assertFalse(answer.body().toString().contains("Exception"), answer.body().toString());
@@ -200,9 +196,7 @@ class TransferHttpTest {
 
         assertEquals(400, malformed.status());
         assertEquals(400, wrongType.status());
-        assertEquals(400, mode.status());
-        assertEquals(List.of(Map.of("field", "mode", "message", "must be partitioned or locked")),
-                mode.map().get("errors"));
+        assertOnlyError(mode, "mode", "must be partitioned or locked");
         assertEquals(1_000, balance(from));
     }
 
@@ -218,8 +212,7 @@ class TransferHttpTest {
             assertEquals(409, retry.status(), mode + " then " + retryMode + ": " + retry.body());
             assertEquals("https://partita.dev/problems/txid-conflict", retry.map().get("type"));
         }
-        assertEquals(950, balance(from));
-        assertEquals(50, balance(to));
+        assertBalances(from, 950, to, 50);
     }
 
     @ParameterizedTest
@@ -236,8 +229,7 @@ class TransferHttpTest {
 
         assertEquals(409, answer.status(), answer.body().toString());
         assertEquals(409, retry.status());
-        assertEquals(1_000, balance(from));
-        assertEquals(0, balance(to));
+        assertBalances(from, 1_000, to, 0);
         Transfer recorded = Maps.transfers(hazelcast).get(new TransferKey(from, "x-1"));
         assertEquals(TransferState.REJECTED, recorded.state());
         assertEquals(Transfer.ID_CONFLICT, recorded.reason());
@@ -255,8 +247,7 @@ class TransferHttpTest {
 
         assertEquals(409, answer.status(), answer.body().toString());
         assertFalse(answer.body().toString().contains("Exception"), answer.body().toString());
-        assertEquals(1_000, balance(from));
-        assertEquals(0, balance(to));
+        assertBalances(from, 1_000, to, 0);
         assertEquals(List.of("TRANSFER_REFUND", "TRANSFER_OUT"), types(from));
         Transfer recorded = Maps.transfers(hazelcast).get(new TransferKey(from, "x-1"));
         assertEquals(TransferState.REJECTED, recorded.state());
