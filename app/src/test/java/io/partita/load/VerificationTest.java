@@ -10,6 +10,8 @@ import io.partita.load.LoadRecord.Replay;
 import io.partita.load.LoadRecord.Result;
 import io.partita.load.LoadRecord.Run;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -152,13 +154,17 @@ class VerificationTest {
         assertTrue(reported.pass(), () -> reported.failures().toString());
     }
 
-    @Test
-    void shouldFailWhenATransactionWasAppliedTwice() {
-        Entry again = new Entry("c1", "CREDIT", 100, "APPLIED", 900);
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "a transaction applied twice    | a | c1    | 100 | 900  | more than once",
+            "an id the run never sent       | b | stale | 1   | 1251 | never sent"})
+    void shouldFailWhenAJournalHoldsACreditTheRunDoesNotExplain(String journalHolds, String account, String txId,
+            long amount, long balanceAfter, String failure) {
+        Entry credit = new Entry(txId, "CREDIT", amount, "APPLIED", balanceAfter);
 
-        Verification.Verdict verdict = verifyWithLineAdded(results(), "a", again);
+        Verification.Verdict verdict = verifyWithLineAdded(results(), account, credit);
 
-        assertFails(verdict, f -> f.contains("more than once"));
+        assertFails(verdict, f -> f.contains(failure));
     }
 
     @Test
@@ -192,15 +198,6 @@ class VerificationTest {
         Verification.Verdict verdict = verifyWithLineAdded(results, "b", debitOnly);
 
         assertFails(verdict, f -> f.contains("half done"));
-    }
-
-    @Test
-    void shouldFailWhenAJournalHoldsAnIdTheRunNeverSent() {
-        Entry neverSent = new Entry("stale", "CREDIT", 1, "APPLIED", 1251);
-
-        Verification.Verdict verdict = verifyWithLineAdded(results(), "b", neverSent);
-
-        assertFails(verdict, f -> f.contains("never sent"));
     }
 
     @Test
