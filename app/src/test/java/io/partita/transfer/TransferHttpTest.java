@@ -15,6 +15,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -32,6 +36,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @MicronautTest
 class TransferHttpTest {
+
+    /** A test run once in each processing mode, given as the {@code mode} query parameter's value. */
+    @Target(ElementType.METHOD)
+    @Retention(RetentionPolicy.RUNTIME)
+    @ParameterizedTest
+    @ValueSource(strings = {"partitioned", "locked"})
+    @interface InBothModes {
+    }
 
     @Inject
     Api api;
@@ -62,8 +74,7 @@ class TransferHttpTest {
         return Map.of("txId", txId, "from", from, "to", to, "amount", amount);
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"partitioned", "locked"})
+    @InBothModes
     void shouldMoveMoneyAndReplayTheFirstAnswerOnARetry(String mode) {
         String from = open(1_000, 0);
         String to = open(10, 0);
@@ -80,8 +91,7 @@ class TransferHttpTest {
         assertBalances(from, 700, to, 310);
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"partitioned", "locked"})
+    @InBothModes
     void shouldRejectATransferBeyondTheOverdraftLimitAndReplayTheRejection(String mode) {
         String from = open(100, 50);
         String to = open(0, 0);
@@ -140,8 +150,7 @@ class TransferHttpTest {
         assertEquals(1_000, balance(account));
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"partitioned", "locked"})
+    @InBothModes
     void shouldAnswerNotFoundForAnUnknownAccountOnEitherSide(String mode) {
         String account = open(1_000, 0);
         Api.Reply unknownTo = api.post("/transfers?mode=" + mode, transfer("x-1", account, "nobody", 10));
@@ -200,8 +209,7 @@ class TransferHttpTest {
         assertEquals(1_000, balance(from));
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"partitioned", "locked"})
+    @InBothModes
     void shouldAnswerConflictNotNotFoundWhenACompletedTransferIsRetriedTowardsAnUnknownAccount(String mode) {
         String from = open(1_000, 0);
         String to = open(0, 0);
@@ -215,8 +223,7 @@ class TransferHttpTest {
         assertBalances(from, 950, to, 50);
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"partitioned", "locked"})
+    @InBothModes
     void shouldRejectWithConflictAndMoveNothingWhenTheDebitIdIsTakenByAnEarlierTransfer(String mode) {
         String from = open(1_000, 0);
         String to = open(0, 0);
@@ -235,8 +242,7 @@ class TransferHttpTest {
         assertEquals(Transfer.ID_CONFLICT, recorded.reason());
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"partitioned", "locked"})
+    @InBothModes
     void shouldReturnTheAmountAndAnswerConflictWhenTheCreditIdIsTakenByAnEarlierTransfer(String mode) {
         String from = open(1_000, 0);
         String to = open(0, 0);
