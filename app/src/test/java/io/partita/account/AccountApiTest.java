@@ -20,7 +20,6 @@ import static io.partita.support.Api.assertReplayOf;
 import static io.partita.support.Problems.assertProblem;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -195,32 +194,32 @@ class AccountApiTest {
     }
 
     @ParameterizedTest(name = "{0} -> 400 naming {1}")
-    @CsvSource(delimiter = '|', value = {
-            "{\"type\":\"DEBIT\",\"amount\":1}                                        | txId",
-            "{\"txId\":\"\",\"type\":\"DEBIT\",\"amount\":1}                           | txId",
-            "{\"txId\":\"has space\",\"type\":\"DEBIT\",\"amount\":1}                  | txId",
-            "{\"txId\":\"x12345678901234567890123456789012345678901234567890123456789012345\",\"type\":\"DEBIT\",\"amount\":1} | txId",
-            "{\"txId\":\"t-9\",\"amount\":1}                                           | type",
-            "{\"txId\":\"t-9\",\"type\":\"debit\",\"amount\":1}                        | type",
-            "{\"txId\":\"t-9\",\"type\":\"REFUND\",\"amount\":1}                       | type",
-            "{\"txId\":\"t-9\",\"type\":\"DEBIT\"}                                     | amount",
-            "{\"txId\":\"t-9\",\"type\":\"DEBIT\",\"amount\":0}                        | amount",
-            "{\"txId\":\"t-9\",\"type\":\"DEBIT\",\"amount\":-5}                       | amount",
-            "{\"txId\":\"t-9\",\"type\":\"DEBIT\",\"amount\":1.5}                      | amount",
-            "{\"txId\":\"t-9\",\"type\":\"DEBIT\",\"amount\":1000000000000001}         | amount",
-            "{\"txId\":\"t-9\",\"type\":\"DEBIT\",\"amount\":99999999999999999999999}  | amount",
-            "{\"txId\":\"t-9\",\"type\":\"DEBIT\",\"amount\":\"7\"}                      | amount",
-            "{\"txId\":\"t-9\",\"type\":\"DEBIT\",\"amount\":true}                       | amount",
-            "{\"txId\":\"t-9\",\"type\":\"DEBIT\",\"amount\":[7]}                        | amount",
-            "{\"txId\":\"t-9\",\"type\":\"DEBIT\",\"amount\":{\"value\":7}}              | amount",
-            "{\"txId\":\"t-9\",\"type\":\"DEBIT\",\"amount\":1e2}                        | amount",
-            "{\"txId\":\"t-9\",\"type\":\"DEBIT\",\"amount\":7.0}                        | amount",
-            "{\"txId\":\"t-9\",\"type\":\"DEBIT\",\"amount\":1e400}                      | amount",
-            "{\"txId\":123,\"type\":\"DEBIT\",\"amount\":1}                              | txId",
-            "{\"txId\":true,\"type\":\"DEBIT\",\"amount\":1}                             | txId",
-            "{\"txId\":\"t-9\",\"type\":[\"DEBIT\"],\"amount\":1}                        | type",
-            "{\"txId\":\"t-9\",\"type\":{},\"amount\":1}                                 | type",
-    })
+    @CsvSource(delimiter = '|', textBlock = """
+            {"type":"DEBIT","amount":1}                                    | txId
+            {"txId":"","type":"DEBIT","amount":1}                          | txId
+            {"txId":"has space","type":"DEBIT","amount":1}                 | txId
+            {"txId":"x12345678901234567890123456789012345678901234567890123456789012345","type":"DEBIT","amount":1} | txId
+            {"txId":"t-9","amount":1}                                      | type
+            {"txId":"t-9","type":"debit","amount":1}                       | type
+            {"txId":"t-9","type":"REFUND","amount":1}                      | type
+            {"txId":"t-9","type":"DEBIT"}                                  | amount
+            {"txId":"t-9","type":"DEBIT","amount":0}                       | amount
+            {"txId":"t-9","type":"DEBIT","amount":-5}                      | amount
+            {"txId":"t-9","type":"DEBIT","amount":1.5}                     | amount
+            {"txId":"t-9","type":"DEBIT","amount":1000000000000001}        | amount
+            {"txId":"t-9","type":"DEBIT","amount":99999999999999999999999} | amount
+            {"txId":"t-9","type":"DEBIT","amount":"7"}                     | amount
+            {"txId":"t-9","type":"DEBIT","amount":true}                    | amount
+            {"txId":"t-9","type":"DEBIT","amount":[7]}                     | amount
+            {"txId":"t-9","type":"DEBIT","amount":{"value":7}}             | amount
+            {"txId":"t-9","type":"DEBIT","amount":1e2}                     | amount
+            {"txId":"t-9","type":"DEBIT","amount":7.0}                     | amount
+            {"txId":"t-9","type":"DEBIT","amount":1e400}                   | amount
+            {"txId":123,"type":"DEBIT","amount":1}                         | txId
+            {"txId":true,"type":"DEBIT","amount":1}                        | txId
+            {"txId":"t-9","type":["DEBIT"],"amount":1}                     | type
+            {"txId":"t-9","type":{},"amount":1}                            | type
+            """)
     void shouldRefuseAnInvalidTransactionNamingTheFieldAndChangeNothing(String body, String field) {
         Api.Reply reply = api.post("/accounts/" + id + "/transactions", body);
 
@@ -232,20 +231,20 @@ class AccountApiTest {
     }
 
     @ParameterizedTest(name = "{0} -> 400 naming {1}")
-    @CsvSource(delimiter = '|', value = {
-            "{\"balance\":1}                                   | id",
-            "{\"id\":\"a b\"}                                  | id",
-            "{\"id\":\"ok-1\",\"balance\":-1}                  | balance",
-            "{\"id\":\"ok-1\",\"balance\":2.5}                 | balance",
-            "{\"id\":\"ok-1\",\"overdraftLimit\":-1}           | overdraftLimit",
-            "{\"id\":\"ok-1\",\"balance\":1000000000000000001} | balance",
-            "{\"id\":\"ok-1\",\"balance\":\"100\"}              | balance",
-            "{\"id\":\"ok-1\",\"balance\":true}                 | balance",
-            "{\"id\":\"ok-1\",\"overdraftLimit\":\"5\"}         | overdraftLimit",
-            "{\"id\":\"ok-1\",\"balance\":1e3}                  | balance",
-            "{\"id\":5}                                     | id",
-            "{\"id\":[\"ok-1\"]}                              | id",
-    })
+    @CsvSource(delimiter = '|', textBlock = """
+            {"balance":1}                               | id
+            {"id":"a b"}                                | id
+            {"id":"ok-1","balance":-1}                  | balance
+            {"id":"ok-1","balance":2.5}                 | balance
+            {"id":"ok-1","overdraftLimit":-1}           | overdraftLimit
+            {"id":"ok-1","balance":1000000000000000001} | balance
+            {"id":"ok-1","balance":"100"}               | balance
+            {"id":"ok-1","balance":true}                | balance
+            {"id":"ok-1","overdraftLimit":"5"}          | overdraftLimit
+            {"id":"ok-1","balance":1e3}                 | balance
+            {"id":5}                                    | id
+            {"id":["ok-1"]}                             | id
+            """)
     void shouldRefuseAnInvalidAccountNamingTheField(String body, String field) {
         Api.Reply reply = api.post("/accounts", body);
 

@@ -268,28 +268,28 @@ class JobApiTest {
     }
 
     @ParameterizedTest(name = "{0} -> {1}")
-    @CsvSource(delimiter = '|', value = {
-            "{\"amount\":10}                                     | type",
-            "{\"type\":\"BOGUS\"}                                | type",
-            "{\"type\":\"FEE\"}                                  | amount",
-            "{\"type\":\"FEE\",\"amount\":1.5}                   | amount",
-            "{\"type\":\"FEE\",\"amount\":0}                     | amount",
-            "{\"type\":\"FEE\",\"amount\":-5}                    | amount",
-            "{\"type\":\"FEE\",\"amount\":10000000000000000}     | amount",
-            "{\"type\":\"FEE\",\"amount\":10,\"rateBasisPoints\":5} | rateBasisPoints",
-            "{\"type\":\"INTEREST\"}                             | rateBasisPoints",
-            "{\"type\":\"INTEREST\",\"rateBasisPoints\":10001}   | rateBasisPoints",
-            "{\"type\":\"INTEREST\",\"rateBasisPoints\":2.5}     | rateBasisPoints",
-            "{\"type\":\"INTEREST\",\"rateBasisPoints\":0}       | rateBasisPoints",
-            "{\"type\":\"AUDIT\",\"amount\":5}                   | amount",
-            "{\"type\":\"AUDIT\",\"id\":\"bad id!\"}             | id",
-            "{\"type\":\"AUDIT\",\"id\":\"\"}                    | id",
-            "{\"type\":\"FEE\",\"amount\":\"10\"}                  | amount",
-            "{\"type\":\"FEE\",\"amount\":true}                  | amount",
-            "{\"type\":\"INTEREST\",\"rateBasisPoints\":\"25\"}    | rateBasisPoints",
-            "{\"type\":[\"AUDIT\"]}                              | type",
-            "{\"type\":\"AUDIT\",\"id\":42}                      | id",
-    })
+    @CsvSource(delimiter = '|', textBlock = """
+            {"amount":10}                                  | type
+            {"type":"BOGUS"}                               | type
+            {"type":"FEE"}                                 | amount
+            {"type":"FEE","amount":1.5}                    | amount
+            {"type":"FEE","amount":0}                      | amount
+            {"type":"FEE","amount":-5}                     | amount
+            {"type":"FEE","amount":10000000000000000}      | amount
+            {"type":"FEE","amount":10,"rateBasisPoints":5} | rateBasisPoints
+            {"type":"INTEREST"}                            | rateBasisPoints
+            {"type":"INTEREST","rateBasisPoints":10001}    | rateBasisPoints
+            {"type":"INTEREST","rateBasisPoints":2.5}      | rateBasisPoints
+            {"type":"INTEREST","rateBasisPoints":0}        | rateBasisPoints
+            {"type":"AUDIT","amount":5}                    | amount
+            {"type":"AUDIT","id":"bad id!"}                | id
+            {"type":"AUDIT","id":""}                       | id
+            {"type":"FEE","amount":"10"}                   | amount
+            {"type":"FEE","amount":true}                   | amount
+            {"type":"INTEREST","rateBasisPoints":"25"}     | rateBasisPoints
+            {"type":["AUDIT"]}                             | type
+            {"type":"AUDIT","id":42}                       | id
+            """)
     void shouldRefuseABadJobWithAFieldErrorAndStartNothing(String body, String field) {
         int before = api.get("/jobs?limit=1000").list().size();
 
@@ -335,29 +335,29 @@ class JobApiTest {
     }
 
     @ParameterizedTest(name = "{0} -> {1}")
-    @CsvSource(delimiter = '|', value = {
-            "{\"cron\":\"bogus\",\"job\":{\"type\":\"AUDIT\"}}                  | cron",
-            "{\"cron\":\"61 * * * *\",\"job\":{\"type\":\"AUDIT\"}}             | cron",
-            "{\"cron\":\"* * * *\",\"job\":{\"type\":\"AUDIT\"}}                | cron",
-            "{\"cron\":\"0 0 30 2 *\",\"job\":{\"type\":\"AUDIT\"}}             | cron",
-            "{\"cron\":\"*/0 * * * *\",\"job\":{\"type\":\"AUDIT\"}}            | cron",
-            "{\"cron\":\"0 */0 * * * *\",\"job\":{\"type\":\"AUDIT\"}}          | cron",
-            "{\"cron\":\"5/00 * * * *\",\"job\":{\"type\":\"AUDIT\"}}           | cron",
-            "{\"cron\":\"0 0 * * L\",\"job\":{\"type\":\"AUDIT\"}}              | cron",
-            "{\"cron\":\"0 0 * * ?#2\",\"job\":{\"type\":\"AUDIT\"}}            | cron",
-            "{\"cron\":\"0 0 * * L/2\",\"job\":{\"type\":\"AUDIT\"}}            | cron",
-            "{\"cron\":\"0 0 * * L#1\",\"job\":{\"type\":\"AUDIT\"}}            | cron",
-            "{\"cron\":\"0 0 * * 0#6\",\"job\":{\"type\":\"AUDIT\"}}            | cron",
-            "{\"cron\":\"\",\"job\":{\"type\":\"AUDIT\"}}                       | cron",
-            "{\"job\":{\"type\":\"AUDIT\"}}                                     | cron",
-            "{\"cron\":\"0 0 * * *\"}                                           | job",
-            "{\"cron\":\"0 0 * * *\",\"job\":{\"type\":\"NOPE\"}}               | job.type",
-            "{\"cron\":\"0 0 * * *\",\"job\":{\"type\":\"FEE\"}}                | job.amount",
-            "{\"cron\":\"0 0 * * *\",\"job\":{\"type\":\"FEE\",\"amount\":0.5}} | job.amount",
-            "{\"cron\":\"0 0 * * *\",\"job\":{\"type\":\"AUDIT\",\"id\":\"x\"}} | job.id",
-            "{\"cron\":\"0 0 * * *\",\"job\":{\"type\":\"FEE\",\"amount\":\"3\"}} | job.amount",
-            "{\"cron\":5,\"job\":{\"type\":\"AUDIT\"}}                     | cron",
-    })
+    @CsvSource(delimiter = '|', textBlock = """
+            {"cron":"bogus","job":{"type":"AUDIT"}}                | cron
+            {"cron":"61 * * * *","job":{"type":"AUDIT"}}           | cron
+            {"cron":"* * * *","job":{"type":"AUDIT"}}              | cron
+            {"cron":"0 0 30 2 *","job":{"type":"AUDIT"}}           | cron
+            {"cron":"*/0 * * * *","job":{"type":"AUDIT"}}          | cron
+            {"cron":"0 */0 * * * *","job":{"type":"AUDIT"}}        | cron
+            {"cron":"5/00 * * * *","job":{"type":"AUDIT"}}         | cron
+            {"cron":"0 0 * * L","job":{"type":"AUDIT"}}            | cron
+            {"cron":"0 0 * * ?#2","job":{"type":"AUDIT"}}          | cron
+            {"cron":"0 0 * * L/2","job":{"type":"AUDIT"}}          | cron
+            {"cron":"0 0 * * L#1","job":{"type":"AUDIT"}}          | cron
+            {"cron":"0 0 * * 0#6","job":{"type":"AUDIT"}}          | cron
+            {"cron":"","job":{"type":"AUDIT"}}                     | cron
+            {"job":{"type":"AUDIT"}}                               | cron
+            {"cron":"0 0 * * *"}                                   | job
+            {"cron":"0 0 * * *","job":{"type":"NOPE"}}             | job.type
+            {"cron":"0 0 * * *","job":{"type":"FEE"}}              | job.amount
+            {"cron":"0 0 * * *","job":{"type":"FEE","amount":0.5}} | job.amount
+            {"cron":"0 0 * * *","job":{"type":"AUDIT","id":"x"}}   | job.id
+            {"cron":"0 0 * * *","job":{"type":"FEE","amount":"3"}} | job.amount
+            {"cron":5,"job":{"type":"AUDIT"}}                      | cron
+            """)
     void shouldRefuseABadScheduleWithAFieldErrorAndStoreNothing(String body, String field) {
         String name = "bad-" + suffix;
 
