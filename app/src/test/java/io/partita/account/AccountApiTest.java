@@ -18,6 +18,7 @@ import java.util.Map;
 
 import static io.partita.support.Api.assertReplayOf;
 import static io.partita.support.Problems.assertProblem;
+import static io.partita.support.Problems.assertProblemNaming;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -223,10 +224,7 @@ class AccountApiTest {
     void shouldRefuseAnInvalidTransactionNamingTheFieldAndChangeNothing(String body, String field) {
         Api.Reply reply = api.post("/accounts/" + id + "/transactions", body);
 
-        assertProblem(reply, 400);
-        List<?> errors = (List<?>) reply.map().get("errors");
-        assertNotNull(errors, reply.toString());
-        assertTrue(errors.stream().anyMatch(e -> field.equals(((Map<?, ?>) e).get("field"))), reply.toString());
+        assertProblemNaming(reply, field);
         assertUnchanged();
     }
 
@@ -248,9 +246,7 @@ class AccountApiTest {
     void shouldRefuseAnInvalidAccountNamingTheField(String body, String field) {
         Api.Reply reply = api.post("/accounts", body);
 
-        assertProblem(reply, 400);
-        List<?> errors = (List<?>) reply.map().get("errors");
-        assertTrue(errors.stream().anyMatch(e -> field.equals(((Map<?, ?>) e).get("field"))), reply.toString());
+        assertProblemNaming(reply, field);
         assertProblem(api.get("/accounts/ok-1"), 404);
     }
 
@@ -258,8 +254,7 @@ class AccountApiTest {
     void shouldRefuseAnInvalidIdInThePath() {
         Api.Reply reply = api.post("/accounts/bad%20id/transactions", "{\"txId\":\"t-1\",\"type\":\"DEBIT\",\"amount\":1}");
 
-        assertProblem(reply, 400);
-        assertEquals("id", ((Map<?, ?>) ((List<?>) reply.map().get("errors")).get(0)).get("field"));
+        assertProblem(reply, 400, "id");
     }
 
     @Test

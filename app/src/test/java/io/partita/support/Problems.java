@@ -6,6 +6,7 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** What every refused request answers: an {@code application/problem+json} body with nothing internal in it. */
 public final class Problems {
@@ -39,6 +40,19 @@ public final class Problems {
         for (String leak : List.of("Exception", "io.partita", "com.hazelcast", "java.", "\tat ")) {
             assertFalse(text.contains(leak), "leaks " + leak + ": " + text);
         }
+    }
+
+    /** A 400 problem (as {@link #assertProblem(Api.Reply, int)}) one of whose {@code errors} names {@code field}. */
+    public static void assertProblemNaming(Api.Reply reply, String field) {
+        assertProblemNaming(reply, field, "the request");
+    }
+
+    /** As {@link #assertProblemNaming(Api.Reply, String)}; a failure names {@code sent}, what was sent. */
+    public static void assertProblemNaming(Api.Reply reply, String field, Object sent) {
+        assertProblem(reply, 400);
+        List<Map<String, Object>> errors = reply.errors();
+        assertNotNull(errors, sent + " answered " + reply);
+        assertTrue(errors.stream().anyMatch(error -> field.equals(error.get("field"))), sent + " answered " + reply);
     }
 
     /** A 400 whose errors are exactly one: {@code message} about {@code field}. */

@@ -25,6 +25,7 @@ import java.util.Map;
 
 import static io.partita.support.Api.assertReplayOf;
 import static io.partita.support.Problems.assertOnlyError;
+import static io.partita.support.Problems.assertProblemNaming;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -186,13 +187,7 @@ class TransferHttpTest {
     }
 
     private void assertInvalid(Map<String, Object> body, String field) {
-        Api.Reply answer = api.post("/transfers", body);
-        assertEquals(400, answer.status(), body.toString());
-        assertEquals("application/problem+json", answer.contentType());
-        List<Map<String, Object>> errors = answer.errors();
-        assertTrue(errors != null && errors.stream().anyMatch(error -> field.equals(error.get("field"))),
-                body + " answered " + answer.body());
-        assertFalse(answer.body().toString().contains("Exception"), answer.body().toString());
+        assertProblemNaming(api.post("/transfers", body), field, body);
     }
 
     @Test
