@@ -3,9 +3,6 @@ package io.partita.account;
 import com.hazelcast.core.HazelcastInstance;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.MediaType;
-import io.micronaut.http.client.HttpClient;
-import io.micronaut.http.client.annotation.Client;
-import io.micronaut.json.JsonMapper;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import io.partita.support.Api;
 import jakarta.inject.Inject;
@@ -17,38 +14,31 @@ import org.junit.jupiter.params.provider.CsvSource;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
+import static io.partita.support.Api.assertReplayOf;
+import static io.partita.support.Problems.assertProblem;
+import static io.partita.support.Problems.assertProblemNaming;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The account API of API.md on a one-node cluster: every endpoint, and every class of bad input. */
 @MicronautTest
-public class AccountApiTest {
-
-    @Inject
-    @Client("/")
-    HttpClient client;
-
-    @Inject
-    JsonMapper json;
+class AccountApiTest {
 
     @Inject
     HazelcastInstance hazelcast;
 
+    @Inject
     Api api;
+
     String id;
 
     @BeforeEach
     void openAnAccount() {
-        api = new Api(client, json);
-        id = "acc-" + UUID.randomUUID().toString().substring(0, 8);
-        Api.Reply opened = api.post("/accounts", "{\"id\":\"" + id + "\",\"balance\":1000,\"overdraftLimit\":100}");
-        assertEquals(201, opened.status(), opened.toString());
+        id = api.openAccount("acc-", Map.of("balance", 1000, "overdraftLimit", 100));
     }
 
     private Api.Reply post(String txId, String type, long amount) {
@@ -107,11 +97,8 @@ public class AccountApiTest {
         post("t-2", "DEBIT", 10);
         Api.Reply retry = post("t-1", "CREDIT", 50);
 
-        assertEquals(200, retry.status());
-        assertEquals(first.map(), retry.map());
-        assertEquals("true", retry.headers().get("Idempotent-Replayed"));
-        assertEquals(1040, account().number("balance"));
-        assertEquals(2, account().number("version"));
+        assertReplayOf(first, retry, 200);
+        assertAccount(1040, 2);
     }
 
     @Test
@@ -127,9 +114,7 @@ public class AccountApiTest {
         assertEquals("INSUFFICIENT_FUNDS", rejected.text("reason"));
         assertNotNull(rejected.text("type"));
         assertNotNull(rejected.text("title"));
-        assertEquals(422, retry.status());
-        assertEquals(rejected.map(), retry.map());
-        assertEquals("true", retry.headers().get("Idempotent-Replayed"));
+        assertReplayOf(rejected, retry, 422);
         assertEquals(6000, account().number("balance"));
     }
 
@@ -195,8 +180,7 @@ public class AccountApiTest {
     @Test
     void shouldListAnEntryTheAccountsTailHoldsBeforeTheJournalDoes() {
         post("t-1", "CREDIT", 10);
-        await().atMost(Duration.ofSeconds(10)).until(() -> AccountFeature.journal(hazelcast)
-                .containsKey(new JournalKey(id,
+        await().atMost(Duration.ofSeconds(10)).until(() -> AccountFeature.journal(hazelcast).containsKey(new JournalKey(id,
                 "t-1")));
         // What the journal writer has not copied yet (or a member that died with it queued): only in the tail.
         Account account = AccountFeature.accounts(hazelcast).get(id);
@@ -210,73 +194,66 @@ public class AccountApiTest {
     }
 
     @ParameterizedTest(name = "{0} -> 400 naming {1}")
-    @CsvSource(delimiter = '|', value = {
-            "{\"type\":\"DEBIT\",\"amount\":1}                                        | txId",
-            "{\"txId\":\"\",\"type\":\"DEBIT\",\"amount\":1}                           | txId",
-            "{\"txId\":\"has space\",\"type\":\"DEBIT\",\"amount\":1}                  | txId",
-            "{\"txId\":\"x12345678901234567890123456789012345678901234567890123456789012345\",\"type\":\"DEBIT\",\"amount\":1} | txId",
-            "{\"txId\":\"t-9\",\"amount\":1}                                           | type",
-            "{\"txId\":\"t-9\",\"type\":\"debit\",\"amount\":1}                        | type",
-            "{\"txId\":\"t-9\",\"type\":\"REFUND\",\"amount\":1}                       | type",
-            "{\"txId\":\"t-9\",\"type\":\"DEBIT\"}                                     | amount",
-            "{\"txId\":\"t-9\",\"type\":\"DEBIT\",\"amount\":0}                        | amount",
-            "{\"txId\":\"t-9\",\"type\":\"DEBIT\",\"amount\":-5}                       | amount",
-            "{\"txId\":\"t-9\",\"type\":\"DEBIT\",\"amount\":1.5}                      | amount",
-            "{\"txId\":\"t-9\",\"type\":\"DEBIT\",\"amount\":1000000000000001}         | amount",
-            "{\"txId\":\"t-9\",\"type\":\"DEBIT\",\"amount\":99999999999999999999999}  | amount",
-            "{\"txId\":\"t-9\",\"type\":\"DEBIT\",\"amount\":\"7\"}                      | amount",
-            "{\"txId\":\"t-9\",\"type\":\"DEBIT\",\"amount\":true}                       | amount",
-            "{\"txId\":\"t-9\",\"type\":\"DEBIT\",\"amount\":[7]}                        | amount",
-            "{\"txId\":\"t-9\",\"type\":\"DEBIT\",\"amount\":{\"value\":7}}              | amount",
-            "{\"txId\":\"t-9\",\"type\":\"DEBIT\",\"amount\":1e2}                        | amount",
-            "{\"txId\":\"t-9\",\"type\":\"DEBIT\",\"amount\":7.0}                        | amount",
-            "{\"txId\":\"t-9\",\"type\":\"DEBIT\",\"amount\":1e400}                      | amount",
-            "{\"txId\":123,\"type\":\"DEBIT\",\"amount\":1}                              | txId",
-            "{\"txId\":true,\"type\":\"DEBIT\",\"amount\":1}                             | txId",
-            "{\"txId\":\"t-9\",\"type\":[\"DEBIT\"],\"amount\":1}                        | type",
-            "{\"txId\":\"t-9\",\"type\":{},\"amount\":1}                                 | type",
-    })
+    @CsvSource(delimiter = '|', textBlock = """
+            {"type":"DEBIT","amount":1}                                    | txId
+            {"txId":"","type":"DEBIT","amount":1}                          | txId
+            {"txId":"has space","type":"DEBIT","amount":1}                 | txId
+            {"txId":"x12345678901234567890123456789012345678901234567890123456789012345","type":"DEBIT","amount":1} | txId
+            {"txId":"t-9","amount":1}                                      | type
+            {"txId":"t-9","type":"debit","amount":1}                       | type
+            {"txId":"t-9","type":"REFUND","amount":1}                      | type
+            {"txId":"t-9","type":"DEBIT"}                                  | amount
+            {"txId":"t-9","type":"DEBIT","amount":0}                       | amount
+            {"txId":"t-9","type":"DEBIT","amount":-5}                      | amount
+            {"txId":"t-9","type":"DEBIT","amount":1.5}                     | amount
+            {"txId":"t-9","type":"DEBIT","amount":1000000000000001}        | amount
+            {"txId":"t-9","type":"DEBIT","amount":99999999999999999999999} | amount
+            {"txId":"t-9","type":"DEBIT","amount":"7"}                     | amount
+            {"txId":"t-9","type":"DEBIT","amount":true}                    | amount
+            {"txId":"t-9","type":"DEBIT","amount":[7]}                     | amount
+            {"txId":"t-9","type":"DEBIT","amount":{"value":7}}             | amount
+            {"txId":"t-9","type":"DEBIT","amount":1e2}                     | amount
+            {"txId":"t-9","type":"DEBIT","amount":7.0}                     | amount
+            {"txId":"t-9","type":"DEBIT","amount":1e400}                   | amount
+            {"txId":123,"type":"DEBIT","amount":1}                         | txId
+            {"txId":true,"type":"DEBIT","amount":1}                        | txId
+            {"txId":"t-9","type":["DEBIT"],"amount":1}                     | type
+            {"txId":"t-9","type":{},"amount":1}                            | type
+            """)
     void shouldRefuseAnInvalidTransactionNamingTheFieldAndChangeNothing(String body, String field) {
         Api.Reply reply = api.post("/accounts/" + id + "/transactions", body);
 
-        assertProblem(reply, 400);
-        List<?> errors = (List<?>) reply.map().get("errors");
-        assertNotNull(errors, reply.toString());
-        assertTrue(errors.stream().anyMatch(e -> field.equals(((Map<?, ?>) e).get("field"))), reply.toString());
+        assertProblemNaming(reply, field);
         assertUnchanged();
     }
 
     @ParameterizedTest(name = "{0} -> 400 naming {1}")
-    @CsvSource(delimiter = '|', value = {
-            "{\"balance\":1}                                   | id",
-            "{\"id\":\"a b\"}                                  | id",
-            "{\"id\":\"ok-1\",\"balance\":-1}                  | balance",
-            "{\"id\":\"ok-1\",\"balance\":2.5}                 | balance",
-            "{\"id\":\"ok-1\",\"overdraftLimit\":-1}           | overdraftLimit",
-            "{\"id\":\"ok-1\",\"balance\":1000000000000000001} | balance",
-            "{\"id\":\"ok-1\",\"balance\":\"100\"}              | balance",
-            "{\"id\":\"ok-1\",\"balance\":true}                 | balance",
-            "{\"id\":\"ok-1\",\"overdraftLimit\":\"5\"}         | overdraftLimit",
-            "{\"id\":\"ok-1\",\"balance\":1e3}                  | balance",
-            "{\"id\":5}                                     | id",
-            "{\"id\":[\"ok-1\"]}                              | id",
-    })
+    @CsvSource(delimiter = '|', textBlock = """
+            {"balance":1}                               | id
+            {"id":"a b"}                                | id
+            {"id":"ok-1","balance":-1}                  | balance
+            {"id":"ok-1","balance":2.5}                 | balance
+            {"id":"ok-1","overdraftLimit":-1}           | overdraftLimit
+            {"id":"ok-1","balance":1000000000000000001} | balance
+            {"id":"ok-1","balance":"100"}               | balance
+            {"id":"ok-1","balance":true}                | balance
+            {"id":"ok-1","overdraftLimit":"5"}          | overdraftLimit
+            {"id":"ok-1","balance":1e3}                 | balance
+            {"id":5}                                    | id
+            {"id":["ok-1"]}                             | id
+            """)
     void shouldRefuseAnInvalidAccountNamingTheField(String body, String field) {
         Api.Reply reply = api.post("/accounts", body);
 
-        assertProblem(reply, 400);
-        List<?> errors = (List<?>) reply.map().get("errors");
-        assertTrue(errors.stream().anyMatch(e -> field.equals(((Map<?, ?>) e).get("field"))), reply.toString());
+        assertProblemNaming(reply, field);
         assertProblem(api.get("/accounts/ok-1"), 404);
     }
 
     @Test
     void shouldRefuseAnInvalidIdInThePath() {
-        Api.Reply reply = api.post("/accounts/bad%20id/transactions",
-                "{\"txId\":\"t-1\",\"type\":\"DEBIT\",\"amount\":1}");
+        Api.Reply reply = api.post("/accounts/bad%20id/transactions", "{\"txId\":\"t-1\",\"type\":\"DEBIT\",\"amount\":1}");
 
-        assertProblem(reply, 400);
-        assertEquals("id", ((Map<?, ?>) ((List<?>) reply.map().get("errors")).get(0)).get("field"));
+        assertProblem(reply, 400, "id");
     }
 
     @Test
@@ -356,23 +333,12 @@ public class AccountApiTest {
     }
 
     private void assertUnchanged() {
-        Api.Reply account = account();
-        assertEquals(1000, account.number("balance"));
-        assertEquals(0, account.number("version"));
+        assertAccount(1000, 0);
     }
 
-    /** A problem+json answer with the status given, and nothing internal in it. */
-    public static void assertProblem(Api.Reply reply, int status) {
-        assertEquals(status, reply.status(), reply.toString());
-        assertTrue(reply.contentType().startsWith("application/problem+json"), reply.contentType());
-        Map<String, Object> problem = reply.map();
-        assertEquals(status, ((Number) problem.get("status")).intValue());
-        assertNotNull(problem.get("type"));
-        assertNotNull(problem.get("title"));
-        assertNotNull(problem.get("detail"));
-        String text = String.valueOf(problem);
-        for (String leak : List.of("Exception", "io.partita", "com.hazelcast", "java.", "\tat ")) {
-            assertFalse(text.contains(leak), "leaks " + leak + ": " + text);
-        }
+    private void assertAccount(long balance, long version) {
+        Api.Reply account = account();
+        assertEquals(balance, account.number("balance"));
+        assertEquals(version, account.number("version"));
     }
 }

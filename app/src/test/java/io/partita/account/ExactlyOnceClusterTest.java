@@ -26,8 +26,7 @@ class ExactlyOnceClusterTest {
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void shouldKeepEveryBalanceExactUnderConcurrentRetriedLoadOnThreeMembers() throws Exception {
         try (TestCluster cluster = TestCluster.start(3)) {
-            LedgerLoad load = new LedgerLoad(cluster, 100, 5_000, 0.2, 1);
-            load.openAccounts();
+            LedgerLoad load = LedgerLoad.opened(cluster, 100, 5_000, 0.2, 1);
             load.run(16);
             load.verify();
         }
@@ -37,8 +36,7 @@ class ExactlyOnceClusterTest {
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void shouldStayExactWhenAMemberLeavesGracefullyAndAnotherCrashesMidRun() throws Exception {
         try (TestCluster cluster = TestCluster.start(4)) {
-            LedgerLoad load = new LedgerLoad(cluster, 100, 5_000, 0.2, 2);
-            load.openAccounts();
+            LedgerLoad load = LedgerLoad.opened(cluster, 100, 5_000, 0.2, 2);
             HazelcastInstance leaving = cluster.member(3);
             HazelcastInstance crashing = cluster.member(2);
 
@@ -73,8 +71,7 @@ class ExactlyOnceClusterTest {
         PartitaProperties.Journal slowWriter =
                 new PartitaProperties.Journal(Duration.ofHours(24), 100_000, Duration.ofSeconds(20), Duration.ofHours(1));
         try (TestCluster cluster = TestCluster.start(3, slowWriter)) {
-            LedgerLoad load = new LedgerLoad(cluster, 60, 1_500, 0.2, 3);
-            load.openAccounts();
+            LedgerLoad load = LedgerLoad.opened(cluster, 60, 1_500, 0.2, 3);
             load.run(8);
             HazelcastInstance crashing = cluster.member(1);
             int queued = MemberLedger.of(crashing).journalPending();

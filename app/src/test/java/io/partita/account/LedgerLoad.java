@@ -4,7 +4,9 @@ import com.hazelcast.core.HazelcastInstance;
 import io.partita.node.PartitaProperties;
 import io.partita.refusal.GridFailures;
 import io.partita.refusal.Refusal;
+import io.partita.support.Blocking;
 import io.partita.support.TestCluster;
+import io.partita.support.Workers;
 import io.partita.transaction.TransactionService;
 import io.partita.web.Refusals;
 
@@ -16,9 +18,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
@@ -51,7 +50,7 @@ final class LedgerLoad {
     private final double retryShare;
     private final long seed;
 
-    LedgerLoad(TestCluster cluster, int accounts, int transactionCount, double retryShare, long seed) {
+    private LedgerLoad(TestCluster cluster, int accounts, int transactionCount, double retryShare, long seed) {
         this.cluster = cluster;
         this.retryShare = retryShare;
         this.seed = seed;
@@ -66,10 +65,17 @@ final class LedgerLoad {
         }
     }
 
-    void openAccounts() {
+    /** A workload whose accounts are open on the cluster, ready to {@link #run}. */
+    static LedgerLoad opened(TestCluster cluster, int accounts, int transactionCount, double retryShare, long seed) {
+        LedgerLoad load = new LedgerLoad(cluster, accounts, transactionCount, retryShare, seed);
+        load.openAccounts();
+        return load;
+    }
+
+    private void openAccounts() {
         opening.forEach((id, account) -> assertTrue(
-                new AccountService(cluster.member(0), cluster.properties(0)).open(id, account.balance(),
-                        account.overdraftLimit())
+                new AccountService(cluster.member(0), cluster.properties(0))
+                        .open(id, account.balance(), account.overdraftLimit())
                         .toCompletableFuture().join() != null));
     }
 
@@ -83,35 +89,19 @@ final class LedgerLoad {
 
     /** Runs the workload on {@code threads} threads and returns when every transaction has a definite answer. */
     void run(int threads) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        try {
-            List<Future<?>> futures = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                int slice = t;
-                futures.add(pool.submit(() -> {
-                    Random random = new Random(seed * 31 + slice);
-                    for (int i = slice; i < transactions.size(); i += threads) {
-                        Tx tx = transactions.get(i);
-                        Answer first = applyUntilDefinite(tx, random);
-                        firstAnswers.put(tx.txId(), first);
-                        if (random.nextDouble() < retryShare) {
-                            retriesAsked.incrementAndGet();
-                            Answer retry = applyUntilDefinite(tx, random);
-                            if (!retry.equals(first)) {
-                                retryMismatches.add(tx.txId() + ": first " + first + ", retry " + retry);
-                            }
-                        }
-                        done.incrementAndGet();
-                    }
-                    return null;
-                }));
+        Workers.run(threads, transactions.size(), seed, (i, random) -> {
+            Tx tx = transactions.get(i);
+            Answer first = applyUntilDefinite(tx, random);
+            firstAnswers.put(tx.txId(), first);
+            if (random.nextDouble() < retryShare) {
+                retriesAsked.incrementAndGet();
+                Answer retry = applyUntilDefinite(tx, random);
+                if (!retry.equals(first)) {
+                    retryMismatches.add(tx.txId() + ": first " + first + ", retry " + retry);
+                }
             }
-            for (Future<?> future : futures) {
-                future.get(5, TimeUnit.MINUTES);
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+            done.incrementAndGet();
+        });
     }
 
     /** Sends every transaction once more, on whichever members are alive; each must be answered as the first time. */
@@ -155,12 +145,7 @@ final class LedgerLoad {
     }
 
     private static void backOff() {
-        try {
-            Thread.sleep(20);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        Blocking.run(() -> Thread.sleep(20));
     }
 
     private TransactionService service(HazelcastInstance member) {

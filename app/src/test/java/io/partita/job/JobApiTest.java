@@ -2,9 +2,6 @@ package io.partita.job;
 
 import com.hazelcast.core.HazelcastInstance;
 import io.micronaut.context.annotation.Property;
-import io.micronaut.http.client.HttpClient;
-import io.micronaut.http.client.annotation.Client;
-import io.micronaut.json.JsonMapper;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import io.partita.account.Account;
 import io.partita.account.AccountFeature;
@@ -24,8 +21,8 @@ import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
+import static io.partita.support.Problems.assertProblem;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -47,22 +44,16 @@ class JobApiTest {
     private static final int SLOW_ACCOUNTS = 25;
 
     @Inject
-    @Client("/")
-    HttpClient client;
-
-    @Inject
-    JsonMapper json;
-
-    @Inject
     HazelcastInstance hazelcast;
 
+    @Inject
     Api api;
+
     String suffix;
 
     @BeforeEach
     void setUp() {
-        api = new Api(client, json);
-        suffix = UUID.randomUUID().toString().substring(0, 8);
+        suffix = Api.uniqueId("");
     }
 
     private String openAccount(long balance) {
@@ -75,18 +66,6 @@ class JobApiTest {
     private Api.Reply awaitFinished(String id) {
         await().atMost(Duration.ofSeconds(60)).until(() -> !"RUNNING".equals(api.get("/jobs/" + id).text("state")));
         return api.get("/jobs/" + id);
-    }
-
-    private static void assertProblem(Api.Reply reply, int status, String field) {
-        assertEquals(status, reply.status(), reply.toString());
-        assertEquals("application/problem+json", reply.contentType());
-        assertEquals(status, reply.number("status"));
-        if (field != null) {
-            @SuppressWarnings("unchecked")
-            List<Map<String, Object>> errors = (List<Map<String, Object>>) reply.map().get("errors");
-            assertEquals(field, errors.get(0).get("field"), reply.toString());
-        }
-        assertFalse(reply.body().toString().contains("Exception"), reply.toString());
     }
 
     @Test
@@ -290,28 +269,28 @@ class JobApiTest {
     }
 
     @ParameterizedTest(name = "{0} -> {1}")
-    @CsvSource(delimiter = '|', value = {
-            "{\"amount\":10}                                     | type",
-            "{\"type\":\"BOGUS\"}                                | type",
-            "{\"type\":\"FEE\"}                                  | amount",
-            "{\"type\":\"FEE\",\"amount\":1.5}                   | amount",
-            "{\"type\":\"FEE\",\"amount\":0}                     | amount",
-            "{\"type\":\"FEE\",\"amount\":-5}                    | amount",
-            "{\"type\":\"FEE\",\"amount\":10000000000000000}     | amount",
-            "{\"type\":\"FEE\",\"amount\":10,\"rateBasisPoints\":5} | rateBasisPoints",
-            "{\"type\":\"INTEREST\"}                             | rateBasisPoints",
-            "{\"type\":\"INTEREST\",\"rateBasisPoints\":10001}   | rateBasisPoints",
-            "{\"type\":\"INTEREST\",\"rateBasisPoints\":2.5}     | rateBasisPoints",
-            "{\"type\":\"INTEREST\",\"rateBasisPoints\":0}       | rateBasisPoints",
-            "{\"type\":\"AUDIT\",\"amount\":5}                   | amount",
-            "{\"type\":\"AUDIT\",\"id\":\"bad id!\"}             | id",
-            "{\"type\":\"AUDIT\",\"id\":\"\"}                    | id",
-            "{\"type\":\"FEE\",\"amount\":\"10\"}                  | amount",
-            "{\"type\":\"FEE\",\"amount\":true}                  | amount",
-            "{\"type\":\"INTEREST\",\"rateBasisPoints\":\"25\"}    | rateBasisPoints",
-            "{\"type\":[\"AUDIT\"]}                              | type",
-            "{\"type\":\"AUDIT\",\"id\":42}                      | id",
-    })
+    @CsvSource(delimiter = '|', textBlock = """
+            {"amount":10}                                  | type
+            {"type":"BOGUS"}                               | type
+            {"type":"FEE"}                                 | amount
+            {"type":"FEE","amount":1.5}                    | amount
+            {"type":"FEE","amount":0}                      | amount
+            {"type":"FEE","amount":-5}                     | amount
+            {"type":"FEE","amount":10000000000000000}      | amount
+            {"type":"FEE","amount":10,"rateBasisPoints":5} | rateBasisPoints
+            {"type":"INTEREST"}                            | rateBasisPoints
+            {"type":"INTEREST","rateBasisPoints":10001}    | rateBasisPoints
+            {"type":"INTEREST","rateBasisPoints":2.5}      | rateBasisPoints
+            {"type":"INTEREST","rateBasisPoints":0}        | rateBasisPoints
+            {"type":"AUDIT","amount":5}                    | amount
+            {"type":"AUDIT","id":"bad id!"}                | id
+            {"type":"AUDIT","id":""}                       | id
+            {"type":"FEE","amount":"10"}                   | amount
+            {"type":"FEE","amount":true}                   | amount
+            {"type":"INTEREST","rateBasisPoints":"25"}     | rateBasisPoints
+            {"type":["AUDIT"]}                             | type
+            {"type":"AUDIT","id":42}                       | id
+            """)
     void shouldRefuseABadJobWithAFieldErrorAndStartNothing(String body, String field) {
         int before = api.get("/jobs?limit=1000").list().size();
 
@@ -357,29 +336,29 @@ class JobApiTest {
     }
 
     @ParameterizedTest(name = "{0} -> {1}")
-    @CsvSource(delimiter = '|', value = {
-            "{\"cron\":\"bogus\",\"job\":{\"type\":\"AUDIT\"}}                  | cron",
-            "{\"cron\":\"61 * * * *\",\"job\":{\"type\":\"AUDIT\"}}             | cron",
-            "{\"cron\":\"* * * *\",\"job\":{\"type\":\"AUDIT\"}}                | cron",
-            "{\"cron\":\"0 0 30 2 *\",\"job\":{\"type\":\"AUDIT\"}}             | cron",
-            "{\"cron\":\"*/0 * * * *\",\"job\":{\"type\":\"AUDIT\"}}            | cron",
-            "{\"cron\":\"0 */0 * * * *\",\"job\":{\"type\":\"AUDIT\"}}          | cron",
-            "{\"cron\":\"5/00 * * * *\",\"job\":{\"type\":\"AUDIT\"}}           | cron",
-            "{\"cron\":\"0 0 * * L\",\"job\":{\"type\":\"AUDIT\"}}              | cron",
-            "{\"cron\":\"0 0 * * ?#2\",\"job\":{\"type\":\"AUDIT\"}}            | cron",
-            "{\"cron\":\"0 0 * * L/2\",\"job\":{\"type\":\"AUDIT\"}}            | cron",
-            "{\"cron\":\"0 0 * * L#1\",\"job\":{\"type\":\"AUDIT\"}}            | cron",
-            "{\"cron\":\"0 0 * * 0#6\",\"job\":{\"type\":\"AUDIT\"}}            | cron",
-            "{\"cron\":\"\",\"job\":{\"type\":\"AUDIT\"}}                       | cron",
-            "{\"job\":{\"type\":\"AUDIT\"}}                                     | cron",
-            "{\"cron\":\"0 0 * * *\"}                                           | job",
-            "{\"cron\":\"0 0 * * *\",\"job\":{\"type\":\"NOPE\"}}               | job.type",
-            "{\"cron\":\"0 0 * * *\",\"job\":{\"type\":\"FEE\"}}                | job.amount",
-            "{\"cron\":\"0 0 * * *\",\"job\":{\"type\":\"FEE\",\"amount\":0.5}} | job.amount",
-            "{\"cron\":\"0 0 * * *\",\"job\":{\"type\":\"AUDIT\",\"id\":\"x\"}} | job.id",
-            "{\"cron\":\"0 0 * * *\",\"job\":{\"type\":\"FEE\",\"amount\":\"3\"}} | job.amount",
-            "{\"cron\":5,\"job\":{\"type\":\"AUDIT\"}}                     | cron",
-    })
+    @CsvSource(delimiter = '|', textBlock = """
+            {"cron":"bogus","job":{"type":"AUDIT"}}                | cron
+            {"cron":"61 * * * *","job":{"type":"AUDIT"}}           | cron
+            {"cron":"* * * *","job":{"type":"AUDIT"}}              | cron
+            {"cron":"0 0 30 2 *","job":{"type":"AUDIT"}}           | cron
+            {"cron":"*/0 * * * *","job":{"type":"AUDIT"}}          | cron
+            {"cron":"0 */0 * * * *","job":{"type":"AUDIT"}}        | cron
+            {"cron":"5/00 * * * *","job":{"type":"AUDIT"}}         | cron
+            {"cron":"0 0 * * L","job":{"type":"AUDIT"}}            | cron
+            {"cron":"0 0 * * ?#2","job":{"type":"AUDIT"}}          | cron
+            {"cron":"0 0 * * L/2","job":{"type":"AUDIT"}}          | cron
+            {"cron":"0 0 * * L#1","job":{"type":"AUDIT"}}          | cron
+            {"cron":"0 0 * * 0#6","job":{"type":"AUDIT"}}          | cron
+            {"cron":"","job":{"type":"AUDIT"}}                     | cron
+            {"job":{"type":"AUDIT"}}                               | cron
+            {"cron":"0 0 * * *"}                                   | job
+            {"cron":"0 0 * * *","job":{"type":"NOPE"}}             | job.type
+            {"cron":"0 0 * * *","job":{"type":"FEE"}}              | job.amount
+            {"cron":"0 0 * * *","job":{"type":"FEE","amount":0.5}} | job.amount
+            {"cron":"0 0 * * *","job":{"type":"AUDIT","id":"x"}}   | job.id
+            {"cron":"0 0 * * *","job":{"type":"FEE","amount":"3"}} | job.amount
+            {"cron":5,"job":{"type":"AUDIT"}}                      | cron
+            """)
     void shouldRefuseABadScheduleWithAFieldErrorAndStoreNothing(String body, String field) {
         String name = "bad-" + suffix;
 

@@ -1,13 +1,8 @@
 package io.partita.job;
 
-import com.hazelcast.config.SerializationConfig;
-import com.hazelcast.internal.serialization.Data;
 import com.hazelcast.internal.serialization.InternalSerializationService;
 import com.hazelcast.internal.serialization.impl.SerializationConstants;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
-import com.hazelcast.nio.serialization.compact.CompactReader;
-import com.hazelcast.nio.serialization.compact.CompactSerializer;
-import com.hazelcast.nio.serialization.compact.CompactWriter;
 import io.partita.account.Account;
 import io.partita.account.JournalEntry;
 import io.partita.account.TxStatus;
@@ -24,9 +19,7 @@ import java.util.Map;
 import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The job feature's wire formats through the node's own serialization config with Java serialization refused: the
@@ -39,11 +32,8 @@ class JobSerializationTest {
     private final InternalSerializationService serialization =
             WireSerialization.service(WireSerialization.nodeConfigWithoutJava(), schemas);
 
-    private Object roundTrip(Object value) {
-        Data data = serialization.toData(value);
-        assertNotEquals(SerializationConstants.JAVA_DEFAULT_TYPE_SERIALIZABLE, data.getType(),
-                value.getClass() + " fell back to Java serialization");
-        return serialization.toObject(data);
+    private <T> T roundTrip(T value) {
+        return WireSerialization.roundTrip(serialization, value);
     }
 
     private final JobSpec fee = new JobSpec(JobType.FEE, 100, 0, true);

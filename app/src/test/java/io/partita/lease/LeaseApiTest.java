@@ -1,8 +1,5 @@
 package io.partita.lease;
 
-import io.micronaut.http.client.HttpClient;
-import io.micronaut.http.client.annotation.Client;
-import io.micronaut.json.JsonMapper;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import io.partita.support.Api;
 import jakarta.inject.Inject;
@@ -14,11 +11,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 
+import static io.partita.support.Problems.assertProblem;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -29,38 +25,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class LeaseApiTest {
 
     @Inject
-    @Client("/")
-    HttpClient client;
-
-    @Inject
-    JsonMapper json;
-
     Api api;
+
     String group;
 
     @BeforeEach
     void setUp() {
-        api = new Api(client, json);
-        group = "g-" + UUID.randomUUID().toString().substring(0, 8);
+        group = Api.uniqueId("g-");
     }
 
     @SuppressWarnings("unchecked")
     private static List<Map<String, Object>> shards(Api.Reply lease) {
         assertTrue(lease.status() == 200 || lease.status() == 201, lease.toString());
         return (List<Map<String, Object>>) lease.map().get("shards");
-    }
-
-    private static void assertProblem(Api.Reply reply, int status, String field) {
-        assertEquals(status, reply.status(), reply.toString());
-        assertEquals("application/problem+json", reply.contentType());
-        assertEquals(status, reply.number("status"));
-        if (field != null) {
-            @SuppressWarnings("unchecked")
-            List<Map<String, Object>> errors = (List<Map<String, Object>>) reply.map().get("errors");
-            assertEquals(field, errors.get(0).get("field"), reply.toString());
-        }
-        assertFalse(reply.body().toString().contains("Exception"), reply.toString());
-        assertFalse(reply.body().toString().contains("io.partita"), reply.toString());
     }
 
     @Test
@@ -136,7 +113,7 @@ class LeaseApiTest {
             assertEquals(1, view.number("expiries"));
         });
         assertProblem(api.post("/groups/" + group + "/workers/" + worker + "/renew", ""), 410, null);
-        String metrics = client.toBlocking().retrieve("/prometheus");
+        String metrics = api.text("/prometheus");
         assertTrue(metrics.contains("partita_lease_expiries_total"), "the expiry is counted for Prometheus");
         assertTrue(metrics.contains("partita_lease_grants_total"));
     }

@@ -1,6 +1,6 @@
 package io.partita.load;
 
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -29,6 +29,7 @@ class CrashLeaveJoinIT {
     private static final int ACKNOWLEDGED_FIRST = 200;
     /** Acknowledged after the fault is over (the node restarted, joined): the cluster serves again. */
     private static final int ACKNOWLEDGED_AFTER = 300;
+    @AutoClose
     private static ProcessCluster cluster;
 
     @BeforeAll
@@ -40,39 +41,18 @@ class CrashLeaveJoinIT {
                 "PARTITA_CP_MISSING_MEMBER_REMOVAL", "10s")).start();
     }
 
-    @AfterAll
-    static void stopAll() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
-
     @Test
     @Order(1)
     void shouldKeepEveryAcknowledgedTransactionWhenANodeIsKilledAndRestarted() throws Exception {
         FaultScenarios.run(cluster, FaultScenarios.options(cluster, "kill9", "partitioned", LOAD),
-                ACKNOWLEDGED_FIRST, () -> {
-                    NodeProcess victim = cluster.node(2);
-                    victim.signal("KILL");
-                    assertTrue(victim.awaitExit(Duration.ofSeconds(10)));
-                    cluster.awaitSafe(2);
-                    cluster.restart(2);
-                    cluster.awaitCpWhole();
-                }, ACKNOWLEDGED_AFTER, 3);
+                ACKNOWLEDGED_FIRST, () -> stopAndRestart(2, "KILL", Duration.ofSeconds(10)), ACKNOWLEDGED_AFTER, 3);
     }
 
     @Test
     @Order(2)
     void shouldKeepEveryAcknowledgedTransactionWhenANodeLeavesGracefully() throws Exception {
         FaultScenarios.run(cluster, FaultScenarios.options(cluster, "sigterm", "partitioned", LOAD),
-                ACKNOWLEDGED_FIRST, () -> {
-                    NodeProcess leaving = cluster.node(1);
-                    leaving.signal("TERM");
-                    assertTrue(leaving.awaitExit(Duration.ofSeconds(60)), "the node stops on SIGTERM");
-                    cluster.awaitSafe(2);
-                    cluster.restart(1);
-                    cluster.awaitCpWhole();
-                }, ACKNOWLEDGED_AFTER, 3);
+                ACKNOWLEDGED_FIRST, () -> stopAndRestart(1, "TERM", Duration.ofSeconds(60)), ACKNOWLEDGED_AFTER, 3);
     }
 
     @Test
@@ -83,5 +63,18 @@ class CrashLeaveJoinIT {
                     cluster.join();
                     cluster.awaitSafe(4);
                 }, ACKNOWLEDGED_AFTER, 4);
+    }
+
+    /**
+     * Sends {@code signal} to node {@code index} and waits for it to exit and for the two others to be safe, then
+     * restarts it and waits until the CP Subsystem is whole again.
+     */
+    private static void stopAndRestart(int index, String signal, Duration exit) throws Exception {
+        NodeProcess node = cluster.node(index);
+        node.signal(signal);
+        assertTrue(node.awaitExit(exit), "the node stops on SIG" + signal);
+        cluster.awaitSafe(2);
+        cluster.restart(index);
+        cluster.awaitCpWhole();
     }
 }

@@ -55,12 +55,7 @@ class LoadToolTest {
     @Test
     void shouldFailAndExit1WhenTheNodeAnswers404ForAnAccountTheRunOpened() throws IOException {
         AtomicInteger sent = new AtomicInteger();
-        String url = fakeNode(path -> {
-            sent.incrementAndGet();
-            return new Answer(404, "{\"title\":\"Account not found\"}");
-        }, "[]");
-
-        int status = LoadTool.run(args(url), out());
+        int status = LoadTool.run(args(countingNode(sent, 404, "{\"title\":\"Account not found\"}")), out());
 
         assertEquals(1, status, printed::toString);
         assertTrue(sent.get() > 0);
@@ -73,12 +68,7 @@ class LoadToolTest {
         // Before: the parse error killed the worker thread and its operation was never recorded, so the check saw
         // only what it could not explain. Now each such operation is recorded and judged, and the workers go on.
         AtomicInteger sent = new AtomicInteger();
-        String url = fakeNode(path -> {
-            sent.incrementAndGet();
-            return new Answer(200, "{\"balance\":\"not a number\"}");
-        }, "[]");
-
-        int status = LoadTool.run(args(url), out());
+        int status = LoadTool.run(args(countingNode(sent, 200, "{\"balance\":\"not a number\"}")), out());
 
         assertEquals(1, status, printed::toString);
         assertTrue(sent.get() > 2, "both workers kept going after the first unreadable answer: " + sent.get());
@@ -113,6 +103,14 @@ class LoadToolTest {
      * Opens any account (201), answers transactions with {@code transactions}, reads an account as its opening
      * balance and its journal as {@code journal}.
      */
+    /** A fake node that answers each transaction with {@code status} and {@code body}, counted in {@code sent}. */
+    private String countingNode(AtomicInteger sent, int status, String body) throws IOException {
+        return fakeNode(path -> {
+            sent.incrementAndGet();
+            return new Answer(status, body);
+        }, "[]");
+    }
+
     private String fakeNode(Function<String, Answer> transactions, String journal) throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/", exchange -> {

@@ -4,7 +4,7 @@ import io.partita.load.LoadRecord.Answer;
 import io.partita.load.LoadRecord.Op;
 import io.partita.locking.Held;
 import org.awaitility.core.ConditionTimeoutException;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -73,6 +73,7 @@ class PauseIT {
     private static final int HOT = 4;
     private static final Duration PROBE_ROUND = Duration.ofMillis(500);
 
+    @AutoClose
     private static ProcessCluster cluster;
 
     @BeforeAll
@@ -81,13 +82,6 @@ class PauseIT {
                 "PARTITA_HEARTBEAT_TIMEOUT", HEARTBEAT_TIMEOUT.toSeconds() + "s",
                 "PARTITA_REQUEST_TIMEOUT", REQUEST_TIMEOUT.toSeconds() + "s",
                 "PARTITA_CP_LOCK_TIMEOUT", LOCK_TIMEOUT.toSeconds() + "s")).start();
-    }
-
-    @AfterAll
-    static void stopAll() {
-        if (cluster != null) {
-            cluster.close();
-        }
     }
 
     @Test

@@ -1,6 +1,6 @@
 package io.partita.load;
 
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -27,18 +27,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class SoakIT {
 
+    @AutoClose
     private static ProcessCluster cluster;
 
     @BeforeAll
     static void startThreeNodes() throws Exception {
         cluster = new ProcessCluster("soak", 3, Map.of()).start();
-    }
-
-    @AfterAll
-    static void stopAll() {
-        if (cluster != null) {
-            cluster.close();
-        }
     }
 
     @Test

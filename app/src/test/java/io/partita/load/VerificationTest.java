@@ -10,12 +10,15 @@ import io.partita.load.LoadRecord.Replay;
 import io.partita.load.LoadRecord.Result;
 import io.partita.load.LoadRecord.Run;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -97,9 +100,7 @@ class VerificationTest {
 
         Verification.Verdict verdict = verify(new Run(opening, results(), List.of()), balances, journals);
 
-        assertFalse(verdict.pass());
-        assertTrue(verdict.failures().stream().anyMatch(f -> f.contains("c1") && f.contains("acknowledged APPLIED")),
-                () -> verdict.failures().toString());
+        assertFails(verdict, f -> f.contains("c1") && f.contains("acknowledged APPLIED"));
         assertTrue(verdict.failures().stream().anyMatch(f -> f.contains("not conserved")));
     }
 
@@ -110,9 +111,7 @@ class VerificationTest {
 
         Verification.Verdict verdict = verify(new Run(opening, results(), List.of()), balances(), journals);
 
-        assertFalse(verdict.pass());
-        assertTrue(verdict.failures().stream().anyMatch(f -> f.contains("u1 left 1240") && f.contains("1250")),
-                () -> verdict.failures().toString());
+        assertFails(verdict, f -> f.contains("u1 left 1240") && f.contains("1250"));
     }
 
     /** After a network split: a line the merge brought from the other side keeps the answer its client got there. */
@@ -155,18 +154,17 @@ class VerificationTest {
         assertTrue(reported.pass(), () -> reported.failures().toString());
     }
 
-    @Test
-    void shouldFailWhenATransactionWasAppliedTwice() {
-        Map<String, List<Entry>> journals = journals();
-        journals.get("a").add(0, new Entry("c1", "CREDIT", 100, "APPLIED", 900));
-        Map<String, Long> balances = balances();
-        balances.put("a", 900L);
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "a transaction applied twice    | a | c1    | 100 | 900  | more than once",
+            "an id the run never sent       | b | stale | 1   | 1251 | never sent"})
+    void shouldFailWhenAJournalHoldsACreditTheRunDoesNotExplain(String journalHolds, String account, String txId,
+            long amount, long balanceAfter, String failure) {
+        Entry credit = new Entry(txId, "CREDIT", amount, "APPLIED", balanceAfter);
 
-        Verification.Verdict verdict = verify(new Run(opening, results(), List.of()), balances, journals);
+        Verification.Verdict verdict = verifyWithLineAdded(results(), account, credit);
 
-        assertFalse(verdict.pass());
-        assertTrue(verdict.failures().stream().anyMatch(f -> f.contains("more than once")),
-                () -> verdict.failures().toString());
+        assertFails(verdict, f -> f.contains(failure));
     }
 
     @Test
@@ -176,9 +174,7 @@ class VerificationTest {
 
         Verification.Verdict verdict = verify(new Run(opening, results(), List.of(replay)), balances(), journals());
 
-        assertFalse(verdict.pass());
-        assertTrue(verdict.failures().stream().anyMatch(f -> f.startsWith("replay of c1")),
-                () -> verdict.failures().toString());
+        assertFails(verdict, f -> f.startsWith("replay of c1"));
     }
 
     @Test
@@ -189,9 +185,7 @@ class VerificationTest {
 
         Verification.Verdict verdict = verify(new Run(opening, results(), List.of()), balances(), journals);
 
-        assertFalse(verdict.pass());
-        assertTrue(verdict.failures().stream().anyMatch(f -> f.contains("d1") && f.contains("422")),
-                () -> verdict.failures().toString());
+        assertFails(verdict, f -> f.contains("d1") && f.contains("422"));
     }
 
     @Test
@@ -199,30 +193,11 @@ class VerificationTest {
         Op t2 = Op.transfer("t2", "b", "a", 10);
         List<Result> results = results();
         results.add(new Result(t2, Answer.UNKNOWN));
-        Map<String, List<Entry>> journals = journals();
-        journals.get("b").add(0, new Entry("transfer-out/t2", "TRANSFER_OUT", 10, "APPLIED", 1240));
-        Map<String, Long> balances = balances();
-        balances.put("b", 1240L);
+        Entry debitOnly = new Entry("transfer-out/t2", "TRANSFER_OUT", 10, "APPLIED", 1240);
 
-        Verification.Verdict verdict = verify(new Run(opening, results, List.of()), balances, journals);
+        Verification.Verdict verdict = verifyWithLineAdded(results, "b", debitOnly);
 
-        assertFalse(verdict.pass());
-        assertTrue(verdict.failures().stream().anyMatch(f -> f.contains("half done")),
-                () -> verdict.failures().toString());
-    }
-
-    @Test
-    void shouldFailWhenAJournalHoldsAnIdTheRunNeverSent() {
-        Map<String, List<Entry>> journals = journals();
-        journals.get("b").add(0, new Entry("stale", "CREDIT", 1, "APPLIED", 1251));
-        Map<String, Long> balances = balances();
-        balances.put("b", 1251L);
-
-        Verification.Verdict verdict = verify(new Run(opening, results(), List.of()), balances, journals);
-
-        assertFalse(verdict.pass());
-        assertTrue(verdict.failures().stream().anyMatch(f -> f.contains("never sent")),
-                () -> verdict.failures().toString());
+        assertFails(verdict, f -> f.contains("half done"));
     }
 
     @Test
@@ -236,9 +211,7 @@ class VerificationTest {
         Verification.Verdict verdict = verify(new Run(tight, results, List.of()),
                 Map.of("a", 1000L, "b", -1000L), journals);
 
-        assertFalse(verdict.pass());
-        assertTrue(verdict.failures().stream().anyMatch(f -> f.contains("overdraft")),
-                () -> verdict.failures().toString());
+        assertFails(verdict, f -> f.contains("overdraft"));
     }
 
     @Test
@@ -300,9 +273,7 @@ class VerificationTest {
 
         Verification.Verdict verdict = verify(new Run(opening, results, List.of()), balances(), journals());
 
-        assertFalse(verdict.pass());
-        assertTrue(verdict.failures().stream().anyMatch(f -> f.contains("t3") && f.contains("404")),
-                () -> verdict.failures().toString());
+        assertFails(verdict, f -> f.contains("t3") && f.contains("404"));
     }
 
     @Test
@@ -320,5 +291,20 @@ class VerificationTest {
         assertEquals(new Answer(Outcome.REJECTED, 422, 5L, 7L, false, null), rejected);
         assertEquals(Outcome.UNEXPECTED, unreadable.outcome());
         assertEquals(Outcome.UNKNOWN, Workload.answer(debit, null).outcome());
+    }
+
+    /** The run failed, and one of its failures is {@code expected}. */
+    private static void assertFails(Verification.Verdict verdict, Predicate<String> expected) {
+        assertFalse(verdict.pass());
+        assertTrue(verdict.failures().stream().anyMatch(expected), () -> verdict.failures().toString());
+    }
+
+    /** The run's {@code results} checked with {@code line} atop {@code account}'s journal and its balance to match. */
+    private Verification.Verdict verifyWithLineAdded(List<Result> results, String account, Entry line) {
+        Map<String, List<Entry>> journals = journals();
+        journals.get(account).add(0, line);
+        Map<String, Long> balances = balances();
+        balances.put(account, line.balanceAfter());
+        return verify(new Run(opening, results, List.of()), balances, journals);
     }
 }

@@ -57,12 +57,8 @@ class FencedWriteTest {
         // lock with fence 6 and wrote. The first holder's write arrives late.
         Account read = Account.open(1_000, 0).withFence(5);
         Account newer = read.record(decided(read, "newer")).withFence(6);
-        var entry = entry(newer);
-        FencedWrite stale = write(5, read, "stale");
 
-        assertEquals("STALE_FENCE", stale.process(entry));
-        assertEquals(newer, entry.getValue());
-        assertNull(stale.getBackupProcessor());
+        assertRefused("STALE_FENCE", write(5, read, "stale"), newer);
     }
 
     @Test
@@ -78,12 +74,8 @@ class FencedWriteTest {
     void shouldAskTheHolderToReadAgainWhenAnUnlockedWriterMovedTheAccount() {
         Account read = Account.open(1_000, 0);
         Account moved = read.record(decided(read, "partitioned"));
-        var entry = entry(moved);
-        FencedWrite write = write(1, read, "locked");
 
-        assertEquals("MOVED", write.process(entry));
-        assertEquals(moved, entry.getValue());
-        assertNull(write.getBackupProcessor());
+        assertRefused("MOVED", write(1, read, "locked"), moved);
     }
 
     @Test
@@ -114,12 +106,8 @@ class FencedWriteTest {
         Account read = Account.open(1_000, 0);
         JournalEntry earlier = decided(read, "t-1");
         host.journal.put(new JournalKey("a-1", "t-1"), JournalRecord.of(earlier));
-        var entry = entry(read);
-        FencedWrite write = write(1, read, "t-1");
 
-        assertEquals("DUPLICATE", write.process(entry));
-        assertEquals(read, entry.getValue());
-        assertNull(write.getBackupProcessor());
+        assertRefused("DUPLICATE", write(1, read, "t-1"), read);
     }
 
     @Test
@@ -133,6 +121,14 @@ class FencedWriteTest {
 
         assertEquals("DUPLICATE", new FencedWrite(1, 1, again).on(host).process(entry));
         assertEquals(withT1, entry.getValue());
+    }
+
+    /** {@code write} on the account {@code current} answers {@code answer}, changes nothing and sends no backup. */
+    private static void assertRefused(String answer, FencedWrite write, Account current) {
+        var entry = entry(current);
+        assertEquals(answer, write.process(entry));
+        assertEquals(current, entry.getValue());
+        assertNull(write.getBackupProcessor());
     }
 
     private static Account backupOf(FencedWrite write, Account before) {

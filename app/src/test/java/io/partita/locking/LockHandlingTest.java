@@ -12,6 +12,7 @@ import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntConsumer;
 import java.util.function.LongSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -44,16 +45,22 @@ class LockHandlingTest {
         return new Held.Taken("a-1", lock(() -> 1, unlock, unlocks), 1);
     }
 
+    /** Releases one lock whose unlock does {@code unlock}, given the calls so far; answers how many calls it took. */
+    private static int unlockCalls(IntConsumer unlock) {
+        AtomicInteger unlocks = new AtomicInteger();
+        Held.release(List.of(taken(() -> unlock.accept(unlocks.get()), unlocks)));
+        return unlocks.get();
+    }
+
     @Test
     void shouldTryAFailedUnlockAgainUntilItSucceeds() {
-        AtomicInteger unlocks = new AtomicInteger();
-        Held.release(List.of(taken(() -> {
-            if (unlocks.get() < 3) {
+        int calls = unlockCalls(calledSoFar -> {
+            if (calledSoFar < 3) {
                 throw new IllegalStateException("no leader right now");
             }
-        }, unlocks)));
+        });
 
-        assertEquals(3, unlocks.get());
+        assertEquals(3, calls);
     }
 
     @Test
@@ -70,12 +77,11 @@ class LockHandlingTest {
 
     @Test
     void shouldNotRetryAnUnlockOfALockWhoseSessionExpired() {
-        AtomicInteger unlocks = new AtomicInteger();
-        Held.release(List.of(taken(() -> {
+        int calls = unlockCalls(calledSoFar -> {
             throw new LockOwnershipLostException("session gone");
-        }, unlocks)));
+        });
 
-        assertEquals(1, unlocks.get());
+        assertEquals(1, calls);
     }
 
     @Test

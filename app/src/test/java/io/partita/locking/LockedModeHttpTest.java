@@ -1,22 +1,17 @@
 package io.partita.locking;
 
 import com.hazelcast.core.HazelcastInstance;
-import io.micronaut.core.type.Argument;
-import io.micronaut.http.HttpRequest;
-import io.micronaut.http.HttpResponse;
-import io.micronaut.http.client.HttpClient;
-import io.micronaut.http.client.annotation.Client;
-import io.micronaut.http.client.exceptions.HttpClientResponseException;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import io.partita.account.AccountFeature;
+import io.partita.support.Api;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
+import static io.partita.support.Problems.assertOnlyError;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -29,8 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class LockedModeHttpTest {
 
     @Inject
-    @Client("/")
-    HttpClient http;
+    Api api;
 
     @Inject
     HazelcastInstance hazelcast;
@@ -42,21 +36,12 @@ class LockedModeHttpTest {
     }
 
     private Answer post(String uri, Object body) {
-        try {
-            HttpResponse<Map<String, Object>> response = http.toBlocking()
-                    .exchange(HttpRequest.POST(uri, body), Argument.mapOf(String.class, Object.class));
-            return new Answer(response.code(), response.body(), response.getHeaders().get("Idempotent-Replayed"));
-        } catch (HttpClientResponseException e) {
-            return new Answer(e.code(), e.getResponse().getBody(Argument.mapOf(String.class, Object.class))
-                    .orElse(Map.of()), e.getResponse().getHeaders().get("Idempotent-Replayed"));
-        }
+        Api.Reply reply = api.post(uri, body);
+        return new Answer(reply.status(), reply.map(), reply.headers().get("Idempotent-Replayed"));
     }
 
     private String open(long balance, long overdraft) {
-        String id = "l-" + UUID.randomUUID().toString().substring(0, 8);
-        assertEquals(201, post("/accounts", Map.of("id", id, "balance", balance, "overdraftLimit", overdraft))
-                .status());
-        return id;
+        return api.openAccount("l-", Map.of("balance", balance, "overdraftLimit", overdraft));
     }
 
     /** Debits, credits, a rejection, retries of each, an id conflict, and a retry older than the recent list. */
@@ -72,8 +57,7 @@ class LockedModeHttpTest {
             seen.add(post(uri, tx("c-" + i, "CREDIT", 7)));
         }
         seen.add(post(uri, tx("t-1", "DEBIT", 120)));
-        seen.add(http.toBlocking().retrieve(HttpRequest.GET("/accounts/" + account + "/transactions?limit=100"),
-                Argument.listOf(Argument.mapOf(String.class, Object.class))).stream()
+        seen.add(api.get("/accounts/" + account + "/transactions?limit=100").list().stream()
                 .map(entry -> List.of(entry.get("txId"), entry.get("type"), entry.get("amount"),
                         entry.get("status"), entry.get("balanceAfter")))
                 .toList());
@@ -98,17 +82,15 @@ class LockedModeHttpTest {
         assertEquals("true", ((Answer) actual.get(3)).replayed());
         assertEquals(409, actual.get(4));
         assertEquals("true", ((Answer) actual.get(15)).replayed());
-        assertEquals(AccountFeature.accounts(hazelcast).get(partitioned).balance(), AccountFeature
-                .accounts(hazelcast).get(locked)
+        assertEquals(AccountFeature.accounts(hazelcast).get(partitioned).balance(), AccountFeature.accounts(hazelcast).get(locked)
                 .balance());
-        assertTrue(AccountFeature.accounts(hazelcast).get(locked).fence() > 0,
-                "the locked account was written with a fence");
+        assertTrue(AccountFeature.accounts(hazelcast).get(locked).fence() > 0, "the locked account was written with a fence");
         assertEquals(0, AccountFeature.accounts(hazelcast).get(partitioned).fence());
     }
 
     @Test
     void shouldAnswerNotFoundInLockedModeWithoutCreatingALock() {
-        String ghost = "ghost-" + UUID.randomUUID().toString().substring(0, 8);
+        String ghost = Api.uniqueId("ghost-");
         Answer answer = post("/accounts/" + ghost + "/transactions?mode=locked", tx("t-1", "DEBIT", 1));
         Answer transfer = post("/transfers?mode=locked", Map.of("txId", "x-1", "from", open(100, 0), "to", ghost,
                 "amount", 1));
@@ -121,18 +103,15 @@ class LockedModeHttpTest {
     @Test
     void shouldRefuseAnUnknownModeOnTransactions() {
         String account = open(100, 0);
-        Answer answer = post("/accounts/" + account + "/transactions?mode=optimistic", tx("t-1", "DEBIT", 1));
+        Api.Reply answer = api.post("/accounts/" + account + "/transactions?mode=optimistic", tx("t-1", "DEBIT", 1));
 
-        assertEquals(400, answer.status());
-        assertEquals(List.of(Map.of("field", "mode", "message", "must be partitioned or locked")),
-                answer.body().get("errors"));
+        assertOnlyError(answer, "mode", "must be partitioned or locked");
         assertEquals(100, AccountFeature.accounts(hazelcast).get(account).balance());
     }
 
     @Test
     void shouldReportUnsafeCpModeOnASingleDevNode() {
-        Map<String, Object> cluster = http.toBlocking().retrieve(HttpRequest.GET("/cluster"),
-                Argument.mapOf(String.class, Object.class));
+        Map<String, Object> cluster = api.get("/cluster").map();
         @SuppressWarnings("unchecked")
         Map<String, Object> cp = (Map<String, Object>) cluster.get("cp");
 

@@ -50,9 +50,8 @@ class BackedUpCallsTest {
     @Test
     void shouldAnswerABatchOnlyOnceItsBackupHoldsIt() throws Exception {
         HazelcastInstance owner = cluster.member(0);
-        List<String> keys = twoKeysOwnedBy(owner, "backed");
+        List<String> keys = twoAccountsOwnedBy(owner, "backed");
         IMap<String, Account> accounts = AccountFeature.accounts(owner);
-        keys.forEach(key -> accounts.set(key, Account.open(1_000, 0)));
 
         CompletableFuture<Map<String, TxOutcomes>> call;
         try (Busy busy = Busy.backupOf(keys.get(0))) {
@@ -69,9 +68,8 @@ class BackedUpCallsTest {
     @Test
     void shouldShowWhyImapSubmitToKeysIsNotUsedForWrites() throws Exception {
         HazelcastInstance owner = cluster.member(0);
-        List<String> keys = twoKeysOwnedBy(owner, "plain");
+        List<String> keys = twoAccountsOwnedBy(owner, "plain");
         IMap<String, Account> accounts = AccountFeature.accounts(owner);
-        keys.forEach(key -> accounts.set(key, Account.open(1_000, 0)));
 
         try (Busy busy = Busy.backupOf(keys.get(0))) {
             Map<String, TxOutcomes> outcomes = accounts.submitToKeys(Set.copyOf(keys),
@@ -84,6 +82,13 @@ class BackedUpCallsTest {
         long now = System.currentTimeMillis();
         return TestAccess.applyTransactions(Map.of(keys.get(0), List.of(TxRequest.of(txId, TxType.CREDIT, 10, now)),
                 keys.get(1), List.of(TxRequest.of(txId, TxType.CREDIT, 10, now))));
+    }
+
+    /** Two accounts of 1,000 in one partition whose owner is {@code owner} (its backup is then the other member). */
+    private static List<String> twoAccountsOwnedBy(HazelcastInstance owner, String prefix) {
+        List<String> keys = twoKeysOwnedBy(owner, prefix);
+        keys.forEach(key -> AccountFeature.accounts(owner).set(key, Account.open(1_000, 0)));
+        return keys;
     }
 
     /** Two keys of one partition whose owner is {@code owner} (its backup is then the other member). */

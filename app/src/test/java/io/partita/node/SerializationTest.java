@@ -45,11 +45,8 @@ class SerializationTest {
     private final JournalEntry entry = new JournalEntry("a-1", "t-1", TxType.DEBIT, 100, TxStatus.APPLIED, 900,
             1_700_000_000_000L, 3, "ref-1");
 
-    private Object roundTrip(Object value) {
-        Data data = serialization.toData(value);
-        assertNotEquals(SerializationConstants.JAVA_DEFAULT_TYPE_SERIALIZABLE, data.getType(),
-                value.getClass() + " fell back to Java serialization");
-        return serialization.toObject(data);
+    private <T> T roundTrip(T value) {
+        return WireSerialization.roundTrip(serialization, value);
     }
 
     @Test

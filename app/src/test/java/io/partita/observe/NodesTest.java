@@ -1,6 +1,5 @@
 package io.partita.observe;
 
-import io.micronaut.json.JsonMapper;
 import io.partita.support.Api;
 import io.partita.support.TestNodes;
 import org.junit.jupiter.api.Test;
@@ -23,7 +22,7 @@ class NodesTest {
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     void shouldServeEveryAccountFromEveryNodeAndSurviveAGracefulLeave() {
         try (TestNodes nodes = TestNodes.start(3)) {
-            List<Api> apis = List.of(api(nodes, 0), api(nodes, 1), api(nodes, 2));
+            List<Api> apis = List.of(Api.of(nodes, 0), Api.of(nodes, 1), Api.of(nodes, 2));
 
             for (Api api : apis) {
                 Api.Reply cluster = api.get("/cluster");
@@ -68,9 +67,5 @@ class NodesTest {
     @SuppressWarnings("unchecked")
     private static List<Map<String, Object>> members(Api.Reply cluster) {
         return (List<Map<String, Object>>) cluster.map().get("members");
-    }
-
-    private static Api api(TestNodes nodes, int index) {
-        return new Api(nodes.client(index), nodes.servers().get(index).getApplicationContext().getBean(JsonMapper.class));
     }
 }

@@ -2,6 +2,7 @@ package io.partita.query;
 
 import io.micronaut.http.HttpStatus;
 import io.partita.refusal.Refusal;
+import io.partita.support.Blocking;
 import io.partita.web.Refusals;
 import org.junit.jupiter.api.Test;
 
@@ -33,7 +34,7 @@ class SqlPermitsTest {
             for (int i = 0; i < 2; i++) {
                 queries.add(pool.submit(() -> permits.run(() -> {
                     running.countDown();
-                    await(finish);
+                    Blocking.run(finish::await);
                     return "answered";
                 })));
             }
@@ -63,14 +64,5 @@ class SqlPermitsTest {
             }));
         }
         assertEquals("answered", permits.run(() -> "answered"));
-    }
-
-    private static void await(CountDownLatch latch) {
-        try {
-            latch.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 }

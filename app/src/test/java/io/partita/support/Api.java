@@ -7,26 +7,66 @@ import io.micronaut.http.HttpResponse;
 import io.micronaut.http.MediaType;
 import io.micronaut.http.MutableHttpRequest;
 import io.micronaut.http.client.HttpClient;
+import io.micronaut.http.client.annotation.Client;
 import io.micronaut.http.client.exceptions.HttpClientResponseException;
 import io.micronaut.json.JsonMapper;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * A test's view of one node's API through Micronaut's HTTP client: every answer, error or not, as a status, its
  * headers and its JSON body parsed into maps and lists.
+ *
+ * <p>A {@code @MicronautTest} injects one for its own node ({@code @Inject Api api}); a test with several nodes
+ * builds one per node with {@link #of(TestNodes, int)}.
  */
+@Singleton
 public final class Api {
 
     private final HttpClient client;
     private final JsonMapper json;
 
-    public Api(HttpClient client, JsonMapper json) {
+    @Inject
+    public Api(@Client("/") HttpClient client, JsonMapper json) {
         this.client = client;
         this.json = json;
+    }
+
+    /** The API of node {@code index} of {@code nodes}. */
+    public static Api of(TestNodes nodes, int index) {
+        JsonMapper json = nodes.servers().get(index).getApplicationContext().getBean(JsonMapper.class);
+        return new Api(nodes.client(index), json);
+    }
+
+    /** {@code retry} answered {@code status} as a replay, with the body {@code first} had. */
+    public static void assertReplayOf(Reply first, Reply retry, int status) {
+        assertEquals(status, retry.status(), retry.toString());
+        assertEquals(first.map(), retry.map());
+        assertEquals("true", retry.headers().get("Idempotent-Replayed"));
+    }
+
+    /** {@code prefix} and eight random hex digits: an id no other test run uses. */
+    public static String uniqueId(String prefix) {
+        return prefix + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    /** Opens an account with the fields of {@code body} besides its id (a new one, starting with {@code prefix}). */
+    public String openAccount(String prefix, Map<String, Object> fields) {
+        String id = uniqueId(prefix);
+        Map<String, Object> body = new LinkedHashMap<>(fields);
+        body.put("id", id);
+        Reply opened = post("/accounts", body);
+        assertEquals(201, opened.status(), opened.toString());
+        return id;
     }
 
     /** @param body the JSON as a string, sent as it is (so tests can send malformed JSON too) */
@@ -50,10 +90,21 @@ public final class Api {
             return (String) map().get(field);
         }
 
+        /** The {@code errors} of a problem, as {@code {field, message}} maps. */
+        @SuppressWarnings("unchecked")
+        public List<Map<String, Object>> errors() {
+            return (List<Map<String, Object>>) map().get("errors");
+        }
+
         @Override
         public String toString() {
             return status + " " + body;
         }
+    }
+
+    /** The body of a {@code GET} as text (for answers that are not JSON); an error status throws. */
+    public String text(String path) {
+        return client.toBlocking().retrieve(path);
     }
 
     public Reply get(String path) {

@@ -8,7 +8,6 @@ import io.partita.node.PartitaProperties;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.awaitility.Awaitility.await;
@@ -19,8 +18,7 @@ import static org.awaitility.Awaitility.await;
  */
 public final class TestCluster implements AutoCloseable {
 
-    private final String clusterName = "test-" + UUID.randomUUID();
-    private final List<Integer> ports = new CopyOnWriteArrayList<>();
+    private final JoinList join = new JoinList();
     private final List<HazelcastInstance> members = new CopyOnWriteArrayList<>();
     private final int cpMembers;
     private final PartitaProperties.Journal journal;
@@ -47,16 +45,13 @@ public final class TestCluster implements AutoCloseable {
 
     private static TestCluster start(int size, int cpMembers, PartitaProperties.Journal journal) {
         TestCluster cluster = new TestCluster(cpMembers, journal);
-        for (int i = 0; i < size; i++) {
-            cluster.ports.add(Ports.free());
-        }
         List<Thread> starting = new ArrayList<>();
-        for (int port : List.copyOf(cluster.ports)) {
+        for (int port : cluster.join.reserve(size)) {
             Thread thread = new Thread(() -> cluster.members.add(cluster.startMember(port)));
             thread.start();
             starting.add(thread);
         }
-        starting.forEach(TestCluster::join);
+        starting.forEach(thread -> Blocking.run(thread::join));
         cluster.awaitSize(size);
         cluster.awaitSafe();
         return cluster;
@@ -64,15 +59,9 @@ public final class TestCluster implements AutoCloseable {
 
     /** Starts one more member that joins this cluster. */
     public HazelcastInstance addMember() {
-        int port = Ports.free();
-        ports.add(port);
-        HazelcastInstance member = startMember(port);
+        HazelcastInstance member = startMember(join.reserve());
         members.add(member);
         return member;
-    }
-
-    public String clusterName() {
-        return clusterName;
     }
 
     public HazelcastInstance member(int index) {
@@ -85,8 +74,7 @@ public final class TestCluster implements AutoCloseable {
 
     /** The properties a node of this cluster would run with, listening on {@code port}. */
     public PartitaProperties properties(int port) {
-        return TestProperties.tcp(clusterName, port, ports.stream().map(p -> "127.0.0.1:" + p).toList(), cpMembers,
-                journal);
+        return TestProperties.tcp(join.clusterName(), port, join.addresses(), cpMembers, journal);
     }
 
     /** Graceful leave: the member hands its partitions over before it stops. */
@@ -115,15 +103,6 @@ public final class TestCluster implements AutoCloseable {
     private HazelcastInstance startMember(int port) {
         return Members.start(HazelcastConfigs.memberConfig(properties(port), "http://127.0.0.1:0", AllFeatures.LIST),
                 AllFeatures.LIST);
-    }
-
-    private static void join(Thread thread) {
-        try {
-            thread.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 
     @Override

@@ -11,9 +11,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.stream.Collectors;
 
 import static org.awaitility.Awaitility.await;
 
@@ -23,8 +21,7 @@ import static org.awaitility.Awaitility.await;
  */
 public final class TestNodes implements AutoCloseable {
 
-    private final String clusterName = "test-" + UUID.randomUUID();
-    private final List<Integer> memberPorts = new CopyOnWriteArrayList<>();
+    private final JoinList join = new JoinList();
     private final List<EmbeddedServer> servers = new CopyOnWriteArrayList<>();
     private final Map<String, Object> extra;
 
@@ -39,10 +36,7 @@ public final class TestNodes implements AutoCloseable {
     /** {@code size} nodes; {@code extra} adds or overrides configuration on every node. */
     public static TestNodes start(int size, Map<String, Object> extra) {
         TestNodes nodes = new TestNodes(extra);
-        for (int i = 0; i < size; i++) {
-            nodes.memberPorts.add(Ports.free());
-        }
-        for (int port : List.copyOf(nodes.memberPorts)) {
+        for (int port : nodes.join.reserve(size)) {
             nodes.servers.add(nodes.startNode(port));
         }
         nodes.awaitSize(size);
@@ -50,15 +44,9 @@ public final class TestNodes implements AutoCloseable {
     }
 
     public EmbeddedServer addNode() {
-        int port = Ports.free();
-        memberPorts.add(port);
-        EmbeddedServer server = startNode(port);
+        EmbeddedServer server = startNode(join.reserve());
         servers.add(server);
         return server;
-    }
-
-    public String clusterName() {
-        return clusterName;
     }
 
     public List<EmbeddedServer> servers() {
@@ -104,11 +92,10 @@ public final class TestNodes implements AutoCloseable {
         int httpPort = Ports.free();
         Map<String, Object> properties = new HashMap<>();
         properties.put("micronaut.server.port", httpPort);
-        properties.put("partita.cluster-name", clusterName);
+        properties.put("partita.cluster-name", join.clusterName());
         properties.put("partita.discovery", "tcp");
         properties.put("partita.network.port", memberPort);
-        properties.put("partita.members", memberPorts.stream().map(p -> "127.0.0.1:" + p)
-                .collect(Collectors.joining(",")));
+        properties.put("partita.members", String.join(",", join.addresses()));
         properties.putAll(extra);
         return ApplicationContext.run(EmbeddedServer.class, properties, "test");
     }

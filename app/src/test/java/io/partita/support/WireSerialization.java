@@ -2,8 +2,10 @@ package io.partita.support;
 
 import com.hazelcast.config.Config;
 import com.hazelcast.config.SerializationConfig;
+import com.hazelcast.internal.serialization.Data;
 import com.hazelcast.internal.serialization.InternalSerializationService;
 import com.hazelcast.internal.serialization.impl.DefaultSerializationServiceBuilder;
+import com.hazelcast.internal.serialization.impl.SerializationConstants;
 import com.hazelcast.internal.serialization.impl.compact.Schema;
 import com.hazelcast.internal.serialization.impl.compact.SchemaService;
 import io.partita.node.HazelcastConfigs;
@@ -12,6 +14,8 @@ import io.partita.node.JavaSerializationFilters;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 /**
  * The node's own serialization config (the registry's factory and Compact serializers), without a member, and with
@@ -27,10 +31,19 @@ public final class WireSerialization {
     }
 
     /** {@code value} after a trip over the wire with the node's config and Java serialization refused. */
-    @SuppressWarnings("unchecked")
     public static <T> T roundTrip(T value) {
-        InternalSerializationService service = withoutJava();
-        return (T) service.toObject(service.toData(value));
+        return roundTrip(withoutJava(), value);
+    }
+
+    /**
+     * {@code value} after a trip through {@code service}, failing the test when it was written with Java
+     * serialization (so that a service that still allows it cannot hide a fallback).
+     */
+    public static <T> T roundTrip(InternalSerializationService service, T value) {
+        Data data = service.toData(value);
+        assertNotEquals(SerializationConstants.JAVA_DEFAULT_TYPE_SERIALIZABLE, data.getType(),
+                value.getClass() + " fell back to Java serialization");
+        return service.toObject(data);
     }
 
     /** The bytes {@code value} takes on the wire (its serialized form, with Hazelcast's 8-byte header). */

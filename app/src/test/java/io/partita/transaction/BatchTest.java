@@ -1,7 +1,6 @@
 package io.partita.transaction;
 
 import io.micronaut.json.JsonMapper;
-import io.partita.account.AccountApiTest;
 import io.partita.support.Api;
 import io.partita.support.TestNodes;
 import org.junit.jupiter.api.AfterAll;
@@ -16,6 +15,7 @@ import java.util.Random;
 import java.util.StringJoiner;
 import java.util.UUID;
 
+import static io.partita.support.Problems.assertProblem;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -30,8 +30,8 @@ class BatchTest {
     @BeforeAll
     static void startNodes() {
         nodes = TestNodes.start(3);
-        first = new Api(nodes.client(0), nodes.servers().get(0).getApplicationContext().getBean(JsonMapper.class));
-        second = new Api(nodes.client(1), nodes.servers().get(1).getApplicationContext().getBean(JsonMapper.class));
+        first = Api.of(nodes, 0);
+        second = Api.of(nodes, 1);
     }
 
     @AfterAll
@@ -128,10 +128,10 @@ class BatchTest {
         for (int i = 0; i <= BatchController.MAX_ITEMS; i++) {
             body.add(item("t" + i, account, "CREDIT", "1"));
         }
-        AccountApiTest.assertProblem(first.post("/transactions/batch", body.toString()), 400);
-        AccountApiTest.assertProblem(first.post("/transactions/batch", "{\"txId\":\"t\"}"), 400);
-        AccountApiTest.assertProblem(first.post("/transactions/batch", "[{\"txId\":"), 400);
-        AccountApiTest.assertProblem(first.post("/transactions/batch?mode=sideways", "[]"), 400);
+        assertProblem(first.post("/transactions/batch", body.toString()), 400);
+        assertProblem(first.post("/transactions/batch", "{\"txId\":\"t\"}"), 400);
+        assertProblem(first.post("/transactions/batch", "[{\"txId\":"), 400);
+        assertProblem(first.post("/transactions/batch?mode=sideways", "[]"), 400);
         assertEquals(0, first.get("/accounts/" + account).number("version"));
     }
 
@@ -145,7 +145,7 @@ class BatchTest {
 
             Api.Reply reply = first.post("/transactions/batch", body);
 
-            AccountApiTest.assertProblem(reply, 400);
+            assertProblem(reply, 400);
             assertEquals("amount", ((Map<?, ?>) ((List<?>) reply.map().get("errors")).get(0)).get("field"), amount);
         }
         assertEquals(0, first.get("/accounts/" + account).number("version"));

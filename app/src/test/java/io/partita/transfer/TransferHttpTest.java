@@ -1,12 +1,6 @@
 package io.partita.transfer;
 
 import com.hazelcast.core.HazelcastInstance;
-import io.micronaut.core.type.Argument;
-import io.micronaut.http.HttpRequest;
-import io.micronaut.http.HttpResponse;
-import io.micronaut.http.client.HttpClient;
-import io.micronaut.http.client.annotation.Client;
-import io.micronaut.http.client.exceptions.HttpClientResponseException;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import io.partita.account.AccountFeature;
 import io.partita.account.AccountService;
@@ -15,18 +9,24 @@ import io.partita.account.JournalRecord;
 import io.partita.account.TxStatus;
 import io.partita.account.TxType;
 import io.partita.node.PartitaProperties.ProcessingMode;
+import io.partita.support.Api;
 import io.partita.transaction.TransactionService;
-import io.partita.transfer.TransferFeature;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
+import static io.partita.support.Api.assertReplayOf;
+import static io.partita.support.Problems.assertOnlyError;
+import static io.partita.support.Problems.assertProblemNaming;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -39,9 +39,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @MicronautTest
 class TransferHttpTest {
 
+    /** A test run once in each processing mode, given as the {@code mode} query parameter's value. */
+    @Target(ElementType.METHOD)
+    @Retention(RetentionPolicy.RUNTIME)
+    @ParameterizedTest
+    @ValueSource(strings = {"partitioned", "locked"})
+    @interface InBothModes {
+    }
+
     @Inject
-    @Client("/")
-    HttpClient http;
+    Api api;
 
     @Inject
     HazelcastInstance hazelcast;
@@ -55,103 +62,73 @@ class TransferHttpTest {
     @Inject
     TransactionService transactions;
 
-    record Answer(int status, Map<String, Object> body, HttpResponse<?> response) {
-        String header(String name) {
-            return response.getHeaders().get(name);
-        }
-    }
-
-    private Answer post(String uri, Object body) {
-        try {
-            HttpResponse<Map<String, Object>> response = http.toBlocking()
-                    .exchange(HttpRequest.POST(uri, body), Argument.mapOf(String.class, Object.class));
-            return new Answer(response.code(), response.body(), response);
-        } catch (HttpClientResponseException e) {
-            return new Answer(e.code(), e.getResponse().getBody(Argument.mapOf(String.class, Object.class))
-                    .orElse(Map.of()), e.getResponse());
-        }
-    }
-
-    private Map<String, Object> get(String uri) {
-        return http.toBlocking().retrieve(HttpRequest.GET(uri), Argument.mapOf(String.class, Object.class));
-    }
-
     private String open(long balance, long overdraft) {
-        String id = "a-" + UUID.randomUUID().toString().substring(0, 8);
-        assertEquals(201, post("/accounts", Map.of("id", id, "balance", balance, "overdraftLimit", overdraft))
-                .status());
-        return id;
+        return api.openAccount("a-", Map.of("balance", balance, "overdraftLimit", overdraft));
     }
 
     private long balance(String id) {
-        return ((Number) get("/accounts/" + id).get("balance")).longValue();
+        return api.get("/accounts/" + id).number("balance");
+    }
+
+    private void assertBalances(String one, long itsBalance, String other, long otherBalance) {
+        assertEquals(itsBalance, balance(one));
+        assertEquals(otherBalance, balance(other));
     }
 
     private static Map<String, Object> transfer(String txId, String from, String to, Object amount) {
         return Map.of("txId", txId, "from", from, "to", to, "amount", amount);
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"partitioned", "locked"})
+    @InBothModes
     void shouldMoveMoneyAndReplayTheFirstAnswerOnARetry(String mode) {
         String from = open(1_000, 0);
         String to = open(10, 0);
-        Answer first = post("/transfers?mode=" + mode, transfer("x-1", from, to, 300));
+        Api.Reply first = api.post("/transfers?mode=" + mode, transfer("x-1", from, to, 300));
 
         assertEquals(200, first.status());
-        assertEquals("COMPLETED", first.body().get("status"));
-        assertEquals(700, ((Number) first.body().get("fromBalance")).longValue());
-        assertEquals(310, ((Number) first.body().get("toBalance")).longValue());
-        assertNull(first.header("Idempotent-Replayed"));
+        assertEquals("COMPLETED", first.map().get("status"));
+        assertEquals(700, first.number("fromBalance"));
+        assertEquals(310, first.number("toBalance"));
+        assertNull(first.headers().get("Idempotent-Replayed"));
 
-        Answer retry = post("/transfers?mode=" + mode, transfer("x-1", from, to, 300));
-        assertEquals(200, retry.status());
-        assertEquals(first.body(), retry.body());
-        assertEquals("true", retry.header("Idempotent-Replayed"));
-        assertEquals(700, balance(from));
-        assertEquals(310, balance(to));
+        Api.Reply retry = api.post("/transfers?mode=" + mode, transfer("x-1", from, to, 300));
+        assertReplayOf(first, retry, 200);
+        assertBalances(from, 700, to, 310);
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"partitioned", "locked"})
+    @InBothModes
     void shouldRejectATransferBeyondTheOverdraftLimitAndReplayTheRejection(String mode) {
         String from = open(100, 50);
         String to = open(0, 0);
-        Answer rejected = post("/transfers?mode=" + mode, transfer("x-1", from, to, 151));
+        Api.Reply rejected = api.post("/transfers?mode=" + mode, transfer("x-1", from, to, 151));
 
         assertEquals(422, rejected.status());
-        assertEquals("application/problem+json", rejected.response().getContentType().orElseThrow().toString());
-        assertEquals("REJECTED", rejected.body().get("status"));
-        assertEquals("INSUFFICIENT_FUNDS", rejected.body().get("reason"));
-        assertEquals("Insufficient funds", rejected.body().get("title"));
-        assertTrue(rejected.body().get("type").toString().endsWith("/insufficient-funds"));
-        assertEquals(100, ((Number) rejected.body().get("fromBalance")).longValue());
-        assertFalse(rejected.body().containsKey("toBalance"));
+        assertEquals("application/problem+json", rejected.contentType());
+        assertEquals("REJECTED", rejected.map().get("status"));
+        assertEquals("INSUFFICIENT_FUNDS", rejected.map().get("reason"));
+        assertEquals("Insufficient funds", rejected.map().get("title"));
+        assertTrue(rejected.map().get("type").toString().endsWith("/insufficient-funds"));
+        assertEquals(100, rejected.number("fromBalance"));
+        assertFalse(rejected.map().containsKey("toBalance"));
 
-        assertEquals(200, post("/accounts/" + from + "/transactions",
+        assertEquals(200, api.post("/accounts/" + from + "/transactions",
                 Map.of("txId", "t-1", "type", "CREDIT", "amount", 1_000)).status());
-        Answer retry = post("/transfers?mode=" + mode, transfer("x-1", from, to, 151));
-        assertEquals(422, retry.status());
-        assertEquals(rejected.body(), retry.body());
-        assertEquals("true", retry.header("Idempotent-Replayed"));
-        assertEquals(1_100, balance(from));
-        assertEquals(0, balance(to));
+        Api.Reply retry = api.post("/transfers?mode=" + mode, transfer("x-1", from, to, 151));
+        assertReplayOf(rejected, retry, 422);
+        assertBalances(from, 1_100, to, 0);
     }
 
     @Test
     void shouldReturnTheAmountWhenTheDestinationWouldPassTheBalanceLimit() {
         String from = open(1_000, 0);
         String to = open(1_000_000_000_000_000_000L, 0);
-        Answer rejected = post("/transfers", transfer("x-1", from, to, 5));
+        Api.Reply rejected = api.post("/transfers", transfer("x-1", from, to, 5));
 
         assertEquals(422, rejected.status());
-        assertEquals("BALANCE_LIMIT", rejected.body().get("reason"));
-        assertEquals(1_000, ((Number) rejected.body().get("fromBalance")).longValue());
+        assertEquals("BALANCE_LIMIT", rejected.map().get("reason"));
+        assertEquals(1_000, rejected.number("fromBalance"));
         assertEquals(1_000, balance(from));
-        List<Map<String, Object>> journal = http.toBlocking().retrieve(
-                HttpRequest.GET("/accounts/" + from + "/transactions"), Argument.listOf(Argument.mapOf(String.class,
-                        Object.class)));
-        assertEquals(List.of("TRANSFER_REFUND", "TRANSFER_OUT"), journal.stream().map(e -> e.get("type")).toList());
+        assertEquals(List.of("TRANSFER_REFUND", "TRANSFER_OUT"), types(from));
     }
 
     @Test
@@ -159,43 +136,38 @@ class TransferHttpTest {
         String from = open(1_000, 0);
         String to = open(0, 0);
         String other = open(0, 0);
-        assertEquals(200, post("/transfers", transfer("x-1", from, to, 10)).status());
+        assertEquals(200, api.post("/transfers", transfer("x-1", from, to, 10)).status());
 
-        Answer amount = post("/transfers", transfer("x-1", from, to, 11));
-        Answer destination = post("/transfers?mode=locked", transfer("x-1", from, other, 10));
+        Api.Reply amount = api.post("/transfers", transfer("x-1", from, to, 11));
+        Api.Reply destination = api.post("/transfers?mode=locked", transfer("x-1", from, other, 10));
         assertEquals(409, amount.status());
         assertEquals(409, destination.status());
-        assertTrue(amount.body().get("detail").toString().contains("x-1"));
-        assertEquals(990, balance(from));
-        assertEquals(0, balance(other));
+        assertTrue(amount.map().get("detail").toString().contains("x-1"));
+        assertBalances(from, 990, other, 0);
     }
 
     @Test
     void shouldRefuseATransferFromAnAccountToItself() {
         String account = open(1_000, 0);
-        Answer answer = post("/transfers", transfer("x-1", account, account, 10));
+        Api.Reply answer = api.post("/transfers", transfer("x-1", account, account, 10));
 
-        assertEquals(400, answer.status());
-        assertEquals(List.of(Map.of("field", "to", "message", "must be another account than from")),
-                answer.body().get("errors"));
+        assertOnlyError(answer, "to", "must be another account than from");
         assertEquals(1_000, balance(account));
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"partitioned", "locked"})
+    @InBothModes
     void shouldAnswerNotFoundForAnUnknownAccountOnEitherSide(String mode) {
         String account = open(1_000, 0);
-        Answer unknownTo = post("/transfers?mode=" + mode, transfer("x-1", account, "nobody", 10));
-        Answer unknownFrom = post("/transfers?mode=" + mode, transfer("x-2", "nobody", account, 10));
+        Api.Reply unknownTo = api.post("/transfers?mode=" + mode, transfer("x-1", account, "nobody", 10));
+        Api.Reply unknownFrom = api.post("/transfers?mode=" + mode, transfer("x-2", "nobody", account, 10));
 
         assertEquals(404, unknownTo.status());
-        assertTrue(unknownTo.body().get("detail").toString().contains("'nobody'"));
+        assertTrue(unknownTo.map().get("detail").toString().contains("'nobody'"));
         assertEquals(404, unknownFrom.status());
         assertEquals(1_000, balance(account));
         // Nothing was recorded: once the account exists, the same id is a new transfer.
-        String nobody = "nobody-" + UUID.randomUUID().toString().substring(0, 8);
-        assertEquals(201, post("/accounts", Map.of("id", nobody)).status());
-        assertEquals(200, post("/transfers?mode=" + mode, transfer("x-1", account, nobody, 10)).status());
+        String nobody = api.openAccount("nobody-", Map.of());
+        assertEquals(200, api.post("/transfers?mode=" + mode, transfer("x-1", account, nobody, 10)).status());
     }
 
     @Test
@@ -215,55 +187,42 @@ class TransferHttpTest {
         assertInvalid(transfer("x", from, to, List.of(7)), "amount");
         assertInvalid(Map.of("txId", 12, "from", from, "to", to, "amount", 1), "txId");
         assertInvalid(Map.of("txId", "x", "from", from, "to", List.of(to), "amount", 1), "to");
-        assertEquals(1_000, balance(from));
-        assertEquals(0, balance(to));
+        assertBalances(from, 1_000, to, 0);
     }
 
     private void assertInvalid(Map<String, Object> body, String field) {
-        Answer answer = post("/transfers", body);
-        assertEquals(400, answer.status(), body.toString());
-        assertEquals("application/problem+json", answer.response().getContentType().orElseThrow().toString());
-        @SuppressWarnings("unchecked")
-        List<Map<String, Object>> errors = (List<Map<String, Object>>) answer.body().get("errors");
-        assertTrue(errors != null && errors.stream().anyMatch(error -> field.equals(error.get("field"))),
-                body + " answered " + answer.body());
-        assertFalse(answer.body().toString().contains("Exception"), answer.body().toString());
+        assertProblemNaming(api.post("/transfers", body), field, body);
     }
 
     @Test
     void shouldRefuseAMalformedBodyAndAnUnknownMode() {
         String from = open(1_000, 0);
         String to = open(0, 0);
-        Answer malformed = post("/transfers", "{\"txId\":");
-        Answer wrongType = post("/transfers", transfer("x-1", from, to, "ten"));
-        Answer mode = post("/transfers?mode=eventually", transfer("x-1", from, to, 1));
+        Api.Reply malformed = api.post("/transfers", "{\"txId\":");
+        Api.Reply wrongType = api.post("/transfers", transfer("x-1", from, to, "ten"));
+        Api.Reply mode = api.post("/transfers?mode=eventually", transfer("x-1", from, to, 1));
 
         assertEquals(400, malformed.status());
         assertEquals(400, wrongType.status());
-        assertEquals(400, mode.status());
-        assertEquals(List.of(Map.of("field", "mode", "message", "must be partitioned or locked")),
-                mode.body().get("errors"));
+        assertOnlyError(mode, "mode", "must be partitioned or locked");
         assertEquals(1_000, balance(from));
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"partitioned", "locked"})
+    @InBothModes
     void shouldAnswerConflictNotNotFoundWhenACompletedTransferIsRetriedTowardsAnUnknownAccount(String mode) {
         String from = open(1_000, 0);
         String to = open(0, 0);
-        assertEquals(200, post("/transfers?mode=" + mode, transfer("x-1", from, to, 50)).status());
+        assertEquals(200, api.post("/transfers?mode=" + mode, transfer("x-1", from, to, 50)).status());
 
         for (String retryMode : List.of("partitioned", "locked")) {
-            Answer retry = post("/transfers?mode=" + retryMode, transfer("x-1", from, "nope", 50));
+            Api.Reply retry = api.post("/transfers?mode=" + retryMode, transfer("x-1", from, "nope", 50));
             assertEquals(409, retry.status(), mode + " then " + retryMode + ": " + retry.body());
-            assertEquals("https://partita.dev/problems/txid-conflict", retry.body().get("type"));
+            assertEquals("https://partita.dev/problems/txid-conflict", retry.map().get("type"));
         }
-        assertEquals(950, balance(from));
-        assertEquals(50, balance(to));
+        assertBalances(from, 950, to, 50);
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"partitioned", "locked"})
+    @InBothModes
     void shouldRejectWithConflictAndMoveNothingWhenTheDebitIdIsTakenByAnEarlierTransfer(String mode) {
         String from = open(1_000, 0);
         String to = open(0, 0);
@@ -271,58 +230,54 @@ class TransferHttpTest {
         journal(new JournalEntry(from, "transfer-out/x-1", TxType.TRANSFER_OUT, 70, TxStatus.APPLIED, 930, 1L, 1,
                 "elsewhere"));
 
-        Answer answer = post("/transfers?mode=" + mode, transfer("x-1", from, to, 50));
-        Answer retry = post("/transfers?mode=" + mode, transfer("x-1", from, to, 50));
+        Api.Reply answer = api.post("/transfers?mode=" + mode, transfer("x-1", from, to, 50));
+        Api.Reply retry = api.post("/transfers?mode=" + mode, transfer("x-1", from, to, 50));
 
         assertEquals(409, answer.status(), answer.body().toString());
         assertEquals(409, retry.status());
-        assertEquals(1_000, balance(from));
-        assertEquals(0, balance(to));
+        assertBalances(from, 1_000, to, 0);
         Transfer recorded = TransferFeature.transfers(hazelcast).get(new TransferKey(from, "x-1"));
         assertEquals(TransferState.REJECTED, recorded.state());
         assertEquals(Transfer.ID_CONFLICT, recorded.reason());
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"partitioned", "locked"})
+    @InBothModes
     void shouldReturnTheAmountAndAnswerConflictWhenTheCreditIdIsTakenByAnEarlierTransfer(String mode) {
         String from = open(1_000, 0);
         String to = open(0, 0);
         journal(new JournalEntry(to, "transfer-in/" + from + "/x-1", TxType.TRANSFER_IN, 70, TxStatus.APPLIED, 70,
                 1L, 1, from));
 
-        Answer answer = post("/transfers?mode=" + mode, transfer("x-1", from, to, 50));
+        Api.Reply answer = api.post("/transfers?mode=" + mode, transfer("x-1", from, to, 50));
 
         assertEquals(409, answer.status(), answer.body().toString());
         assertFalse(answer.body().toString().contains("Exception"), answer.body().toString());
-        assertEquals(1_000, balance(from));
-        assertEquals(0, balance(to));
+        assertBalances(from, 1_000, to, 0);
         assertEquals(List.of("TRANSFER_REFUND", "TRANSFER_OUT"), types(from));
         Transfer recorded = TransferFeature.transfers(hazelcast).get(new TransferKey(from, "x-1"));
         assertEquals(TransferState.REJECTED, recorded.state());
         assertEquals(Transfer.ID_CONFLICT, recorded.reason());
-        assertEquals(409, post("/transfers?mode=" + mode, transfer("x-1", from, to, 50)).status());
+        assertEquals(409, api.post("/transfers?mode=" + mode, transfer("x-1", from, to, 50)).status());
     }
 
     @Test
     void shouldRecoverATransferWhoseDestinationIsGoneByReturningTheAmount() {
         String from = open(1_000, 0);
-        String gone = "gone-" + UUID.randomUUID().toString().substring(0, 8);
+        String gone = Api.uniqueId("gone-");
         // A debited transfer whose destination no longer exists (lost with the data of two members, say).
         Transfer pending = Transfer.begin(new TransferRequest("x-1", from, gone, 300), 1L, "a-member-that-died");
         TransferFeature.transfers(hazelcast).executeOnKey(pending.key(), new BeginTransfer(pending));
         transactions.apply(from, pending.debit(), ProcessingMode.PARTITIONED).toCompletableFuture().join();
-        TransferFeature.transfers(hazelcast).executeOnKey(pending.key(), new AdvanceTransfer(pending.debited(700),
-                60_000));
+        TransferFeature.transfers(hazelcast).executeOnKey(pending.key(), new AdvanceTransfer(pending.debited(700), 60_000));
 
         Transfer recovered = transfers.recover(pending.key());
 
         assertEquals(TransferState.REJECTED, recovered.state());
         assertEquals(Transfer.DESTINATION_NOT_FOUND, recovered.reason());
         assertEquals(1_000, balance(from));
-        Answer retry = post("/transfers", transfer("x-1", from, gone, 300));
+        Api.Reply retry = api.post("/transfers", transfer("x-1", from, gone, 300));
         assertEquals(404, retry.status());
-        assertTrue(retry.body().get("detail").toString().contains(gone));
+        assertTrue(retry.map().get("detail").toString().contains(gone));
     }
 
     @Test
@@ -333,7 +288,7 @@ class TransferHttpTest {
                 "a-member-that-died");
         TransferFeature.transfers(hazelcast).executeOnKey(pending.key(), new BeginTransfer(pending));
         long unfinished = TransferFeature.transfers(hazelcast).getEntryView(pending.key()).getExpirationTime();
-        assertEquals(200, post("/transfers", transfer("x-1", from, to, 10)).status());
+        assertEquals(200, api.post("/transfers", transfer("x-1", from, to, 10)).status());
 
         long finished = TransferFeature.transfers(hazelcast).getEntryView(new TransferKey(from, "x-1")).getTtl();
 
@@ -346,8 +301,7 @@ class TransferHttpTest {
     }
 
     private List<Object> types(String account) {
-        return http.toBlocking().retrieve(HttpRequest.GET("/accounts/" + account + "/transactions"),
-                Argument.listOf(Argument.mapOf(String.class, Object.class))).stream()
+        return api.get("/accounts/" + account + "/transactions").list().stream()
                 .map(entry -> entry.get("type")).toList();
     }
 }

@@ -2,9 +2,6 @@ package io.partita.transfer;
 
 import com.hazelcast.core.HazelcastInstance;
 import io.micronaut.context.annotation.Property;
-import io.micronaut.http.client.HttpClient;
-import io.micronaut.http.client.annotation.Client;
-import io.micronaut.json.JsonMapper;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import io.partita.account.AccountFeature;
 import io.partita.locking.AccountLocks;
@@ -16,7 +13,6 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -41,8 +37,7 @@ class TransferLimitsTest {
     private static final ExecutorService CLIENTS = Executors.newCachedThreadPool();
 
     @Inject
-    @Client("/")
-    HttpClient http;
+    Api api;
 
     @Inject
     HazelcastInstance hazelcast;
@@ -53,17 +48,8 @@ class TransferLimitsTest {
     @Inject
     InFlightLimit inFlight;
 
-    @Inject
-    JsonMapper json;
-
-    private Api.Reply post(String uri, Object body) {
-        return new Api(http, json).post(uri, body);
-    }
-
     private String open(long balance) {
-        String id = "t-" + UUID.randomUUID().toString().substring(0, 8);
-        assertEquals(201, post("/accounts", Map.of("id", id, "balance", balance)).status());
-        return id;
+        return api.openAccount("t-", Map.of("balance", balance));
     }
 
     private long balance(String id) {
@@ -82,7 +68,7 @@ class TransferLimitsTest {
         long elapsedMillis;
         try (Held ignored = locks.lock(to)) {
             long started = System.nanoTime();
-            answer = post("/transfers?mode=locked", transfer("x-1", from, to, 10));
+            answer = api.post("/transfers?mode=locked", transfer("x-1", from, to, 10));
             elapsedMillis = Duration.ofNanos(System.nanoTime() - started).toMillis();
         }
         // The transfer's task ends too, giving back its permits, and writes nothing once the lock is free.
@@ -96,7 +82,7 @@ class TransferLimitsTest {
         assertNull(TransferFeature.transfers(hazelcast).get(new TransferKey(from, "x-1")));
         assertEquals(1_000, balance(from));
         assertEquals(0, balance(to));
-        Api.Reply retry = post("/transfers?mode=locked", transfer("x-1", from, to, 10));
+        Api.Reply retry = api.post("/transfers?mode=locked", transfer("x-1", from, to, 10));
         assertEquals(200, retry.status());
         assertEquals(990, balance(from));
     }
@@ -110,11 +96,11 @@ class TransferLimitsTest {
         CompletableFuture<Api.Reply> blocked;
         Api.Reply refused;
         try (Held ignored = locks.lock(b)) {
-            blocked = CompletableFuture.supplyAsync(() -> post("/transfers?mode=locked", transfer("x-1", a, b, 10)),
-                    CLIENTS);
+            blocked = CompletableFuture.supplyAsync(
+                    () -> api.post("/transfers?mode=locked", transfer("x-1", a, b, 10)), CLIENTS);
             await().atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(10))
                     .until(() -> inFlight.available() == 0);
-            refused = post("/transfers", transfer("x-2", c, d, 10));
+            refused = api.post("/transfers", transfer("x-2", c, d, 10));
         }
 
         assertEquals(503, refused.status(), refused.toString());
@@ -124,7 +110,7 @@ class TransferLimitsTest {
         assertEquals(1_000, balance(c));
         blocked.join();
         await().atMost(Duration.ofSeconds(10)).until(() -> inFlight.available() == inFlight.max());
-        assertEquals(200, post("/transfers", transfer("x-2", c, d, 10)).status());
+        assertEquals(200, api.post("/transfers", transfer("x-2", c, d, 10)).status());
         assertEquals(10, balance(d));
     }
 }

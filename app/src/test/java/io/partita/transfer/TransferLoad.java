@@ -14,7 +14,9 @@ import io.partita.account.TxType;
 import io.partita.node.PartitaProperties.ProcessingMode;
 import io.partita.refusal.GridFailures;
 import io.partita.refusal.Refusal;
+import io.partita.support.Blocking;
 import io.partita.support.TestNodes;
+import io.partita.support.Workers;
 import io.partita.transaction.TransactionService;
 import io.partita.web.Refusals;
 
@@ -28,10 +30,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
@@ -119,26 +117,10 @@ final class TransferLoad {
 
     /** Runs every operation on {@code threads} threads; returns when each has an answer or was abandoned. */
     void run(int threads) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        try {
-            List<Future<?>> futures = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                int slice = t;
-                futures.add(pool.submit(() -> {
-                    Random random = new Random(seed * 31 + slice);
-                    for (int i = slice; i < ops.size(); i += threads) {
-                        drive(ops.get(i), random);
-                        done.incrementAndGet();
-                    }
-                    return null;
-                }));
-            }
-            for (Future<?> future : futures) {
-                future.get(5, TimeUnit.MINUTES);
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+        Workers.run(threads, ops.size(), seed, (i, random) -> {
+            drive(ops.get(i), random);
+            done.incrementAndGet();
+        });
     }
 
     private void drive(Op op, Random random) {
@@ -209,12 +191,7 @@ final class TransferLoad {
     }
 
     private static void pause() {
-        try {
-            Thread.sleep(20);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        Blocking.run(() -> Thread.sleep(20));
     }
 
     /** Waits until every transfer of the run has a final state (recovery finishes the abandoned ones). */

@@ -127,11 +127,9 @@ class TransferRecordTest {
         Transfer conflicted = PENDING.after(conflict(PENDING));
         Transfer noSource = PENDING.after(TxOutcome.notFound());
 
-        assertEquals(TransferState.REJECTED, conflicted.state());
-        assertEquals(Transfer.ID_CONFLICT, conflicted.reason());
+        assertStateAndReason(conflicted, TransferState.REJECTED, Transfer.ID_CONFLICT);
         assertNull(conflicted.fromBalance());
-        assertEquals(TransferState.REJECTED, noSource.state());
-        assertEquals(Transfer.SOURCE_NOT_FOUND, noSource.reason());
+        assertStateAndReason(noSource, TransferState.REJECTED, Transfer.SOURCE_NOT_FOUND);
     }
 
     @Test
@@ -140,14 +138,11 @@ class TransferRecordTest {
         Transfer conflicted = debited.after(conflict(debited));
         Transfer noDestination = debited.after(TxOutcome.notFound());
 
-        assertEquals(TransferState.REFUNDING, conflicted.state());
-        assertEquals(Transfer.ID_CONFLICT, conflicted.reason());
+        assertStateAndReason(conflicted, TransferState.REFUNDING, Transfer.ID_CONFLICT);
         assertNull(conflicted.toBalance());
-        assertEquals(TransferState.REFUNDING, noDestination.state());
-        assertEquals(Transfer.DESTINATION_NOT_FOUND, noDestination.reason());
+        assertStateAndReason(noDestination, TransferState.REFUNDING, Transfer.DESTINATION_NOT_FOUND);
         Transfer returned = noDestination.after(recorded(noDestination, TxStatus.APPLIED, 1_000));
-        assertEquals(TransferState.REJECTED, returned.state());
-        assertEquals(Transfer.DESTINATION_NOT_FOUND, returned.reason());
+        assertStateAndReason(returned, TransferState.REJECTED, Transfer.DESTINATION_NOT_FOUND);
         assertEquals(1_000L, returned.fromBalance());
     }
 
@@ -158,8 +153,7 @@ class TransferRecordTest {
         Transfer sourceGone = refunding.after(TxOutcome.notFound());
         Transfer recordedBeforeReasons = PENDING.debited(950).refunding(7L, null);
 
-        assertEquals(TransferState.REJECTED, failed.state());
-        assertEquals(Transfer.REFUND_FAILED, failed.reason());
+        assertStateAndReason(failed, TransferState.REJECTED, Transfer.REFUND_FAILED);
         assertEquals(950L, failed.fromBalance());
         assertEquals(Transfer.REFUND_FAILED, sourceGone.reason());
         assertEquals(Transfer.BALANCE_LIMIT, recordedBeforeReasons
@@ -185,5 +179,10 @@ class TransferRecordTest {
 
     private static long ttlOf(ReplaceTransfer backup) {
         return backup.ttlMillis();
+    }
+
+    private static void assertStateAndReason(Transfer transfer, TransferState state, String reason) {
+        assertEquals(state, transfer.state());
+        assertEquals(reason, transfer.reason());
     }
 }

@@ -2,15 +2,12 @@ package io.partita.web;
 
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.MediaType;
-import io.micronaut.http.client.HttpClient;
-import io.micronaut.http.client.annotation.Client;
-import io.micronaut.json.JsonMapper;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import io.partita.support.Api;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
-import java.util.UUID;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -22,17 +19,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class OpenModeTest {
 
     @Inject
-    @Client("/")
-    HttpClient client;
-
-    @Inject
-    JsonMapper json;
+    Api api;
 
     @Test
     void shouldServeEveryRouteWithoutCredentialsAndIgnoreThoseAClientSends() {
-        Api api = new Api(client, json);
-        String id = "open-" + UUID.randomUUID().toString().substring(0, 8);
-        assertEquals(201, api.post("/accounts", "{\"id\":\"" + id + "\",\"balance\":10}").status());
+        String id = api.openAccount("open-", Map.of("balance", 10));
         assertEquals(200, api.get("/jobs").status());
         Api.Reply withUnknownCredentials = api.send(HttpRequest.POST("/accounts/" + id + "/transactions",
                 "{\"txId\":\"t-1\",\"type\":\"CREDIT\",\"amount\":5}").contentType(MediaType.APPLICATION_JSON_TYPE)

@@ -4,24 +4,14 @@ import io.partita.account.TxRequest;
 import io.partita.account.TxType;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Threads;
-import org.openjdk.jmh.annotations.Warmup;
 
-import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The question: how many debits and credits per second does a cluster apply when every message takes a lock on its
@@ -83,47 +73,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * started a thread on 2 cores, are kept with their explanation in {@code benchmarks/results/NOTES.md}; their figures
  * include that cost and are not comparable.
  */
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-@State(Scope.Benchmark)
-@Threads(16)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx3g",
-        "--add-modules", "java.se",
-        "--add-exports", "java.base/jdk.internal.ref=ALL-UNNAMED",
-        "--add-opens", "java.base/java.lang=ALL-UNNAMED",
-        "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
-        "--add-opens", "java.management/sun.management=ALL-UNNAMED",
-        "--add-opens", "jdk.management/com.sun.management.internal=ALL-UNNAMED"})
-@Warmup(iterations = 2, time = 5)
-@Measurement(iterations = 3, time = 5)
-public class LockVsPartitionBenchmark {
-
-    /** Enough that no debit is ever refused: a refusal is still a recorded transaction, but not the common case. */
-    static final long OPENING_BALANCE = 1_000_000_000L;
+public class LockVsPartitionBenchmark extends ClusterBenchmark {
 
     @Param({"LOCKED", "PARTITIONED", "PARTITIONED_ASYNC", "IMAP_LOCK", "RAW_SET", "EP_NOOP"})
     public Posting mode;
-
-    @Param({"16", "100000"})
-    public int accounts;
-
-    @Param({"1", "3"})
-    public int members;
-
-    LocalCluster cluster;
-    Books books;
-    private String[] accountIds;
-    private final AtomicInteger clients = new AtomicInteger();
-
-    @Setup(Level.Trial)
-    public void startCluster() {
-        cluster = LocalCluster.start(members, members >= 3 ? 3 : 0, Map.of());
-        books = Books.open(cluster.member(0), accounts, OPENING_BALANCE);
-        accountIds = new String[accounts];
-        for (int i = 0; i < accounts; i++) {
-            accountIds[i] = Books.accountId(i);
-        }
-    }
 
     @TearDown(Level.Trial)
     public void checkAndStop() {
@@ -152,8 +105,8 @@ public class LockVsPartitionBenchmark {
 
         @Setup(Level.Trial)
         public void connect(LockVsPartitionBenchmark benchmark) {
-            int index = benchmark.clients.getAndIncrement();
-            poster = benchmark.mode.create(benchmark.cluster.context(index % benchmark.members), benchmark.books);
+            int index = benchmark.nextClient();
+            poster = benchmark.mode.create(benchmark.node(index), benchmark.books);
             prefix = "t" + index + "-";
         }
 

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiFunction;
 
 /**
  * The ways {@link LockVsPartitionBenchmark} posts one debit or credit, each a factory of a {@link Poster} bound to one
@@ -33,49 +34,28 @@ import java.util.concurrent.atomic.AtomicLong;
 public enum Posting {
 
     /** A FencedLock per account (Raft on 3 CP members, unsafe mode on 1): lock, read, decide, fenced write, unlock. */
-    LOCKED {
-        @Override
-        Poster create(ApplicationContext node, Books books) {
-            return new Answered(node.getBean(TransactionService.class), ProcessingMode.LOCKED, books);
-        }
-    },
+    LOCKED((node, books) -> new Answered(node.getBean(TransactionService.class), ProcessingMode.LOCKED, books)),
     /** The entry processor at the account's partition owner; the caller waits for each answer. */
-    PARTITIONED {
-        @Override
-        Poster create(ApplicationContext node, Books books) {
-            return new Answered(node.getBean(TransactionService.class), ProcessingMode.PARTITIONED, books);
-        }
-    },
+    PARTITIONED((node, books) ->
+            new Answered(node.getBean(TransactionService.class), ProcessingMode.PARTITIONED, books)),
     /** The same entry processor, up to {@link Windowed#WINDOW} calls in flight per client thread. */
-    PARTITIONED_ASYNC {
-        @Override
-        Poster create(ApplicationContext node, Books books) {
-            return new Windowed(node.getBean(TransactionService.class), books);
-        }
-    },
+    PARTITIONED_ASYNC((node, books) -> new Windowed(node.getBean(TransactionService.class), books)),
     /** Reference: the same decision under Hazelcast's per-key {@code IMap.lock} (no Raft, no fence). */
-    IMAP_LOCK {
-        @Override
-        Poster create(ApplicationContext node, Books books) {
-            return new MapLocked(node.getBean(HazelcastInstance.class), books);
-        }
-    },
+    IMAP_LOCK((node, books) -> new MapLocked(node.getBean(HazelcastInstance.class), books)),
     /** Reference, the floor of a write: one {@code IMap.set} of an account as large as a real one, with its backup. */
-    RAW_SET {
-        @Override
-        Poster create(ApplicationContext node, Books books) {
-            return new RawSet(node.getBean(HazelcastInstance.class), books);
-        }
-    },
+    RAW_SET((node, books) -> new RawSet(AccountFeature.accounts(node.getBean(HazelcastInstance.class)), books)),
     /** Reference, the floor of an entry processor: one that reads the account and writes nothing (no backup). */
-    EP_NOOP {
-        @Override
-        Poster create(ApplicationContext node, Books books) {
-            return new Noop(node.getBean(HazelcastInstance.class), books);
-        }
-    };
+    EP_NOOP((node, books) -> new Noop(AccountFeature.accounts(node.getBean(HazelcastInstance.class)), books));
 
-    abstract Poster create(ApplicationContext node, Books books);
+    private final BiFunction<ApplicationContext, Books, Poster> factory;
+
+    Posting(BiFunction<ApplicationContext, Books, Poster> factory) {
+        this.factory = factory;
+    }
+
+    Poster create(ApplicationContext node, Books books) {
+        return factory.apply(node, books);
+    }
 
     /**
      * One client's way of posting. Each benchmark thread has its own, so a poster needs no synchronisation of its own;
@@ -105,19 +85,9 @@ public enum Posting {
      * {@code partita.cp.lock-timeout}, a transient grid failure) is retried at once with the same transaction id, as
      * a client would after Retry-After; the retry may be answered as a replay of the first attempt, and counts once.
      */
-    static final class Answered implements Poster {
+    record Answered(TransactionService service, ProcessingMode mode, Books books) implements Poster {
 
         private static final int MAX_ATTEMPTS = 10;
-
-        private final TransactionService service;
-        private final ProcessingMode mode;
-        private final Books books;
-
-        Answered(TransactionService service, ProcessingMode mode, Books books) {
-            this.service = service;
-            this.mode = mode;
-            this.books = books;
-        }
 
         @Override
         public Object post(String accountId, TxRequest request) {
@@ -259,19 +229,11 @@ public enum Posting {
      * {@link #TAIL} entries like the ones it records. The owner stores it and waits for its backup. No read, no
      * decision, no journal; the balance never changes, so the books expect the opening sum and no versions.
      */
-    static final class RawSet implements Poster {
+    record RawSet(IMap<String, Account> accounts, Books books) implements Poster {
 
         /** Entries in a written account's tail: about what the partitioned path's accounts hold between flushes. */
         static final int TAIL = 2;
         private static final long NEVER_STALE = Long.MAX_VALUE / 2;
-
-        private final IMap<String, Account> accounts;
-        private final Books books;
-
-        RawSet(HazelcastInstance member, Books books) {
-            this.accounts = AccountFeature.accounts(member);
-            this.books = books;
-        }
 
         @Override
         public Object post(String accountId, TxRequest request) {
@@ -291,15 +253,7 @@ public enum Posting {
     }
 
     /** {@link ReadAccount} at the account's owner: an entry processor's cost without the work. Records nothing. */
-    static final class Noop implements Poster {
-
-        private final IMap<String, Account> accounts;
-        private final Books books;
-
-        Noop(HazelcastInstance member, Books books) {
-            this.accounts = AccountFeature.accounts(member);
-            this.books = books;
-        }
+    record Noop(IMap<String, Account> accounts, Books books) implements Poster {
 
         @Override
         public Object post(String accountId, TxRequest request) {

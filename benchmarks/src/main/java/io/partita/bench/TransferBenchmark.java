@@ -7,25 +7,15 @@ import io.partita.transfer.TransferDriver;
 import io.partita.transfer.TransferFeature;
 import io.partita.transfer.TransferState;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Threads;
-import org.openjdk.jmh.annotations.Warmup;
 
 import java.util.Collection;
-import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -67,48 +57,15 @@ import java.util.concurrent.atomic.LongAdder;
  * accounts. Earlier runs, before nodes had their own continuation pool, are explained in
  * {@code benchmarks/results/NOTES.md} and are not comparable.
  */
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-@State(Scope.Benchmark)
-@Threads(16)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx3g",
-        "--add-modules", "java.se",
-        "--add-exports", "java.base/jdk.internal.ref=ALL-UNNAMED",
-        "--add-opens", "java.base/java.lang=ALL-UNNAMED",
-        "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
-        "--add-opens", "java.management/sun.management=ALL-UNNAMED",
-        "--add-opens", "jdk.management/com.sun.management.internal=ALL-UNNAMED"})
-@Warmup(iterations = 2, time = 5)
-@Measurement(iterations = 3, time = 5)
-public class TransferBenchmark {
+public class TransferBenchmark extends ClusterBenchmark {
 
     private static final int MAX_ATTEMPTS = 10;
 
     @Param({"LOCKED", "PARTITIONED"})
     public ProcessingMode mode;
 
-    @Param({"16", "100000"})
-    public int accounts;
-
-    @Param({"1", "3"})
-    public int members;
-
-    LocalCluster cluster;
-    Books books;
-    private String[] accountIds;
-    private final AtomicInteger clients = new AtomicInteger();
     private final LongAdder completed = new LongAdder();
     private final LongAdder rejected = new LongAdder();
-
-    @Setup(Level.Trial)
-    public void startCluster() {
-        cluster = LocalCluster.start(members, members >= 3 ? 3 : 0, Map.of());
-        books = Books.open(cluster.member(0), accounts, LockVsPartitionBenchmark.OPENING_BALANCE);
-        accountIds = new String[accounts];
-        for (int i = 0; i < accounts; i++) {
-            accountIds[i] = Books.accountId(i);
-        }
-    }
 
     @TearDown(Level.Trial)
     public void checkAndStop() {
@@ -143,8 +100,8 @@ public class TransferBenchmark {
 
         @Setup(Level.Trial)
         public void connect(TransferBenchmark benchmark) {
-            int index = benchmark.clients.getAndIncrement();
-            driver = new TransferDriver(benchmark.cluster.context(index % benchmark.members));
+            int index = benchmark.nextClient();
+            driver = new TransferDriver(benchmark.node(index));
             prefix = "x" + index + "-";
         }
 

@@ -22,6 +22,15 @@ class PeerTallyTest {
         return tally;
     }
 
+    /** The check of {@link #twoTransactionsAndARepeat()} against {@code state} fails, saying each of {@code parts}. */
+    private static void assertCheckFails(ServerState state, String... parts) {
+        IllegalStateException failed = assertThrows(IllegalStateException.class,
+                () -> twoTransactionsAndARepeat().verify(state, 2));
+        for (String part : parts) {
+            assertTrue(failed.getMessage().contains(part), failed.getMessage());
+        }
+    }
+
     @Test
     void aStateHoldingExactlyWhatTheClientsWereToldPasses() {
         String checked = twoTransactionsAndARepeat().verify(new ServerState(2, 170, 200, 2, 1, -30, 0), 2);
@@ -30,28 +39,19 @@ class PeerTallyTest {
 
     @Test
     void aTransactionAppliedTwiceOrLostFailsTheCheckNamingTheBalances() {
-        IllegalStateException doubled = assertThrows(IllegalStateException.class, () -> twoTransactionsAndARepeat()
-                .verify(new ServerState(2, 140, 200, 2, 1, -60, 1), 2));
-        assertTrue(doubled.getMessage().contains("balances sum to 140, expected opening 200 + applied -30"),
-                doubled.getMessage());
-        assertTrue(doubled.getMessage().contains("1 accounts not equal"), doubled.getMessage());
+        assertCheckFails(new ServerState(2, 140, 200, 2, 1, -60, 1),
+                "balances sum to 140, expected opening 200 + applied -30", "1 accounts not equal");
     }
 
     @Test
     void aMissingJournalRowOrRejectionFailsTheCheck() {
-        IllegalStateException missing = assertThrows(IllegalStateException.class, () -> twoTransactionsAndARepeat()
-                .verify(new ServerState(2, 170, 200, 1, 0, -30, 0), 2));
-        assertTrue(missing.getMessage().contains("1 journal rows, expected one per transaction: 2"),
-                missing.getMessage());
-        assertTrue(missing.getMessage().contains("0 rejected in the journal, clients were told 1"),
-                missing.getMessage());
+        assertCheckFails(new ServerState(2, 170, 200, 1, 0, -30, 0),
+                "1 journal rows, expected one per transaction: 2", "0 rejected in the journal, clients were told 1");
     }
 
     @Test
     void aMissingAccountFailsTheCheck() {
-        IllegalStateException missing = assertThrows(IllegalStateException.class, () -> twoTransactionsAndARepeat()
-                .verify(new ServerState(1, 70, 100, 2, 1, -30, 0), 2));
-        assertTrue(missing.getMessage().contains("1 accounts, expected 2"), missing.getMessage());
+        assertCheckFails(new ServerState(1, 70, 100, 2, 1, -30, 0), "1 accounts, expected 2");
     }
 
     @Test
