@@ -1,7 +1,9 @@
 package io.partita.node;
 
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The one way a bean gets a timer of its own: a single daemon thread with a name, which the bean shuts down with
@@ -20,5 +22,21 @@ public final class Timers {
             thread.setDaemon(true);
             return thread;
         });
+    }
+
+    /**
+     * Lets a run in progress finish (no half-done step to account for later), for up to ten seconds, then stops
+     * {@code timer}; an interrupt stops it at once.
+     */
+    public static void stopAfterCurrentRun(ExecutorService timer) {
+        timer.shutdown();
+        try {
+            if (!timer.awaitTermination(10, TimeUnit.SECONDS)) {
+                timer.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            timer.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
     }
 }
