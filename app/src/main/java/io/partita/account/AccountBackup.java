@@ -3,8 +3,7 @@ package io.partita.account;
 import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
-import io.partita.node.Serialization;
+import io.partita.node.Identified;
 
 import java.io.IOException;
 import java.util.HashSet;
@@ -22,7 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * decided, so a second run leaves the same account. Its {@link Collector} is shared by the partition threads that run
  * one primary instance at once, so it keeps each thread's deltas apart in a concurrent map keyed by thread.
  */
-public final class AccountBackup implements EntryProcessor<String, Account, Object>, IdentifiedDataSerializable {
+public final class AccountBackup implements EntryProcessor<String, Account, Object>, Identified {
 
     private Map<String, AccountDelta> deltas;
 
@@ -48,11 +47,6 @@ public final class AccountBackup implements EntryProcessor<String, Account, Obje
     @Override
     public EntryProcessor<String, Account, Object> getBackupProcessor() {
         return null;
-    }
-
-    @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
     }
 
     @Override

@@ -1,12 +1,7 @@
 package io.partita.account;
 
-import com.hazelcast.core.HazelcastInstance;
-import com.hazelcast.core.HazelcastInstanceAware;
-import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
-import io.partita.node.Serialization;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -28,11 +23,9 @@ import java.util.Map;
  * <p>Failure: on a retry after a timeout or a member loss the processor may run again with the same requests; the
  * duplicate check answers with the first outcome, so each is applied at most once. It reads no clock.
  */
-public final class ApplyTransactions
-        implements EntryProcessor<String, Account, TxOutcomes>, IdentifiedDataSerializable, HazelcastInstanceAware {
+public final class ApplyTransactions extends LedgerProcessor<TxOutcomes> {
 
     private Map<String, List<TxRequest>> requests;
-    private final transient LedgerWrites ledger = new LedgerWrites();
 
     public ApplyTransactions() {
     }
@@ -81,21 +74,6 @@ public final class ApplyTransactions
             ledger.confirm(entry);
         }
         return new TxOutcomes(outcomes);
-    }
-
-    @Override
-    public EntryProcessor<String, Account, TxOutcomes> getBackupProcessor() {
-        return ledger.backup();
-    }
-
-    @Override
-    public void setHazelcastInstance(HazelcastInstance hazelcastInstance) {
-        ledger.attach(hazelcastInstance);
-    }
-
-    @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
     }
 
     @Override

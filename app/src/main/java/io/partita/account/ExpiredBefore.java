@@ -2,9 +2,8 @@ package io.partita.account;
 
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import com.hazelcast.query.Predicate;
-import io.partita.node.Serialization;
+import io.partita.node.Identified;
 
 import java.io.IOException;
 import java.util.Map;
@@ -16,7 +15,7 @@ import java.util.Map;
  * several of their threads at once; it holds only the arguments it was built with and never changes them, so sharing
  * it is safe.
  */
-public final class ExpiredBefore implements Predicate<JournalKey, JournalRecord>, IdentifiedDataSerializable {
+public final class ExpiredBefore implements Predicate<JournalKey, JournalRecord>, Identified {
 
     private long cutoff;
 
@@ -30,11 +29,6 @@ public final class ExpiredBefore implements Predicate<JournalKey, JournalRecord>
     @Override
     public boolean apply(Map.Entry<JournalKey, JournalRecord> entry) {
         return entry.getValue().at() < cutoff;
-    }
-
-    @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
     }
 
     @Override

@@ -3,10 +3,9 @@ package io.partita.account;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import com.hazelcast.query.Predicate;
 import io.micronaut.serde.annotation.Serdeable;
-import io.partita.node.Serialization;
+import io.partita.node.Identified;
 
 import java.util.Comparator;
 import java.util.List;
@@ -19,7 +18,7 @@ import java.util.Map;
  * entries, on several of their threads at once; it holds only the arguments it was built with and never changes them,
  * so sharing it is safe.
  */
-public final class MergeConflicts implements Predicate<String, Account>, IdentifiedDataSerializable {
+public final class MergeConflicts implements Predicate<String, Account>, Identified {
 
     /** One account reported by a merge: where it stands now, and how many merges left it below its limit. */
     @Serdeable
@@ -43,11 +42,6 @@ public final class MergeConflicts implements Predicate<String, Account>, Identif
     public boolean apply(Map.Entry<String, Account> entry) {
         Account account = entry.getValue();
         return account != null && account.conflicts() > 0;
-    }
-
-    @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
     }
 
     @Override

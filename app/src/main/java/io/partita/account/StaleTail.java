@@ -2,9 +2,8 @@ package io.partita.account;
 
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import com.hazelcast.query.Predicate;
-import io.partita.node.Serialization;
+import io.partita.node.Identified;
 
 import java.io.IOException;
 import java.util.Map;
@@ -15,7 +14,7 @@ import java.util.Map;
  * several of their threads at once; it holds only the arguments it was built with and never changes them, so sharing
  * it is safe.
  */
-public final class StaleTail implements Predicate<String, Account>, IdentifiedDataSerializable {
+public final class StaleTail implements Predicate<String, Account>, Identified {
 
     private long cutoffAt;
 
@@ -30,11 +29,6 @@ public final class StaleTail implements Predicate<String, Account>, IdentifiedDa
     public boolean apply(Map.Entry<String, Account> entry) {
         Account account = entry.getValue();
         return account != null && account.tail().length > 0 && Tail.oldestAt(account.tail()) < cutoffAt;
-    }
-
-    @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
     }
 
     @Override

@@ -2,14 +2,13 @@ package io.partita.account;
 
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
-import io.partita.node.Serialization;
+import io.partita.node.Identified;
 
 import java.io.IOException;
 import java.util.Objects;
 
 /** What a transaction came to, as the entry processor returns it to the node that asked. */
-public final class TxOutcome implements IdentifiedDataSerializable {
+public final class TxOutcome implements Identified {
 
     public enum Kind {
         /** Recorded now: the entry's status says whether it was applied or rejected. */
@@ -67,11 +66,6 @@ public final class TxOutcome implements IdentifiedDataSerializable {
     /** The recorded entry; null for {@link Kind#NOT_FOUND} and {@link Kind#PARTITION_LOST}. */
     public JournalEntry entry() {
         return entry;
-    }
-
-    @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
     }
 
     @Override

@@ -2,8 +2,7 @@ package io.partita.account;
 
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
-import io.partita.node.Serialization;
+import io.partita.node.Identified;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -11,7 +10,7 @@ import java.util.Collections;
 import java.util.List;
 
 /** The outcomes of one account's transactions in an {@link ApplyTransactions}, in the order of its requests. */
-public final class TxOutcomes implements IdentifiedDataSerializable {
+public final class TxOutcomes implements Identified {
 
     private List<TxOutcome> outcomes;
 
@@ -28,11 +27,6 @@ public final class TxOutcomes implements IdentifiedDataSerializable {
 
     public List<TxOutcome> list() {
         return Collections.unmodifiableList(outcomes);
-    }
-
-    @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
     }
 
     @Override

@@ -3,9 +3,8 @@ package io.partita.job;
 import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
+import io.partita.node.Identified;
 import io.partita.node.ReplaceValue;
-import io.partita.node.Serialization;
 
 import java.io.IOException;
 import java.util.Map;
@@ -20,7 +19,7 @@ import java.util.Objects;
  * (answered as above); its backup ({@link ReplaceValue}) stores the job it wrote on each backup replica's partition
  * thread.
  */
-final class ClaimCoordination implements EntryProcessor<String, Job, Boolean>, IdentifiedDataSerializable {
+final class ClaimCoordination implements EntryProcessor<String, Job, Boolean>, Identified {
 
     private String expected;
     private String claimant;
@@ -56,11 +55,6 @@ final class ClaimCoordination implements EntryProcessor<String, Job, Boolean>, I
     @Override
     public EntryProcessor<String, Job, Boolean> getBackupProcessor() {
         return written == null ? null : ReplaceValue.of(key, written, 0);
-    }
-
-    @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
     }
 
     @Override

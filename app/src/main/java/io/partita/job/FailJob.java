@@ -3,9 +3,8 @@ package io.partita.job;
 import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
+import io.partita.node.Identified;
 import io.partita.node.ReplaceValue;
-import io.partita.node.Serialization;
 
 import java.io.IOException;
 import java.util.Map;
@@ -17,7 +16,7 @@ import java.util.Map;
  * and the reason travel in the processor. Its backup ({@link ReplaceValue}) stores the failed job on each backup
  * replica.
  */
-final class FailJob implements EntryProcessor<String, Job, Job>, IdentifiedDataSerializable {
+final class FailJob implements EntryProcessor<String, Job, Job>, Identified {
 
     private String reason;
     private long at;
@@ -49,11 +48,6 @@ final class FailJob implements EntryProcessor<String, Job, Job>, IdentifiedDataS
     @Override
     public EntryProcessor<String, Job, Job> getBackupProcessor() {
         return written == null ? null : ReplaceValue.of(key, written, retentionMillis);
-    }
-
-    @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
     }
 
     @Override

@@ -2,18 +2,17 @@ package io.partita.job;
 
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import io.partita.account.JournalEntry;
 import io.partita.account.TxOutcome;
 import io.partita.account.TxStatus;
-import io.partita.node.Serialization;
+import io.partita.node.Identified;
 
 import java.io.IOException;
 import java.util.List;
 import java.util.Objects;
 
 /** What {@link ApplyJob} did to one account, as it travels back to the partition task. */
-final class JobStep implements IdentifiedDataSerializable {
+final class JobStep implements Identified {
 
     enum Kind {
         /** Recorded now: the entry says whether the money moved (APPLIED) or could not (REJECTED). */
@@ -71,11 +70,6 @@ final class JobStep implements IdentifiedDataSerializable {
                     ? new JobTally(1, 1, 0, 0, entry.amount(), 0, List.of())
                     : new JobTally(1, 0, 1, 0, 0, 0, List.of());
         };
-    }
-
-    @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
     }
 
     @Override

@@ -3,9 +3,8 @@ package io.partita.job;
 import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
+import io.partita.node.Identified;
 import io.partita.node.ReplaceValue;
-import io.partita.node.Serialization;
 
 import java.io.IOException;
 import java.util.Map;
@@ -18,7 +17,7 @@ import java.util.Map;
  * cannot both count; a run again after a retry or a migration finds the partition done and writes nothing. Deterministic: the time travels in the processor. Its backup
  * ({@link ReplaceValue}) stores the job it wrote, with its time-to-live, on each backup replica.
  */
-final class RecordPartition implements EntryProcessor<String, Job, Job>, IdentifiedDataSerializable {
+final class RecordPartition implements EntryProcessor<String, Job, Job>, Identified {
 
     private String run;
     private int partition;
@@ -58,11 +57,6 @@ final class RecordPartition implements EntryProcessor<String, Job, Job>, Identif
     @Override
     public EntryProcessor<String, Job, Job> getBackupProcessor() {
         return written == null ? null : ReplaceValue.of(key, written, ttl());
-    }
-
-    @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
     }
 
     @Override

@@ -2,8 +2,7 @@ package io.partita.lease;
 
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
-import io.partita.node.Serialization;
+import io.partita.node.Identified;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -14,7 +13,7 @@ import java.util.List;
  * shards and lease, what the call changed (for the node's meters) and, for a fence check, whether the token is
  * current. Serialized as IdentifiedDataSerializable.
  */
-public final class LeaseAnswer implements IdentifiedDataSerializable {
+public final class LeaseAnswer implements Identified {
 
     enum Status { OK, CREATED, CONFLICT, NO_GROUP, UNKNOWN_WORKER }
 
@@ -65,11 +64,6 @@ public final class LeaseAnswer implements IdentifiedDataSerializable {
     /** The shard's current token for a fence check (-1 when nobody holds it). */
     long currentToken() {
         return currentToken;
-    }
-
-    @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
     }
 
     @Override

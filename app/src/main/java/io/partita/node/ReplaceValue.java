@@ -4,7 +4,6 @@ import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.map.ExtendedMapEntry;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 
 import java.io.IOException;
 import java.util.LinkedHashMap;
@@ -21,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  * processor once, after the whole batch, and runs that one processor on every key of the batch on the backup. A key
  * the primary left unchanged is not in the map and is left alone.
  */
-public final class ReplaceValue<K, V, R> implements EntryProcessor<K, V, R>, IdentifiedDataSerializable {
+public final class ReplaceValue<K, V, R> implements EntryProcessor<K, V, R>, Identified {
 
     private Map<K, V> values;
     private long ttlMillis;
@@ -54,11 +53,6 @@ public final class ReplaceValue<K, V, R> implements EntryProcessor<K, V, R>, Ide
         } else {
             entry.setValue(value);
         }
-    }
-
-    @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
     }
 
     @Override

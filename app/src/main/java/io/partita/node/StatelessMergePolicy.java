@@ -2,7 +2,6 @@ package io.partita.node;
 
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import com.hazelcast.spi.merge.MergingValue;
 import com.hazelcast.spi.merge.SplitBrainMergePolicy;
 
@@ -14,12 +13,7 @@ import com.hazelcast.spi.merge.SplitBrainMergePolicy;
  * @param <T> what Hazelcast hands the policy for each side
  */
 public abstract class StatelessMergePolicy<V, T extends MergingValue<V>>
-        implements SplitBrainMergePolicy<V, T, Object>, IdentifiedDataSerializable {
-
-    @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
-    }
+        implements SplitBrainMergePolicy<V, T, Object>, Identified {
 
     @Override
     public void writeData(ObjectDataOutput out) {

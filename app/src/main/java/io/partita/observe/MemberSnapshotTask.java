@@ -4,12 +4,11 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastInstanceAware;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import com.hazelcast.partition.Partition;
 import io.partita.account.AccountFeature;
+import io.partita.node.Identified;
 import io.partita.node.Internals;
 import io.partita.node.NodeActivity;
-import io.partita.node.Serialization;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +23,7 @@ import java.util.concurrent.Callable;
  * without counts until the next poll.
  */
 final class MemberSnapshotTask implements Callable<MemberSnapshot>, HazelcastInstanceAware,
-        IdentifiedDataSerializable {
+        Identified {
 
     private transient HazelcastInstance hazelcast;
 
@@ -52,11 +51,6 @@ final class MemberSnapshotTask implements Callable<MemberSnapshot>, HazelcastIns
         }
         return new MemberSnapshot(hazelcast.getCluster().getLocalMember().getUuid(), partitionIds, entries,
                 transactions, rate);
-    }
-
-    @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
     }
 
     @Override

@@ -3,9 +3,8 @@ package io.partita.schedule;
 import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
+import io.partita.node.Identified;
 import io.partita.node.ReplaceValue;
-import io.partita.node.Serialization;
 
 import java.io.IOException;
 import java.util.Map;
@@ -19,7 +18,7 @@ import java.util.Map;
  * {@code lastFiredAt} moved and answers false without writing. Deterministic: the firing's time travels in the
  * processor. Its backup ({@link ReplaceValue}) stores the schedule it wrote on each backup replica.
  */
-public final class RecordFiring implements EntryProcessor<String, Schedule, Boolean>, IdentifiedDataSerializable {
+public final class RecordFiring implements EntryProcessor<String, Schedule, Boolean>, Identified {
 
     private long expected;
     private long fireAt;
@@ -59,11 +58,6 @@ public final class RecordFiring implements EntryProcessor<String, Schedule, Bool
     @Override
     public EntryProcessor<String, Schedule, Boolean> getBackupProcessor() {
         return written == null ? null : ReplaceValue.of(key, written, 0);
-    }
-
-    @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
     }
 
     @Override

@@ -3,8 +3,7 @@ package io.partita.transfer;
 import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
-import io.partita.node.Serialization;
+import io.partita.node.Identified;
 
 import java.io.IOException;
 import java.util.Map;
@@ -18,7 +17,7 @@ import java.util.Map;
  * processor. Its backup ({@link ReplaceTransfer}) stores the record it wrote on each backup replica.
  */
 public final class AdvanceTransfer
-        implements EntryProcessor<TransferKey, Transfer, Transfer>, IdentifiedDataSerializable {
+        implements EntryProcessor<TransferKey, Transfer, Transfer>, Identified {
 
     private Transfer next;
     private long terminalTtlMillis;
@@ -53,11 +52,6 @@ public final class AdvanceTransfer
     @Override
     public EntryProcessor<TransferKey, Transfer, Transfer> getBackupProcessor() {
         return advanced ? new ReplaceTransfer(next, ttlMillis()) : null;
-    }
-
-    @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
     }
 
     @Override

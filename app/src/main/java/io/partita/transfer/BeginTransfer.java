@@ -3,8 +3,7 @@ package io.partita.transfer;
 import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
-import io.partita.node.Serialization;
+import io.partita.node.Identified;
 
 import java.io.IOException;
 import java.util.Map;
@@ -18,7 +17,7 @@ import java.util.Map;
  * and answers it, as it answers any retry.
  */
 public final class BeginTransfer
-        implements EntryProcessor<TransferKey, Transfer, Transfer>, IdentifiedDataSerializable {
+        implements EntryProcessor<TransferKey, Transfer, Transfer>, Identified {
 
     private Transfer transfer;
     private transient boolean recorded;
@@ -43,11 +42,6 @@ public final class BeginTransfer
     @Override
     public EntryProcessor<TransferKey, Transfer, Transfer> getBackupProcessor() {
         return recorded ? new ReplaceTransfer(transfer, ReplaceTransfer.NO_EXPIRY) : null;
-    }
-
-    @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
     }
 
     @Override

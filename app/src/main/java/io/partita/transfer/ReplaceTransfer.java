@@ -4,8 +4,7 @@ import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.map.ExtendedMapEntry;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
-import io.partita.node.Serialization;
+import io.partita.node.Identified;
 
 import java.io.IOException;
 import java.util.Map;
@@ -18,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  * again when Hazelcast sends the backup again; it stores the same record each time, so a second run changes nothing.
  */
 public final class ReplaceTransfer
-        implements EntryProcessor<TransferKey, Transfer, Transfer>, IdentifiedDataSerializable {
+        implements EntryProcessor<TransferKey, Transfer, Transfer>, Identified {
 
     /** A record's time to live that means "never expires" (Hazelcast's per-entry TTL of 0). */
     static final long NO_EXPIRY = 0;
@@ -55,11 +54,6 @@ public final class ReplaceTransfer
         } else {
             entry.setValue(transfer);
         }
-    }
-
-    @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
     }
 
     @Override
