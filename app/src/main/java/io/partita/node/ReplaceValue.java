@@ -11,8 +11,10 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The backup half of the entry processors that decide a new value on the primary: it carries the values the primary computed, by key, and stores
- * them as they are (with the primary's time-to-live, if it set one), so a backup never re-decides and never disagrees.
+ * The backup half of the entry processors that decide a new value on the primary: it carries the values the primary
+ * computed, by key, and stores them as they are (with the primary's time-to-live, if it set one), so a backup never
+ * re-decides and never disagrees. One processor for every feature's values; a feature that needs another rule for the
+ * time-to-live extends it and overrides only {@link #store(Map.Entry, Object)} (and its class id).
  * <b>Threads:</b> runs on the partition thread of each backup replica, after its primary ran on the owner, and may run
  * again when Hazelcast sends the backup again; it stores the same values each time, so a second run changes nothing.
  *
@@ -20,7 +22,7 @@ import java.util.concurrent.TimeUnit;
  * processor once, after the whole batch, and runs that one processor on every key of the batch on the backup. A key
  * the primary left unchanged is not in the map and is left alone.
  */
-public final class ReplaceValue<K, V, R> implements EntryProcessor<K, V, R>, Identified {
+public class ReplaceValue<K, V, R> implements EntryProcessor<K, V, R>, Identified {
 
     private Map<K, V> values;
     private long ttlMillis;
@@ -39,12 +41,22 @@ public final class ReplaceValue<K, V, R> implements EntryProcessor<K, V, R>, Ide
     }
 
     @Override
-    public R process(Map.Entry<K, V> entry) {
+    public final R process(Map.Entry<K, V> entry) {
         V value = values.get(entry.getKey());
         if (value != null) {
-            store(entry, value, ttlMillis);
+            store(entry, value);
         }
         return null;
+    }
+
+    /** Stores {@code value} as the primary did: with {@link #ttlMillis()} if positive, else the map's default. */
+    protected void store(Map.Entry<K, V> entry, V value) {
+        store(entry, value, ttlMillis);
+    }
+
+    /** The time-to-live the primary stored its values with, in milliseconds. */
+    public final long ttlMillis() {
+        return ttlMillis;
     }
 
     public static <K, V> void store(Map.Entry<K, V> entry, V value, long ttlMillis) {
@@ -61,7 +73,7 @@ public final class ReplaceValue<K, V, R> implements EntryProcessor<K, V, R>, Ide
     }
 
     @Override
-    public void writeData(ObjectDataOutput out) throws IOException {
+    public final void writeData(ObjectDataOutput out) throws IOException {
         out.writeInt(values.size());
         for (Map.Entry<K, V> entry : values.entrySet()) {
             out.writeObject(entry.getKey());
@@ -71,7 +83,7 @@ public final class ReplaceValue<K, V, R> implements EntryProcessor<K, V, R>, Ide
     }
 
     @Override
-    public void readData(ObjectDataInput in) throws IOException {
+    public final void readData(ObjectDataInput in) throws IOException {
         int size = in.readInt();
         values = new LinkedHashMap<>(size * 2);
         for (int i = 0; i < size; i++) {

@@ -21,7 +21,8 @@ public final class AdvanceTransfer
 
     private Transfer next;
     private long terminalTtlMillis;
-    private transient boolean advanced;
+    /** The key it stored {@code next} under, or null: what its backup replaces. */
+    private transient TransferKey advanced;
 
     public AdvanceTransfer() {
     }
@@ -41,7 +42,7 @@ public final class AdvanceTransfer
             return current;
         }
         ReplaceTransfer.store(entry, next, ttlMillis());
-        advanced = true;
+        advanced = entry.getKey();
         return next;
     }
 
@@ -51,7 +52,7 @@ public final class AdvanceTransfer
 
     @Override
     public EntryProcessor<TransferKey, Transfer, Transfer> getBackupProcessor() {
-        return advanced ? new ReplaceTransfer(next, ttlMillis()) : null;
+        return advanced == null ? null : new ReplaceTransfer(advanced, next, ttlMillis());
     }
 
     @Override

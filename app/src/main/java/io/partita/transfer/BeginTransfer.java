@@ -20,7 +20,8 @@ public final class BeginTransfer
         implements EntryProcessor<TransferKey, Transfer, Transfer>, Identified {
 
     private Transfer transfer;
-    private transient boolean recorded;
+    /** The key it stored the transfer under, or null: what its backup replaces. */
+    private transient TransferKey recorded;
 
     public BeginTransfer() {
     }
@@ -35,13 +36,13 @@ public final class BeginTransfer
             return entry.getValue();
         }
         ReplaceTransfer.store(entry, transfer, ReplaceTransfer.NO_EXPIRY);
-        recorded = true;
+        recorded = entry.getKey();
         return null;
     }
 
     @Override
     public EntryProcessor<TransferKey, Transfer, Transfer> getBackupProcessor() {
-        return recorded ? new ReplaceTransfer(transfer, ReplaceTransfer.NO_EXPIRY) : null;
+        return recorded == null ? null : new ReplaceTransfer(recorded, transfer, ReplaceTransfer.NO_EXPIRY);
     }
 
     @Override
