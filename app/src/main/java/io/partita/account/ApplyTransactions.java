@@ -23,7 +23,7 @@ import java.util.Map;
  * <p>Failure: on a retry after a timeout or a member loss the processor may run again with the same requests; the
  * duplicate check answers with the first outcome, so each is applied at most once. It reads no clock.
  */
-public final class ApplyTransactions extends LedgerProcessor<TxOutcomes> {
+public final class ApplyTransactions extends LedgerProcessor<TxOutcomes, ApplyTransactions> {
 
     private Map<String, List<TxRequest>> requests;
 
@@ -37,12 +37,6 @@ public final class ApplyTransactions extends LedgerProcessor<TxOutcomes> {
 
     public static ApplyTransactions one(String accountId, TxRequest request) {
         return new ApplyTransactions(Map.of(accountId, List.of(request)));
-    }
-
-    /** For tests: runs against a host of the caller's instead of a member's. */
-    ApplyTransactions on(LedgerHost host) {
-        ledger.attach(host);
-        return this;
     }
 
     @Override

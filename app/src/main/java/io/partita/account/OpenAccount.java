@@ -15,7 +15,7 @@ import java.util.Map;
  * landed hears 409. Deterministic: the account it stores was built by the caller. Its backup is an
  * {@link AccountBackup} on each backup replica.
  */
-public final class OpenAccount extends LedgerProcessor<String> {
+public final class OpenAccount extends LedgerProcessor<String, OpenAccount> {
 
     enum Result { OPENED, EXISTS, PARTITION_LOST }
 
@@ -26,11 +26,6 @@ public final class OpenAccount extends LedgerProcessor<String> {
 
     OpenAccount(Account account) {
         this.account = account;
-    }
-
-    OpenAccount on(LedgerHost host) {
-        ledger.attach(host);
-        return this;
     }
 
     @Override

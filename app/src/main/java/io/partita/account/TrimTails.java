@@ -26,7 +26,7 @@ import java.util.Map;
  * cutoff stops moving while the cluster is short of members ({@link JournalWriter#holdCutoff}). What leaves past the
  * bound is put back from the journal before a merge ({@link TailRestore}).
  */
-public final class TrimTails extends LedgerProcessor<Object> {
+public final class TrimTails extends LedgerProcessor<Object, TrimTails> {
 
     /** The newest seq to trim through per account, or null for every account's version. */
     private Map<String, Long> through;

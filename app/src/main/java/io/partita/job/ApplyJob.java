@@ -5,7 +5,6 @@ import com.hazelcast.nio.ObjectDataOutput;
 import io.partita.account.Account;
 import io.partita.account.JournalEntry;
 import io.partita.account.Ledger;
-import io.partita.account.LedgerHost;
 import io.partita.account.LedgerProcessor;
 import io.partita.account.TxRequest;
 
@@ -34,7 +33,7 @@ import java.util.Map;
  * {@code ref} = the job's id. Clients cannot write such a txId (it holds '/'), so another entry there means the ledger
  * was written around the API; the account is then counted as skipped (no money moved), never as charged or paid.
  */
-final class ApplyJob extends LedgerProcessor<JobStep> {
+final class ApplyJob extends LedgerProcessor<JobStep, ApplyJob> {
 
     private String jobId;
     private String run;
@@ -50,12 +49,6 @@ final class ApplyJob extends LedgerProcessor<JobStep> {
         this.run = run;
         this.spec = spec;
         this.at = at;
-    }
-
-    /** For tests: runs against the caller's view of the member instead of a member's. */
-    ApplyJob on(LedgerHost host) {
-        ledger.attach(host);
-        return this;
     }
 
     @Override

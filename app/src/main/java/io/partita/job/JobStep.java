@@ -7,8 +7,8 @@ import io.partita.account.TxStatus;
 import java.util.List;
 
 /**
- * What {@link ApplyJob} did to one account, as it travels back to the partition task; its entry is the journal entry of
- * the job's movement, null when there is none.
+ * What {@link ApplyJob} did to one account, as it travels back to the partition task; its entry is the journal entry
+ * of the job's movement, null when there is none.
  */
 final class JobStep extends EntryOutcome<JobStep.Kind> {
 

@@ -4,7 +4,6 @@ import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
 import io.partita.account.Account;
 import io.partita.account.JournalEntry;
-import io.partita.account.LedgerHost;
 import io.partita.account.LedgerProcessor;
 import io.partita.account.TxOutcome;
 
@@ -31,7 +30,7 @@ import java.util.Map;
  * account's tail or its journal already holds the txId (the journal lives in the account's partition, so this is a
  * local lookup on the same thread). The holder then reads again and answers the recorded entry.
  */
-public final class FencedWrite extends LedgerProcessor<String> {
+public final class FencedWrite extends LedgerProcessor<String, FencedWrite> {
 
     /** What the write came to; returned by name, a plain string on the wire. */
     enum Result {
@@ -65,12 +64,6 @@ public final class FencedWrite extends LedgerProcessor<String> {
         this.fence = fence;
         this.expectedVersion = expectedVersion;
         this.entry = entry;
-    }
-
-    /** For tests: runs against the caller's view of the member instead of a member's. */
-    public FencedWrite on(LedgerHost host) {
-        ledger.attach(host);
-        return this;
     }
 
     @Override
