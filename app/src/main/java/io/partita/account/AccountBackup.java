@@ -4,6 +4,7 @@ import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
 import io.partita.node.Identified;
+import io.partita.node.Wire;
 
 import java.io.IOException;
 import java.util.HashSet;
@@ -56,20 +57,12 @@ public final class AccountBackup implements EntryProcessor<String, Account, Obje
 
     @Override
     public void writeData(ObjectDataOutput out) throws IOException {
-        out.writeInt(deltas.size());
-        for (Map.Entry<String, AccountDelta> delta : deltas.entrySet()) {
-            out.writeString(delta.getKey());
-            delta.getValue().writeTo(out);
-        }
+        Wire.writeMap(out, deltas, ObjectDataOutput::writeString, (o, delta) -> delta.writeTo(o));
     }
 
     @Override
     public void readData(ObjectDataInput in) throws IOException {
-        int size = in.readInt();
-        deltas = new LinkedHashMap<>(size * 2);
-        for (int i = 0; i < size; i++) {
-            deltas.put(in.readString(), AccountDelta.readFrom(in));
-        }
+        deltas = Wire.readMap(in, ObjectDataInput::readString, AccountDelta::readFrom);
     }
 
     /**

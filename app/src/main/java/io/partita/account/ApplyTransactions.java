@@ -2,10 +2,10 @@ package io.partita.account;
 
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
+import io.partita.node.Wire;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -77,28 +77,12 @@ public final class ApplyTransactions extends LedgerProcessor<TxOutcomes, ApplyTr
 
     @Override
     public void writeData(ObjectDataOutput out) throws IOException {
-        out.writeInt(requests.size());
-        for (Map.Entry<String, List<TxRequest>> account : requests.entrySet()) {
-            out.writeString(account.getKey());
-            out.writeInt(account.getValue().size());
-            for (TxRequest request : account.getValue()) {
-                request.writeTo(out);
-            }
-        }
+        Wire.writeMap(out, requests, ObjectDataOutput::writeString,
+                (o, list) -> Wire.writeList(o, list, (p, request) -> request.writeTo(p)));
     }
 
     @Override
     public void readData(ObjectDataInput in) throws IOException {
-        int accounts = in.readInt();
-        requests = new LinkedHashMap<>(accounts * 2);
-        for (int i = 0; i < accounts; i++) {
-            String accountId = in.readString();
-            int count = in.readInt();
-            List<TxRequest> list = new ArrayList<>(count);
-            for (int k = 0; k < count; k++) {
-                list.add(TxRequest.readFrom(in));
-            }
-            requests.put(accountId, list);
-        }
+        requests = Wire.readMap(in, ObjectDataInput::readString, i -> Wire.readList(i, TxRequest::readFrom));
     }
 }

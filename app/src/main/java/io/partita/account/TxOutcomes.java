@@ -3,9 +3,9 @@ package io.partita.account;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
 import io.partita.node.Identified;
+import io.partita.node.Wire;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
@@ -36,20 +36,15 @@ public final class TxOutcomes implements Identified {
 
     @Override
     public void writeData(ObjectDataOutput out) throws IOException {
-        out.writeInt(outcomes.size());
-        for (TxOutcome outcome : outcomes) {
-            outcome.writeData(out);
-        }
+        Wire.writeList(out, outcomes, (o, outcome) -> outcome.writeData(o));
     }
 
     @Override
     public void readData(ObjectDataInput in) throws IOException {
-        int size = in.readInt();
-        outcomes = new ArrayList<>(size);
-        for (int i = 0; i < size; i++) {
+        outcomes = Wire.readList(in, i -> {
             TxOutcome outcome = new TxOutcome();
-            outcome.readData(in);
-            outcomes.add(outcome);
-        }
+            outcome.readData(i);
+            return outcome;
+        });
     }
 }

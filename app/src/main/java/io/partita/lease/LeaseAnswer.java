@@ -3,9 +3,9 @@ package io.partita.lease;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
 import io.partita.node.Identified;
+import io.partita.node.Wire;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -76,11 +76,10 @@ public final class LeaseAnswer implements Identified {
         out.writeByte(status.ordinal());
         out.writeString(workerId);
         out.writeLong(leaseMillis);
-        out.writeInt(grants.size());
-        for (LeaseGroup.Grant grant : grants) {
-            out.writeInt(grant.shard());
-            out.writeLong(grant.token());
-        }
+        Wire.writeList(out, grants, (o, grant) -> {
+            o.writeInt(grant.shard());
+            o.writeLong(grant.token());
+        });
         out.writeInt(changes.grants());
         out.writeInt(changes.moves());
         out.writeInt(changes.expiries());
@@ -92,12 +91,7 @@ public final class LeaseAnswer implements Identified {
         status = Status.values()[in.readByte()];
         workerId = in.readString();
         leaseMillis = in.readLong();
-        int count = in.readInt();
-        List<LeaseGroup.Grant> read = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
-            read.add(new LeaseGroup.Grant(in.readInt(), in.readLong()));
-        }
-        grants = List.copyOf(read);
+        grants = List.copyOf(Wire.readList(in, i -> new LeaseGroup.Grant(i.readInt(), i.readLong())));
         changes = new LeaseGroup.Changes(in.readInt(), in.readInt(), in.readInt());
         currentToken = in.readLong();
     }

@@ -74,23 +74,13 @@ public class ReplaceValue<K, V, R> implements EntryProcessor<K, V, R>, Identifie
 
     @Override
     public final void writeData(ObjectDataOutput out) throws IOException {
-        out.writeInt(values.size());
-        for (Map.Entry<K, V> entry : values.entrySet()) {
-            out.writeObject(entry.getKey());
-            out.writeObject(entry.getValue());
-        }
+        Wire.writeMap(out, values, ObjectDataOutput::writeObject, ObjectDataOutput::writeObject);
         out.writeLong(ttlMillis);
     }
 
     @Override
     public final void readData(ObjectDataInput in) throws IOException {
-        int size = in.readInt();
-        values = new LinkedHashMap<>(size * 2);
-        for (int i = 0; i < size; i++) {
-            K key = in.readObject();
-            V value = in.readObject();
-            values.put(key, value);
-        }
+        values = Wire.readMap(in, ObjectDataInput::readObject, ObjectDataInput::readObject);
         ttlMillis = in.readLong();
     }
 }
