@@ -2,6 +2,7 @@ package io.partita.node;
 
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The one way a bean gets a timer of its own: a single daemon thread with a name, which the bean shuts down with
@@ -20,5 +21,21 @@ public final class Timers {
             thread.setDaemon(true);
             return thread;
         });
+    }
+
+    /**
+     * Stops a bean's timer: lets a tick in progress finish (no half-done step to account for later), up to 10 s, then
+     * interrupts it.
+     */
+    public static void stop(ScheduledExecutorService timer) {
+        timer.shutdown();
+        try {
+            if (!timer.awaitTermination(10, TimeUnit.SECONDS)) {
+                timer.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            timer.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -163,15 +163,6 @@ public final class ScheduleTrigger implements AutoCloseable {
     @PreDestroy
     @Override
     public void close() {
-        // Lets a tick in progress finish (no half-done step to account for later), then stops the loop.
-        loop.shutdown();
-        try {
-            if (!loop.awaitTermination(10, TimeUnit.SECONDS)) {
-                loop.shutdownNow();
-            }
-        } catch (InterruptedException e) {
-            loop.shutdownNow();
-            Thread.currentThread().interrupt();
-        }
+        Timers.stop(loop);
     }
 }
