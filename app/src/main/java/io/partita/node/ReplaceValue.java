@@ -59,8 +59,21 @@ public class ReplaceValue<K, V, R> implements EntryProcessor<K, V, R>, Identifie
         return ttlMillis;
     }
 
+    /** Stores {@code value} with {@code ttlMillis} if positive, else with the map's default time-to-live. */
     public static <K, V> void store(Map.Entry<K, V> entry, V value, long ttlMillis) {
-        if (ttlMillis > 0 && entry instanceof ExtendedMapEntry<K, V> extended) {
+        if (ttlMillis > 0) {
+            storeWithOwnTtl(entry, value, ttlMillis);
+        } else {
+            entry.setValue(value);
+        }
+    }
+
+    /**
+     * Stores {@code value} with exactly {@code ttlMillis}, whatever the map's configuration says: Hazelcast's
+     * per-entry time-to-live, where 0 means "never expires". On a plain entry (tests) it is stored without one.
+     */
+    public static <K, V> void storeWithOwnTtl(Map.Entry<K, V> entry, V value, long ttlMillis) {
+        if (entry instanceof ExtendedMapEntry<K, V> extended) {
             extended.setValue(value, ttlMillis, TimeUnit.MILLISECONDS);
         } else {
             entry.setValue(value);

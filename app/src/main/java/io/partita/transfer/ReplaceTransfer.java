@@ -1,10 +1,8 @@
 package io.partita.transfer;
 
-import com.hazelcast.map.ExtendedMapEntry;
 import io.partita.node.ReplaceValue;
 
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The backup of the transfer processors: a {@link ReplaceValue} (the record the primary computed, under its key) whose
@@ -35,11 +33,7 @@ public final class ReplaceTransfer extends ReplaceValue<TransferKey, Transfer, T
      * journal entries of its steps. On a plain entry (tests) it is stored without one.
      */
     static void store(Map.Entry<TransferKey, Transfer> entry, Transfer transfer, long ttlMillis) {
-        if (entry instanceof ExtendedMapEntry<TransferKey, Transfer> extended) {
-            extended.setValue(transfer, ttlMillis, TimeUnit.MILLISECONDS);
-        } else {
-            entry.setValue(transfer);
-        }
+        storeWithOwnTtl(entry, transfer, ttlMillis);
     }
 
     @Override
