@@ -3,8 +3,8 @@ package io.partita.account;
 import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
-import io.partita.node.Serialization;
+import io.partita.node.Identified;
+import io.partita.node.Wire;
 
 import java.io.IOException;
 import java.util.HashSet;
@@ -22,7 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * decided, so a second run leaves the same account. Its {@link Collector} is shared by the partition threads that run
  * one primary instance at once, so it keeps each thread's deltas apart in a concurrent map keyed by thread.
  */
-public final class AccountBackup implements EntryProcessor<String, Account, Object>, IdentifiedDataSerializable {
+public final class AccountBackup implements EntryProcessor<String, Account, Object>, Identified {
 
     private Map<String, AccountDelta> deltas;
 
@@ -51,31 +51,18 @@ public final class AccountBackup implements EntryProcessor<String, Account, Obje
     }
 
     @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
-    }
-
-    @Override
     public int getClassId() {
         return AccountFeature.ACCOUNT_BACKUP;
     }
 
     @Override
     public void writeData(ObjectDataOutput out) throws IOException {
-        out.writeInt(deltas.size());
-        for (Map.Entry<String, AccountDelta> delta : deltas.entrySet()) {
-            out.writeString(delta.getKey());
-            delta.getValue().writeTo(out);
-        }
+        Wire.writeMap(out, deltas, ObjectDataOutput::writeString, (o, delta) -> delta.writeTo(o));
     }
 
     @Override
     public void readData(ObjectDataInput in) throws IOException {
-        int size = in.readInt();
-        deltas = new LinkedHashMap<>(size * 2);
-        for (int i = 0; i < size; i++) {
-            deltas.put(in.readString(), AccountDelta.readFrom(in));
-        }
+        deltas = Wire.readMap(in, ObjectDataInput::readString, AccountDelta::readFrom);
     }
 
     /**

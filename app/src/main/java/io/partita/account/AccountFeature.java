@@ -8,8 +8,8 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import com.hazelcast.nio.serialization.compact.CompactReader;
-import com.hazelcast.nio.serialization.compact.CompactSerializer;
 import com.hazelcast.nio.serialization.compact.CompactWriter;
+import io.partita.node.CompactCodec;
 import io.partita.node.Feature;
 import io.partita.node.PartitaProperties;
 import jakarta.inject.Singleton;
@@ -99,8 +99,8 @@ public final class AccountFeature implements Feature {
         new JournalSettings(journal.retention(), journal.flushBatch(), journal.flushDelay(), journal.sweepInterval(),
                 properties.clusterSize(), properties.heartbeatTimeout().multipliedBy(2)).putInto(config);
         config.getSerializationConfig().getCompactSerializationConfig()
-                .addSerializer(new AccountSerializer())
-                .addSerializer(new JournalRecordSerializer());
+                .addSerializer(ACCOUNT_CODEC)
+                .addSerializer(JOURNAL_RECORD_CODEC);
         config.getSerializationConfig().addSerializerConfig(new SerializerConfig()
                 .setTypeClass(JournalKey.class)
                 .setImplementation(new JournalKey.Serializer()));
@@ -113,68 +113,44 @@ public final class AccountFeature implements Feature {
     }
 
     /** An account, its tail as one byte array ({@link Tail}); its id is the map's key. */
-    static final class AccountSerializer implements CompactSerializer<Account> {
+    static final CompactCodec<Account> ACCOUNT_CODEC = CompactCodec.of(ACCOUNT_TYPE,
+            Account.class, AccountFeature::readAccount, AccountFeature::writeAccount);
 
-        @Override
-        public Account read(CompactReader reader) {
-            String[] jobs = reader.readArrayOfString("jobs");
-            return new Account(reader.readInt64("balance"), reader.readInt64("overdraftLimit"),
-                    reader.readInt64("version"), reader.readInt64("fence"), reader.readInt64("openingBalance"),
-                    reader.readArrayOfInt8("tail"), jobs == null ? List.of() : Arrays.asList(jobs),
-                    reader.readInt32("conflicts"));
-        }
+    private static Account readAccount(CompactReader reader) {
+        String[] jobs = reader.readArrayOfString("jobs");
+        return new Account(reader.readInt64("balance"), reader.readInt64("overdraftLimit"),
+                reader.readInt64("version"), reader.readInt64("fence"), reader.readInt64("openingBalance"),
+                reader.readArrayOfInt8("tail"), jobs == null ? List.of() : Arrays.asList(jobs),
+                reader.readInt32("conflicts"));
+    }
 
-        @Override
-        public void write(CompactWriter writer, Account account) {
-            writer.writeInt64("balance", account.balance());
-            writer.writeInt64("overdraftLimit", account.overdraftLimit());
-            writer.writeInt64("version", account.version());
-            writer.writeInt64("fence", account.fence());
-            writer.writeInt64("openingBalance", account.openingBalance());
-            writer.writeInt32("conflicts", account.conflicts());
-            writer.writeArrayOfInt8("tail", account.tail());
-            writer.writeArrayOfString("jobs", account.jobs().isEmpty() ? null : account.jobs().toArray(new String[0]));
-        }
-
-        @Override
-        public String getTypeName() {
-            return ACCOUNT_TYPE;
-        }
-
-        @Override
-        public Class<Account> getCompactClass() {
-            return Account.class;
-        }
+    private static void writeAccount(CompactWriter writer, Account account) {
+        writer.writeInt64("balance", account.balance());
+        writer.writeInt64("overdraftLimit", account.overdraftLimit());
+        writer.writeInt64("version", account.version());
+        writer.writeInt64("fence", account.fence());
+        writer.writeInt64("openingBalance", account.openingBalance());
+        writer.writeInt32("conflicts", account.conflicts());
+        writer.writeArrayOfInt8("tail", account.tail());
+        writer.writeArrayOfString("jobs", account.jobs().isEmpty() ? null : account.jobs().toArray(new String[0]));
     }
 
     /** A journal entry's value: flat, type and status in one byte, no id repeated from the key. */
-    static final class JournalRecordSerializer implements CompactSerializer<JournalRecord> {
+    static final CompactCodec<JournalRecord> JOURNAL_RECORD_CODEC = CompactCodec.of(JOURNAL_RECORD_TYPE,
+            JournalRecord.class, AccountFeature::readJournalRecord, AccountFeature::writeJournalRecord);
 
-        @Override
-        public JournalRecord read(CompactReader reader) {
-            return new JournalRecord(reader.readInt8("kind"), reader.readInt64("amount"),
-                    reader.readInt64("balanceAfter"), reader.readInt64("at"), reader.readInt64("seq"),
-                    reader.readString("ref"));
-        }
+    private static JournalRecord readJournalRecord(CompactReader reader) {
+        return new JournalRecord(reader.readInt8("kind"), reader.readInt64("amount"),
+                reader.readInt64("balanceAfter"), reader.readInt64("at"), reader.readInt64("seq"),
+                reader.readString("ref"));
+    }
 
-        @Override
-        public void write(CompactWriter writer, JournalRecord record) {
-            writer.writeInt8("kind", record.kind());
-            writer.writeInt64("amount", record.amount());
-            writer.writeInt64("balanceAfter", record.balanceAfter());
-            writer.writeInt64("at", record.at());
-            writer.writeInt64("seq", record.seq());
-            writer.writeString("ref", record.ref());
-        }
-
-        @Override
-        public String getTypeName() {
-            return JOURNAL_RECORD_TYPE;
-        }
-
-        @Override
-        public Class<JournalRecord> getCompactClass() {
-            return JournalRecord.class;
-        }
+    private static void writeJournalRecord(CompactWriter writer, JournalRecord record) {
+        writer.writeInt8("kind", record.kind());
+        writer.writeInt64("amount", record.amount());
+        writer.writeInt64("balanceAfter", record.balanceAfter());
+        writer.writeInt64("at", record.at());
+        writer.writeInt64("seq", record.seq());
+        writer.writeString("ref", record.ref());
     }
 }

@@ -1,16 +1,11 @@
 package io.partita.account;
 
-import com.hazelcast.core.HazelcastInstance;
-import com.hazelcast.core.HazelcastInstanceAware;
-import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
-import io.partita.node.Serialization;
+import io.partita.node.Wire;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -28,11 +23,9 @@ import java.util.Map;
  * <p>Failure: on a retry after a timeout or a member loss the processor may run again with the same requests; the
  * duplicate check answers with the first outcome, so each is applied at most once. It reads no clock.
  */
-public final class ApplyTransactions
-        implements EntryProcessor<String, Account, TxOutcomes>, IdentifiedDataSerializable, HazelcastInstanceAware {
+public final class ApplyTransactions extends LedgerProcessor<TxOutcomes, ApplyTransactions> {
 
     private Map<String, List<TxRequest>> requests;
-    private final transient LedgerWrites ledger = new LedgerWrites();
 
     public ApplyTransactions() {
     }
@@ -44,12 +37,6 @@ public final class ApplyTransactions
 
     public static ApplyTransactions one(String accountId, TxRequest request) {
         return new ApplyTransactions(Map.of(accountId, List.of(request)));
-    }
-
-    /** For tests: runs against a host of the caller's instead of a member's. */
-    ApplyTransactions on(LedgerHost host) {
-        ledger.attach(host);
-        return this;
     }
 
     @Override
@@ -84,49 +71,18 @@ public final class ApplyTransactions
     }
 
     @Override
-    public EntryProcessor<String, Account, TxOutcomes> getBackupProcessor() {
-        return ledger.backup();
-    }
-
-    @Override
-    public void setHazelcastInstance(HazelcastInstance hazelcastInstance) {
-        ledger.attach(hazelcastInstance);
-    }
-
-    @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
-    }
-
-    @Override
     public int getClassId() {
         return AccountFeature.APPLY_TRANSACTIONS;
     }
 
     @Override
     public void writeData(ObjectDataOutput out) throws IOException {
-        out.writeInt(requests.size());
-        for (Map.Entry<String, List<TxRequest>> account : requests.entrySet()) {
-            out.writeString(account.getKey());
-            out.writeInt(account.getValue().size());
-            for (TxRequest request : account.getValue()) {
-                request.writeTo(out);
-            }
-        }
+        Wire.writeMap(out, requests, ObjectDataOutput::writeString,
+                (o, list) -> Wire.writeList(o, list, (p, request) -> request.writeTo(p)));
     }
 
     @Override
     public void readData(ObjectDataInput in) throws IOException {
-        int accounts = in.readInt();
-        requests = new LinkedHashMap<>(accounts * 2);
-        for (int i = 0; i < accounts; i++) {
-            String accountId = in.readString();
-            int count = in.readInt();
-            List<TxRequest> list = new ArrayList<>(count);
-            for (int k = 0; k < count; k++) {
-                list.add(TxRequest.readFrom(in));
-            }
-            requests.put(accountId, list);
-        }
+        requests = Wire.readMap(in, ObjectDataInput::readString, i -> Wire.readList(i, TxRequest::readFrom));
     }
 }

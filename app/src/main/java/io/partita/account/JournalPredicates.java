@@ -2,9 +2,8 @@ package io.partita.account;
 
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import com.hazelcast.query.Predicate;
-import io.partita.node.Serialization;
+import io.partita.node.Identified;
 
 import java.io.IOException;
 import java.util.Collection;
@@ -30,7 +29,7 @@ public final class JournalPredicates {
     }
 
     /** Journal entries of the given accounts: a listing, or an audit's slice, run inside the accounts' partition. */
-    public static final class OfAccounts implements Predicate<JournalKey, JournalRecord>, IdentifiedDataSerializable {
+    public static final class OfAccounts implements Predicate<JournalKey, JournalRecord>, Identified {
 
         private Set<String> accountIds;
 
@@ -44,11 +43,6 @@ public final class JournalPredicates {
         @Override
         public boolean apply(Map.Entry<JournalKey, JournalRecord> entry) {
             return accountIds.contains(entry.getKey().accountId());
-        }
-
-        @Override
-        public int getFactoryId() {
-            return Serialization.FACTORY_ID;
         }
 
         @Override

@@ -3,6 +3,7 @@ package io.partita.account;
 import com.hazelcast.core.HazelcastInstance;
 import io.partita.node.LocalStores;
 import io.partita.node.PartitionSentinels;
+import io.partita.node.PerMember;
 
 import java.util.List;
 import java.util.Map;
@@ -32,14 +33,7 @@ public final class MemberLedger implements LedgerHost {
     }
 
     public static MemberLedger of(HazelcastInstance hazelcast) {
-        // Not computeIfAbsent: building one reaches for the others in the same user context map.
-        Object existing = hazelcast.getUserContext().get(USER_CONTEXT_KEY);
-        if (existing == null) {
-            Object built = new MemberLedger(hazelcast);
-            existing = hazelcast.getUserContext().putIfAbsent(USER_CONTEXT_KEY, built);
-            existing = existing == null ? built : existing;
-        }
-        return (MemberLedger) existing;
+        return PerMember.of(hazelcast, USER_CONTEXT_KEY, MemberLedger.class, MemberLedger::new);
     }
 
     /** Starts the member's journal writer; called once the member has started and created its maps. */

@@ -1,12 +1,9 @@
 package io.partita.account;
 
 import com.hazelcast.core.HazelcastInstance;
-import com.hazelcast.nio.ObjectDataInput;
-import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import com.hazelcast.query.Predicate;
 import io.micronaut.serde.annotation.Serdeable;
-import io.partita.node.Serialization;
+import io.partita.node.Stateless;
 
 import java.util.Comparator;
 import java.util.List;
@@ -19,7 +16,7 @@ import java.util.Map;
  * entries, on several of their threads at once; it holds only the arguments it was built with and never changes them,
  * so sharing it is safe.
  */
-public final class MergeConflicts implements Predicate<String, Account>, IdentifiedDataSerializable {
+public final class MergeConflicts implements Predicate<String, Account>, Stateless {
 
     /** One account reported by a merge: where it stands now, and how many merges left it below its limit. */
     @Serdeable
@@ -46,20 +43,7 @@ public final class MergeConflicts implements Predicate<String, Account>, Identif
     }
 
     @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
-    }
-
-    @Override
     public int getClassId() {
         return AccountFeature.MERGE_CONFLICTS;
-    }
-
-    @Override
-    public void writeData(ObjectDataOutput out) {
-    }
-
-    @Override
-    public void readData(ObjectDataInput in) {
     }
 }

@@ -1,12 +1,7 @@
 package io.partita.account;
 
-import com.hazelcast.core.HazelcastInstance;
-import com.hazelcast.core.HazelcastInstanceAware;
-import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
-import io.partita.node.Serialization;
 
 import java.io.IOException;
 import java.util.Map;
@@ -20,24 +15,17 @@ import java.util.Map;
  * landed hears 409. Deterministic: the account it stores was built by the caller. Its backup is an
  * {@link AccountBackup} on each backup replica.
  */
-public final class OpenAccount
-        implements EntryProcessor<String, Account, String>, IdentifiedDataSerializable, HazelcastInstanceAware {
+public final class OpenAccount extends LedgerProcessor<String, OpenAccount> {
 
     enum Result { OPENED, EXISTS, PARTITION_LOST }
 
     private Account account;
-    private final transient LedgerWrites ledger = new LedgerWrites();
 
     public OpenAccount() {
     }
 
     OpenAccount(Account account) {
         this.account = account;
-    }
-
-    OpenAccount on(LedgerHost host) {
-        ledger.attach(host);
-        return this;
     }
 
     @Override
@@ -51,21 +39,6 @@ public final class OpenAccount
         }
         ledger.replace(entry, account);
         return Result.OPENED.name();
-    }
-
-    @Override
-    public EntryProcessor<String, Account, String> getBackupProcessor() {
-        return ledger.backup();
-    }
-
-    @Override
-    public void setHazelcastInstance(HazelcastInstance hazelcastInstance) {
-        ledger.attach(hazelcastInstance);
-    }
-
-    @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
     }
 
     @Override

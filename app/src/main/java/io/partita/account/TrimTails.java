@@ -1,12 +1,7 @@
 package io.partita.account;
 
-import com.hazelcast.core.HazelcastInstance;
-import com.hazelcast.core.HazelcastInstanceAware;
-import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
-import io.partita.node.Serialization;
 
 import java.io.IOException;
 import java.util.HashMap;
@@ -31,15 +26,13 @@ import java.util.Map;
  * cutoff stops moving while the cluster is short of members ({@link JournalWriter#holdCutoff}). What leaves past the
  * bound is put back from the journal before a merge ({@link TailRestore}).
  */
-public final class TrimTails
-        implements EntryProcessor<String, Account, Object>, IdentifiedDataSerializable, HazelcastInstanceAware {
+public final class TrimTails extends LedgerProcessor<Object, TrimTails> {
 
     /** The newest seq to trim through per account, or null for every account's version. */
     private Map<String, Long> through;
     private long holdCutoff;
     /** The account is answered when its oldest remaining entry was recorded before this: the journal may lack it. */
     private long staleBefore;
-    private final transient LedgerWrites ledger = new LedgerWrites();
 
     public TrimTails() {
     }
@@ -74,21 +67,6 @@ public final class TrimTails
             ledger.trim(entry, account, journaled);
         }
         return Tail.oldestAt(account.tail()) < staleBefore ? account : null;
-    }
-
-    @Override
-    public EntryProcessor<String, Account, Object> getBackupProcessor() {
-        return ledger.backup();
-    }
-
-    @Override
-    public void setHazelcastInstance(HazelcastInstance hazelcastInstance) {
-        ledger.attach(hazelcastInstance);
-    }
-
-    @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
     }
 
     @Override

@@ -2,14 +2,14 @@ package io.partita.account;
 
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
-import io.partita.node.Serialization;
 
 import java.io.IOException;
-import java.util.Objects;
 
-/** What a transaction came to, as the entry processor returns it to the node that asked. */
-public final class TxOutcome implements IdentifiedDataSerializable {
+/**
+ * What a transaction came to, as the entry processor returns it to the node that asked; its entry is the recorded
+ * one, null for {@link Kind#NOT_FOUND} and {@link Kind#PARTITION_LOST}.
+ */
+public final class TxOutcome extends EntryOutcome<TxOutcome.Kind> {
 
     public enum Kind {
         /** Recorded now: the entry's status says whether it was applied or rejected. */
@@ -29,15 +29,11 @@ public final class TxOutcome implements IdentifiedDataSerializable {
 
     private static final Kind[] KINDS = Kind.values();
 
-    private Kind kind;
-    private JournalEntry entry;
-
     public TxOutcome() {
     }
 
     private TxOutcome(Kind kind, JournalEntry entry) {
-        this.kind = kind;
-        this.entry = entry;
+        super(kind, entry);
     }
 
     public static TxOutcome recorded(JournalEntry entry) {
@@ -60,18 +56,9 @@ public final class TxOutcome implements IdentifiedDataSerializable {
         return new TxOutcome(Kind.PARTITION_LOST, null);
     }
 
-    public Kind kind() {
-        return kind;
-    }
-
-    /** The recorded entry; null for {@link Kind#NOT_FOUND} and {@link Kind#PARTITION_LOST}. */
-    public JournalEntry entry() {
-        return entry;
-    }
-
     @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
+    protected Kind[] kinds() {
+        return KINDS;
     }
 
     @Override
@@ -79,20 +66,7 @@ public final class TxOutcome implements IdentifiedDataSerializable {
         return AccountFeature.TRANSACTION_OUTCOME;
     }
 
-    /** Flat: the kind, then the entry's fields, type and status in one byte; no nested object, no schema. */
-    @Override
-    public void writeData(ObjectDataOutput out) throws IOException {
-        out.writeByte(kind.ordinal());
-        writeEntry(out, entry);
-    }
-
-    @Override
-    public void readData(ObjectDataInput in) throws IOException {
-        kind = KINDS[in.readByte()];
-        entry = readEntry(in);
-    }
-
-    /** Writes an entry, or null, field by field; {@link #readEntry} reads it back. */
+    /** Writes an entry, or null, field by field (type and status in one byte); {@link #readEntry} reads it back. */
     public static void writeEntry(ObjectDataOutput out, JournalEntry entry) throws IOException {
         if (entry == null) {
             out.writeByte(-1);
@@ -116,20 +90,5 @@ public final class TxOutcome implements IdentifiedDataSerializable {
         }
         return new JournalEntry(in.readString(), in.readString(), Tail.type(kind), in.readLong(), Tail.status(kind),
                 in.readLong(), in.readLong(), in.readLong(), in.readString(), Tail.merged(kind));
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof TxOutcome other && kind == other.kind && Objects.equals(entry, other.entry);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(kind, entry);
-    }
-
-    @Override
-    public String toString() {
-        return "TxOutcome[" + kind + ", " + entry + "]";
     }
 }

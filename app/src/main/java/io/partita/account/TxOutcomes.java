@@ -2,16 +2,15 @@ package io.partita.account;
 
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
-import io.partita.node.Serialization;
+import io.partita.node.Identified;
+import io.partita.node.Wire;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
 /** The outcomes of one account's transactions in an {@link ApplyTransactions}, in the order of its requests. */
-public final class TxOutcomes implements IdentifiedDataSerializable {
+public final class TxOutcomes implements Identified {
 
     private List<TxOutcome> outcomes;
 
@@ -31,31 +30,21 @@ public final class TxOutcomes implements IdentifiedDataSerializable {
     }
 
     @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
-    }
-
-    @Override
     public int getClassId() {
         return AccountFeature.TX_OUTCOMES;
     }
 
     @Override
     public void writeData(ObjectDataOutput out) throws IOException {
-        out.writeInt(outcomes.size());
-        for (TxOutcome outcome : outcomes) {
-            outcome.writeData(out);
-        }
+        Wire.writeList(out, outcomes, (o, outcome) -> outcome.writeData(o));
     }
 
     @Override
     public void readData(ObjectDataInput in) throws IOException {
-        int size = in.readInt();
-        outcomes = new ArrayList<>(size);
-        for (int i = 0; i < size; i++) {
+        outcomes = Wire.readList(in, i -> {
             TxOutcome outcome = new TxOutcome();
-            outcome.readData(in);
-            outcomes.add(outcome);
-        }
+            outcome.readData(i);
+            return outcome;
+        });
     }
 }

@@ -1,18 +1,12 @@
 package io.partita.job;
 
-import com.hazelcast.core.HazelcastInstance;
-import com.hazelcast.core.HazelcastInstanceAware;
-import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import io.partita.account.Account;
 import io.partita.account.JournalEntry;
 import io.partita.account.Ledger;
-import io.partita.account.LedgerHost;
-import io.partita.account.LedgerWrites;
+import io.partita.account.LedgerProcessor;
 import io.partita.account.TxRequest;
-import io.partita.node.Serialization;
 
 import java.io.IOException;
 import java.util.List;
@@ -39,14 +33,12 @@ import java.util.Map;
  * {@code ref} = the job's id. Clients cannot write such a txId (it holds '/'), so another entry there means the ledger
  * was written around the API; the account is then counted as skipped (no money moved), never as charged or paid.
  */
-final class ApplyJob implements EntryProcessor<String, Account, JobStep>, IdentifiedDataSerializable,
-        HazelcastInstanceAware {
+final class ApplyJob extends LedgerProcessor<JobStep, ApplyJob> {
 
     private String jobId;
     private String run;
     private JobSpec spec;
     private long at;
-    private final transient LedgerWrites ledger = new LedgerWrites();
 
     ApplyJob() {
     }
@@ -57,12 +49,6 @@ final class ApplyJob implements EntryProcessor<String, Account, JobStep>, Identi
         this.run = run;
         this.spec = spec;
         this.at = at;
-    }
-
-    /** For tests: runs against the caller's view of the member instead of a member's. */
-    ApplyJob on(LedgerHost host) {
-        ledger.attach(host);
-        return this;
     }
 
     @Override
@@ -99,21 +85,6 @@ final class ApplyJob implements EntryProcessor<String, Account, JobStep>, Identi
         ledger.record(entry, partition, account, decision.apply(account).withJob(runKey),
                 List.of(decision.recorded()), -1, runKey);
         return JobStep.recorded(decision.recorded());
-    }
-
-    @Override
-    public EntryProcessor<String, Account, JobStep> getBackupProcessor() {
-        return ledger.backup();
-    }
-
-    @Override
-    public void setHazelcastInstance(HazelcastInstance hazelcastInstance) {
-        ledger.attach(hazelcastInstance);
-    }
-
-    @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
     }
 
     @Override

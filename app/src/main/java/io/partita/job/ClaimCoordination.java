@@ -1,11 +1,9 @@
 package io.partita.job;
 
-import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import io.partita.node.ReplaceValue;
-import io.partita.node.Serialization;
+import io.partita.node.ValueWriter;
 
 import java.io.IOException;
 import java.util.Map;
@@ -20,12 +18,10 @@ import java.util.Objects;
  * (answered as above); its backup ({@link ReplaceValue}) stores the job it wrote on each backup replica's partition
  * thread.
  */
-final class ClaimCoordination implements EntryProcessor<String, Job, Boolean>, IdentifiedDataSerializable {
+final class ClaimCoordination extends ValueWriter<String, Job, Boolean> {
 
     private String expected;
     private String claimant;
-    private transient Job written;
-    private transient String key;
 
     ClaimCoordination() {
     }
@@ -47,20 +43,8 @@ final class ClaimCoordination implements EntryProcessor<String, Job, Boolean>, I
         if (!Objects.equals(job.coordinator(), expected)) {
             return false;
         }
-        written = job.withCoordinator(claimant);
-        key = entry.getKey();
-        entry.setValue(written);
+        write(entry, job.withCoordinator(claimant), 0);
         return true;
-    }
-
-    @Override
-    public EntryProcessor<String, Job, Boolean> getBackupProcessor() {
-        return written == null ? null : ReplaceValue.of(key, written, 0);
-    }
-
-    @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
     }
 
     @Override

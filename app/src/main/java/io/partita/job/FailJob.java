@@ -1,11 +1,9 @@
 package io.partita.job;
 
-import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import io.partita.node.ReplaceValue;
-import io.partita.node.Serialization;
+import io.partita.node.ValueWriter;
 
 import java.io.IOException;
 import java.util.Map;
@@ -17,13 +15,11 @@ import java.util.Map;
  * and the reason travel in the processor. Its backup ({@link ReplaceValue}) stores the failed job on each backup
  * replica.
  */
-final class FailJob implements EntryProcessor<String, Job, Job>, IdentifiedDataSerializable {
+final class FailJob extends ValueWriter<String, Job, Job> {
 
     private String reason;
     private long at;
     private long retentionMillis;
-    private transient Job written;
-    private transient String key;
 
     FailJob() {
     }
@@ -40,20 +36,7 @@ final class FailJob implements EntryProcessor<String, Job, Job>, IdentifiedDataS
         if (job == null || !job.running()) {
             return job;
         }
-        written = job.failed(reason, at);
-        key = entry.getKey();
-        ReplaceValue.store(entry, written, retentionMillis);
-        return written;
-    }
-
-    @Override
-    public EntryProcessor<String, Job, Job> getBackupProcessor() {
-        return written == null ? null : ReplaceValue.of(key, written, retentionMillis);
-    }
-
-    @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
+        return write(entry, job.failed(reason, at), retentionMillis);
     }
 
     @Override

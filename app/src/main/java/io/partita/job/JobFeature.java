@@ -11,8 +11,8 @@ import com.hazelcast.nio.ObjectDataOutput;
 import com.hazelcast.nio.serialization.FieldKind;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import com.hazelcast.nio.serialization.compact.CompactReader;
-import com.hazelcast.nio.serialization.compact.CompactSerializer;
 import com.hazelcast.nio.serialization.compact.CompactWriter;
+import io.partita.node.CompactCodec;
 import io.partita.node.Feature;
 import jakarta.inject.Singleton;
 
@@ -79,7 +79,7 @@ public final class JobFeature implements Feature {
                 .addIndexConfig(new IndexConfig(IndexType.HASH, "state")));
         config.addMapConfig(setup.protectedMap(JOB_GUARDS, null));
         config.addExecutorConfig(new ExecutorConfig(JOB_EXECUTOR).setPoolSize(JOB_THREADS));
-        config.getSerializationConfig().getCompactSerializationConfig().addSerializer(new JobSerializer());
+        config.getSerializationConfig().getCompactSerializationConfig().addSerializer(JOB_CODEC);
     }
 
     static void writeSpec(ObjectDataOutput out, JobSpec spec) throws IOException {
@@ -122,57 +122,46 @@ public final class JobFeature implements Feature {
                 reader.readInt32("rateBasisPoints"), reader.readBoolean("concurrent"));
     }
 
-    static final class JobSerializer implements CompactSerializer<Job> {
-        @Override
-        public Job read(CompactReader reader) {
-            String[] mismatchIds = reader.readArrayOfString("mismatchIds");
-            JobTally tally = new JobTally(reader.readInt64("accountsProcessed"), reader.readInt64("applied"),
-                    reader.readInt64("rejected"), reader.readInt64("skipped"), reader.readInt64("moved"),
-                    reader.readInt64("mismatches"), mismatchIds == null ? List.of() : Arrays.asList(mismatchIds),
-                    // A job stored before merge conflicts were counted reads as none.
-                    reader.getFieldKind("mergeConflicts") == FieldKind.INT64
-                            ? reader.readInt64("mergeConflicts") : 0);
-            long[] done = reader.readArrayOfInt64("done");
-            // A job stored before runs existed reads as run "0": only a later job of the same id tells them apart.
-            String run = reader.getFieldKind("run") == FieldKind.STRING ? reader.readString("run") : "0";
-            return new Job(reader.readString("id"), run, readSpec(reader), reader.readString("schedule"),
-                    JobState.valueOf(reader.readString("state")), reader.readInt64("startedAt"),
-                    reader.readInt64("finishedAt"), reader.readString("coordinator"),
-                    done == null ? new BitSet() : BitSet.valueOf(done), tally, reader.readString("error"));
-        }
+    static final CompactCodec<Job> JOB_CODEC = CompactCodec.of(JOB_TYPE,
+            Job.class, JobFeature::readJob, JobFeature::writeJob);
 
-        @Override
-        public void write(CompactWriter writer, Job job) {
-            writer.writeString("id", job.id());
-            writer.writeString("run", job.run());
-            writeSpec(writer, job.spec());
-            writer.writeString("schedule", job.schedule());
-            writer.writeString("state", job.state().name());
-            writer.writeInt64("startedAt", job.startedAt());
-            writer.writeInt64("finishedAt", job.finishedAt());
-            writer.writeString("coordinator", job.coordinator());
-            writer.writeArrayOfInt64("done", job.done().toLongArray());
-            writer.writeInt32("partitionsDone", job.partitionsDone());
-            JobTally tally = job.tally();
-            writer.writeInt64("accountsProcessed", tally.accounts());
-            writer.writeInt64("applied", tally.applied());
-            writer.writeInt64("rejected", tally.rejected());
-            writer.writeInt64("skipped", tally.skipped());
-            writer.writeInt64("moved", tally.moved());
-            writer.writeInt64("mismatches", tally.mismatches());
-            writer.writeArrayOfString("mismatchIds", tally.mismatchIds().toArray(new String[0]));
-            writer.writeInt64("mergeConflicts", tally.mergeConflicts());
-            writer.writeString("error", job.error());
-        }
+    private static Job readJob(CompactReader reader) {
+        String[] mismatchIds = reader.readArrayOfString("mismatchIds");
+        JobTally tally = new JobTally(reader.readInt64("accountsProcessed"), reader.readInt64("applied"),
+                reader.readInt64("rejected"), reader.readInt64("skipped"), reader.readInt64("moved"),
+                reader.readInt64("mismatches"), mismatchIds == null ? List.of() : Arrays.asList(mismatchIds),
+                // A job stored before merge conflicts were counted reads as none.
+                reader.getFieldKind("mergeConflicts") == FieldKind.INT64
+                        ? reader.readInt64("mergeConflicts") : 0);
+        long[] done = reader.readArrayOfInt64("done");
+        // A job stored before runs existed reads as run "0": only a later job of the same id tells them apart.
+        String run = reader.getFieldKind("run") == FieldKind.STRING ? reader.readString("run") : "0";
+        return new Job(reader.readString("id"), run, readSpec(reader), reader.readString("schedule"),
+                JobState.valueOf(reader.readString("state")), reader.readInt64("startedAt"),
+                reader.readInt64("finishedAt"), reader.readString("coordinator"),
+                done == null ? new BitSet() : BitSet.valueOf(done), tally, reader.readString("error"));
+    }
 
-        @Override
-        public String getTypeName() {
-            return JOB_TYPE;
-        }
-
-        @Override
-        public Class<Job> getCompactClass() {
-            return Job.class;
-        }
+    private static void writeJob(CompactWriter writer, Job job) {
+        writer.writeString("id", job.id());
+        writer.writeString("run", job.run());
+        writeSpec(writer, job.spec());
+        writer.writeString("schedule", job.schedule());
+        writer.writeString("state", job.state().name());
+        writer.writeInt64("startedAt", job.startedAt());
+        writer.writeInt64("finishedAt", job.finishedAt());
+        writer.writeString("coordinator", job.coordinator());
+        writer.writeArrayOfInt64("done", job.done().toLongArray());
+        writer.writeInt32("partitionsDone", job.partitionsDone());
+        JobTally tally = job.tally();
+        writer.writeInt64("accountsProcessed", tally.accounts());
+        writer.writeInt64("applied", tally.applied());
+        writer.writeInt64("rejected", tally.rejected());
+        writer.writeInt64("skipped", tally.skipped());
+        writer.writeInt64("moved", tally.moved());
+        writer.writeInt64("mismatches", tally.mismatches());
+        writer.writeArrayOfString("mismatchIds", tally.mismatchIds().toArray(new String[0]));
+        writer.writeInt64("mergeConflicts", tally.mergeConflicts());
+        writer.writeString("error", job.error());
     }
 }

@@ -276,6 +276,6 @@ final class JobRunner implements AutoCloseable {
     @PreDestroy
     @Override
     public void close() {
-        Timers.stopAfterCurrentRun(loop);
+        Timers.stop(loop);
     }
 }

@@ -1,19 +1,16 @@
 package io.partita.job;
 
-import com.hazelcast.nio.ObjectDataInput;
-import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
+import io.partita.account.EntryOutcome;
 import io.partita.account.JournalEntry;
-import io.partita.account.TxOutcome;
 import io.partita.account.TxStatus;
-import io.partita.node.Serialization;
 
-import java.io.IOException;
 import java.util.List;
-import java.util.Objects;
 
-/** What {@link ApplyJob} did to one account, as it travels back to the partition task. */
-final class JobStep implements IdentifiedDataSerializable {
+/**
+ * What {@link ApplyJob} did to one account, as it travels back to the partition task; its entry is the journal entry
+ * of the job's movement, null when there is none.
+ */
+final class JobStep extends EntryOutcome<JobStep.Kind> {
 
     enum Kind {
         /** Recorded now: the entry says whether the money moved (APPLIED) or could not (REJECTED). */
@@ -26,15 +23,13 @@ final class JobStep implements IdentifiedDataSerializable {
         MISSING
     }
 
-    private Kind kind;
-    private JournalEntry entry;
+    private static final Kind[] KINDS = Kind.values();
 
     JobStep() {
     }
 
     private JobStep(Kind kind, JournalEntry entry) {
-        this.kind = kind;
-        this.entry = entry;
+        super(kind, entry);
     }
 
     static JobStep recorded(JournalEntry entry) {
@@ -53,18 +48,15 @@ final class JobStep implements IdentifiedDataSerializable {
         return new JobStep(Kind.MISSING, null);
     }
 
-    Kind kind() {
-        return kind;
-    }
-
-    /** The journal entry of the job's movement; null when there is none. */
-    JournalEntry entry() {
-        return entry;
+    @Override
+    protected Kind[] kinds() {
+        return KINDS;
     }
 
     /** This step counted: an account processed, and how. A replay counts as what it first did. */
     JobTally tally() {
-        return switch (kind) {
+        JournalEntry entry = entry();
+        return switch (kind()) {
             case MISSING -> JobTally.EMPTY;
             case SKIPPED -> new JobTally(1, 0, 0, 1, 0, 0, List.of());
             case RECORDED, REPLAYED -> entry.status() == TxStatus.APPLIED
@@ -74,39 +66,7 @@ final class JobStep implements IdentifiedDataSerializable {
     }
 
     @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
-    }
-
-    @Override
     public int getClassId() {
         return JobFeature.JOB_STEP;
-    }
-
-    @Override
-    public void writeData(ObjectDataOutput out) throws IOException {
-        out.writeByte(kind.ordinal());
-        TxOutcome.writeEntry(out, entry);
-    }
-
-    @Override
-    public void readData(ObjectDataInput in) throws IOException {
-        kind = Kind.values()[in.readByte()];
-        entry = TxOutcome.readEntry(in);
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof JobStep other && kind == other.kind && Objects.equals(entry, other.entry);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(kind, entry);
-    }
-
-    @Override
-    public String toString() {
-        return "JobStep[" + kind + ", " + entry + "]";
     }
 }

@@ -5,7 +5,6 @@ import com.hazelcast.core.HazelcastInstanceAware;
 import com.hazelcast.map.IMap;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import com.hazelcast.partition.PartitionAware;
 import com.hazelcast.query.Predicates;
 import io.partita.account.Account;
@@ -15,7 +14,7 @@ import io.partita.account.JournalKey;
 import io.partita.account.JournalPredicates;
 import io.partita.account.JournalRecord;
 import io.partita.node.BackedUpCalls;
-import io.partita.node.Serialization;
+import io.partita.node.Identified;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -58,7 +57,7 @@ import java.util.concurrent.Callable;
  * again on its own before it
  * is reported, so a transaction racing the audit does not show as a mismatch.
  */
-final class PartitionTask implements Callable<Long>, IdentifiedDataSerializable, HazelcastInstanceAware,
+final class PartitionTask implements Callable<Long>, Identified, HazelcastInstanceAware,
         PartitionAware<String> {
 
     /** Slices between two reads of the job: at 64 accounts a slice, a job read per 1,024 accounts. */
@@ -183,11 +182,6 @@ final class PartitionTask implements Callable<Long>, IdentifiedDataSerializable,
     @Override
     public void setHazelcastInstance(HazelcastInstance hazelcastInstance) {
         this.hazelcast = hazelcastInstance;
-    }
-
-    @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
     }
 
     @Override

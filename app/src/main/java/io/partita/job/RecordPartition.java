@@ -1,11 +1,9 @@
 package io.partita.job;
 
-import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import io.partita.node.ReplaceValue;
-import io.partita.node.Serialization;
+import io.partita.node.ValueWriter;
 
 import java.io.IOException;
 import java.util.Map;
@@ -19,15 +17,13 @@ import java.util.Map;
  * Deterministic: the time travels in the processor. Its backup
  * ({@link ReplaceValue}) stores the job it wrote, with its time-to-live, on each backup replica.
  */
-final class RecordPartition implements EntryProcessor<String, Job, Job>, IdentifiedDataSerializable {
+final class RecordPartition extends ValueWriter<String, Job, Job> {
 
     private String run;
     private int partition;
     private JobTally tally;
     private long at;
     private long retentionMillis;
-    private transient Job written;
-    private transient String key;
 
     RecordPartition() {
     }
@@ -46,24 +42,8 @@ final class RecordPartition implements EntryProcessor<String, Job, Job>, Identif
         if (job == null || !job.running() || !job.run().equals(run) || job.isDone(partition)) {
             return job;
         }
-        written = job.withPartition(partition, tally, at);
-        key = entry.getKey();
-        ReplaceValue.store(entry, written, ttl());
-        return written;
-    }
-
-    private long ttl() {
-        return written.running() ? 0 : retentionMillis;
-    }
-
-    @Override
-    public EntryProcessor<String, Job, Job> getBackupProcessor() {
-        return written == null ? null : ReplaceValue.of(key, written, ttl());
-    }
-
-    @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
+        Job next = job.withPartition(partition, tally, at);
+        return write(entry, next, next.running() ? 0 : retentionMillis);
     }
 
     @Override

@@ -4,8 +4,7 @@ import com.hazelcast.core.ReadOnly;
 import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
-import io.partita.node.Serialization;
+import io.partita.node.Identified;
 
 import java.io.IOException;
 import java.util.List;
@@ -18,7 +17,7 @@ import java.util.Map;
  * or a migration gives the same answer.
  */
 public final class FenceCheck
-        implements EntryProcessor<String, LeaseGroup, LeaseAnswer>, ReadOnly, IdentifiedDataSerializable {
+        implements EntryProcessor<String, LeaseGroup, LeaseAnswer>, ReadOnly, Identified {
 
     private int shard;
     private long token;
@@ -50,11 +49,6 @@ public final class FenceCheck
     @Override
     public EntryProcessor<String, LeaseGroup, LeaseAnswer> getBackupProcessor() {
         return null;
-    }
-
-    @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
     }
 
     @Override

@@ -2,11 +2,10 @@ package io.partita.lease;
 
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
-import io.partita.node.Serialization;
+import io.partita.node.Identified;
+import io.partita.node.Wire;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -14,7 +13,7 @@ import java.util.List;
  * shards and lease, what the call changed (for the node's meters) and, for a fence check, whether the token is
  * current. Serialized as IdentifiedDataSerializable.
  */
-public final class LeaseAnswer implements IdentifiedDataSerializable {
+public final class LeaseAnswer implements Identified {
 
     enum Status { OK, CREATED, CONFLICT, NO_GROUP, UNKNOWN_WORKER }
 
@@ -68,11 +67,6 @@ public final class LeaseAnswer implements IdentifiedDataSerializable {
     }
 
     @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
-    }
-
-    @Override
     public int getClassId() {
         return LeaseFeature.LEASE_ANSWER;
     }
@@ -82,11 +76,10 @@ public final class LeaseAnswer implements IdentifiedDataSerializable {
         out.writeByte(status.ordinal());
         out.writeString(workerId);
         out.writeLong(leaseMillis);
-        out.writeInt(grants.size());
-        for (LeaseGroup.Grant grant : grants) {
-            out.writeInt(grant.shard());
-            out.writeLong(grant.token());
-        }
+        Wire.writeList(out, grants, (o, grant) -> {
+            o.writeInt(grant.shard());
+            o.writeLong(grant.token());
+        });
         out.writeInt(changes.grants());
         out.writeInt(changes.moves());
         out.writeInt(changes.expiries());
@@ -98,12 +91,7 @@ public final class LeaseAnswer implements IdentifiedDataSerializable {
         status = Status.values()[in.readByte()];
         workerId = in.readString();
         leaseMillis = in.readLong();
-        int count = in.readInt();
-        List<LeaseGroup.Grant> read = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
-            read.add(new LeaseGroup.Grant(in.readInt(), in.readLong()));
-        }
-        grants = List.copyOf(read);
+        grants = List.copyOf(Wire.readList(in, i -> new LeaseGroup.Grant(i.readInt(), i.readLong())));
         changes = new LeaseGroup.Changes(in.readInt(), in.readInt(), in.readInt());
         currentToken = in.readLong();
     }

@@ -3,8 +3,7 @@ package io.partita.lease;
 import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
-import io.partita.node.Serialization;
+import io.partita.node.Identified;
 
 import java.io.IOException;
 import java.util.List;
@@ -21,7 +20,7 @@ import java.util.Map;
  * a join with the same request id finds the worker it created, a renewal extends the lease again, a leave of a worker
  * already gone answers {@link LeaseAnswer.Status#UNKNOWN_WORKER}.
  */
-public final class LeaseCall implements EntryProcessor<String, LeaseGroup, LeaseAnswer>, IdentifiedDataSerializable {
+public final class LeaseCall implements EntryProcessor<String, LeaseGroup, LeaseAnswer>, Identified {
 
     enum Kind { CREATE, JOIN, RENEW, LEAVE, EXPIRE }
 
@@ -106,11 +105,6 @@ public final class LeaseCall implements EntryProcessor<String, LeaseGroup, Lease
     private static LeaseAnswer answer(LeaseGroup group, LeaseAnswer.Status status, String workerId,
                                       List<LeaseGroup.Grant> grants) {
         return new LeaseAnswer(status, workerId, group.leaseMillis(), grants, group.drainChanges(), -1);
-    }
-
-    @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
     }
 
     @Override

@@ -2,8 +2,7 @@ package io.partita.lease;
 
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
-import io.partita.node.Serialization;
+import io.partita.node.Identified;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -28,7 +27,7 @@ import java.util.TreeMap;
  * <p>Stored as the value of the {@code lease-groups} map (one entry per group, BINARY format: every entry processor
  * works on its own copy), serialized as IdentifiedDataSerializable.
  */
-public final class LeaseGroup implements IdentifiedDataSerializable {
+public final class LeaseGroup implements Identified {
 
     /** The most shards a group can have. */
     static final int MAX_SHARDS = 10_000;
@@ -291,11 +290,6 @@ public final class LeaseGroup implements IdentifiedDataSerializable {
             }
             pendingTo[s] = to;
         }
-    }
-
-    @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
     }
 
     @Override

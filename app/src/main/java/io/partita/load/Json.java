@@ -77,45 +77,39 @@ final class Json {
 
     private Map<String, Object> object() {
         Map<String, Object> map = new LinkedHashMap<>();
-        at++;
-        space();
-        if (text.charAt(at) == '}') {
-            at++;
-            return map;
-        }
-        while (true) {
+        items('}', () -> {
             space();
             String key = string();
             space();
             expect(':');
             map.put(key, value());
-            space();
-            if (text.charAt(at) == ',') {
-                at++;
-                continue;
-            }
-            expect('}');
-            return map;
-        }
+        });
+        return map;
     }
 
     private List<Object> array() {
         List<Object> list = new ArrayList<>();
+        items(']', () -> list.add(value()));
+        return list;
+    }
+
+    /** Reads an object's or an array's items, each by {@code item}, from its opening bracket through {@code close}. */
+    private void items(char close, Runnable item) {
         at++;
         space();
-        if (text.charAt(at) == ']') {
+        if (text.charAt(at) == close) {
             at++;
-            return list;
+            return;
         }
         while (true) {
-            list.add(value());
+            item.run();
             space();
             if (text.charAt(at) == ',') {
                 at++;
                 continue;
             }
-            expect(']');
-            return list;
+            expect(close);
+            return;
         }
     }
 

@@ -155,26 +155,23 @@ final class Workload {
      */
     Answer perform(Op op, URI first) {
         long start = System.nanoTime();
-        Answer answer;
-        try {
-            answer = send(op, first);
-        } catch (RuntimeException e) {
-            answer = Answer.unknown("error in the load tool: " + e);
-            say("error sending " + op.txId() + ": " + e);
-        }
+        Answer answer = sendOrUnknown(op, first, "sending");
         latency.recordValue(Math.max(1, (System.nanoTime() - start) / 1000));
         record(op, answer);
         if (answer.definite() && ThreadLocalRandom.current().nextDouble() < options.retryShare()) {
-            Answer again;
-            try {
-                again = send(op, null);
-            } catch (RuntimeException e) {
-                again = Answer.unknown("error in the load tool: " + e);
-                say("error replaying " + op.txId() + ": " + e);
-            }
-            replays.add(new Replay(op, answer, again));
+            replays.add(new Replay(op, answer, sendOrUnknown(op, null, "replaying")));
         }
         return answer;
+    }
+
+    /** {@link #send}, with an error in the tool answered as an unknown outcome (and said). */
+    private Answer sendOrUnknown(Op op, URI target, String doing) {
+        try {
+            return send(op, target);
+        } catch (RuntimeException e) {
+            say("error " + doing + " " + op.txId() + ": " + e);
+            return Answer.unknown("error in the load tool: " + e);
+        }
     }
 
     /** Records an operation sent outside {@link #perform}, such as a fault test's own probe, for the check. */

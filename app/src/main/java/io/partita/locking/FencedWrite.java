@@ -1,17 +1,11 @@
 package io.partita.locking;
 
-import com.hazelcast.core.HazelcastInstance;
-import com.hazelcast.core.HazelcastInstanceAware;
-import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import io.partita.account.Account;
 import io.partita.account.JournalEntry;
-import io.partita.account.LedgerHost;
-import io.partita.account.LedgerWrites;
+import io.partita.account.LedgerProcessor;
 import io.partita.account.TxOutcome;
-import io.partita.node.Serialization;
 
 import java.io.IOException;
 import java.util.List;
@@ -36,8 +30,7 @@ import java.util.Map;
  * account's tail or its journal already holds the txId (the journal lives in the account's partition, so this is a
  * local lookup on the same thread). The holder then reads again and answers the recorded entry.
  */
-public final class FencedWrite
-        implements EntryProcessor<String, Account, String>, IdentifiedDataSerializable, HazelcastInstanceAware {
+public final class FencedWrite extends LedgerProcessor<String, FencedWrite> {
 
     /** What the write came to; returned by name, a plain string on the wire. */
     enum Result {
@@ -54,7 +47,6 @@ public final class FencedWrite
     private long fence;
     private long expectedVersion;
     private JournalEntry entry;
-    private final transient LedgerWrites ledger = new LedgerWrites();
 
     public FencedWrite() {
     }
@@ -72,12 +64,6 @@ public final class FencedWrite
         this.fence = fence;
         this.expectedVersion = expectedVersion;
         this.entry = entry;
-    }
-
-    /** For tests: runs against the caller's view of the member instead of a member's. */
-    public FencedWrite on(LedgerHost host) {
-        ledger.attach(host);
-        return this;
     }
 
     @Override
@@ -99,21 +85,6 @@ public final class FencedWrite
         }
         ledger.record(mapEntry, partition, current, current.record(entry).withFence(fence), List.of(entry), fence, null);
         return Result.WRITTEN.name();
-    }
-
-    @Override
-    public EntryProcessor<String, Account, String> getBackupProcessor() {
-        return ledger.backup();
-    }
-
-    @Override
-    public void setHazelcastInstance(HazelcastInstance hazelcastInstance) {
-        ledger.attach(hazelcastInstance);
-    }
-
-    @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
     }
 
     @Override

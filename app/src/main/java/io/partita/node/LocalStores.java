@@ -49,14 +49,7 @@ public final class LocalStores {
     }
 
     public static LocalStores of(HazelcastInstance hazelcast) {
-        // Not computeIfAbsent: building one reaches for the others in the same user context map.
-        Object existing = hazelcast.getUserContext().get(USER_CONTEXT_KEY);
-        if (existing == null) {
-            Object built = new LocalStores(hazelcast);
-            existing = hazelcast.getUserContext().putIfAbsent(USER_CONTEXT_KEY, built);
-            existing = existing == null ? built : existing;
-        }
-        return (LocalStores) existing;
+        return PerMember.of(hazelcast, USER_CONTEXT_KEY, LocalStores.class, LocalStores::new);
     }
 
     /** The partition of an entry an entry processor is given, from its serialized key (not serialized again). */

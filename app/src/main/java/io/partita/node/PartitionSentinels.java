@@ -48,14 +48,7 @@ public final class PartitionSentinels {
     }
 
     public static PartitionSentinels of(HazelcastInstance hazelcast) {
-        // Not computeIfAbsent: building one reaches for the others in the same user context map.
-        Object existing = hazelcast.getUserContext().get(USER_CONTEXT_KEY);
-        if (existing == null) {
-            Object built = new PartitionSentinels(hazelcast);
-            existing = hazelcast.getUserContext().putIfAbsent(USER_CONTEXT_KEY, built);
-            existing = existing == null ? built : existing;
-        }
-        return (PartitionSentinels) existing;
+        return PerMember.of(hazelcast, USER_CONTEXT_KEY, PartitionSentinels.class, PartitionSentinels::new);
     }
 
     /**

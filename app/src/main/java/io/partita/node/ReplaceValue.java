@@ -4,7 +4,6 @@ import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.map.ExtendedMapEntry;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 
 import java.io.IOException;
 import java.util.LinkedHashMap;
@@ -13,8 +12,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The backup half of the entry processors that decide a new value on the primary: it carries the values the primary
- * computed, by key, and stores
- * them as they are (with the primary's time-to-live, if it set one), so a backup never re-decides and never disagrees.
+ * computed, by key, and stores them as they are (with the primary's time-to-live, if it set one), so a backup never
+ * re-decides and never disagrees. One processor for every feature's values; a feature that needs another rule for the
+ * time-to-live extends it and overrides only {@link #store(Map.Entry, Object)} (and its class id).
  * <b>Threads:</b> runs on the partition thread of each backup replica, after its primary ran on the owner, and may run
  * again when Hazelcast sends the backup again; it stores the same values each time, so a second run changes nothing.
  *
@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
  * processor once, after the whole batch, and runs that one processor on every key of the batch on the backup. A key
  * the primary left unchanged is not in the map and is left alone.
  */
-public final class ReplaceValue<K, V, R> implements EntryProcessor<K, V, R>, IdentifiedDataSerializable {
+public class ReplaceValue<K, V, R> implements EntryProcessor<K, V, R>, Identified {
 
     private Map<K, V> values;
     private long ttlMillis;
@@ -41,25 +41,43 @@ public final class ReplaceValue<K, V, R> implements EntryProcessor<K, V, R>, Ide
     }
 
     @Override
-    public R process(Map.Entry<K, V> entry) {
+    public final R process(Map.Entry<K, V> entry) {
         V value = values.get(entry.getKey());
         if (value != null) {
-            store(entry, value, ttlMillis);
+            store(entry, value);
         }
         return null;
     }
 
+    /** Stores {@code value} as the primary did: with {@link #ttlMillis()} if positive, else the map's default. */
+    protected void store(Map.Entry<K, V> entry, V value) {
+        store(entry, value, ttlMillis);
+    }
+
+    /** The time-to-live the primary stored its values with, in milliseconds. */
+    public final long ttlMillis() {
+        return ttlMillis;
+    }
+
+    /** Stores {@code value} with {@code ttlMillis} if positive, else with the map's default time-to-live. */
     public static <K, V> void store(Map.Entry<K, V> entry, V value, long ttlMillis) {
-        if (ttlMillis > 0 && entry instanceof ExtendedMapEntry<K, V> extended) {
-            extended.setValue(value, ttlMillis, TimeUnit.MILLISECONDS);
+        if (ttlMillis > 0) {
+            storeWithOwnTtl(entry, value, ttlMillis);
         } else {
             entry.setValue(value);
         }
     }
 
-    @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
+    /**
+     * Stores {@code value} with exactly {@code ttlMillis}, whatever the map's configuration says: Hazelcast's
+     * per-entry time-to-live, where 0 means "never expires". On a plain entry (tests) it is stored without one.
+     */
+    public static <K, V> void storeWithOwnTtl(Map.Entry<K, V> entry, V value, long ttlMillis) {
+        if (entry instanceof ExtendedMapEntry<K, V> extended) {
+            extended.setValue(value, ttlMillis, TimeUnit.MILLISECONDS);
+        } else {
+            entry.setValue(value);
+        }
     }
 
     @Override
@@ -68,24 +86,14 @@ public final class ReplaceValue<K, V, R> implements EntryProcessor<K, V, R>, Ide
     }
 
     @Override
-    public void writeData(ObjectDataOutput out) throws IOException {
-        out.writeInt(values.size());
-        for (Map.Entry<K, V> entry : values.entrySet()) {
-            out.writeObject(entry.getKey());
-            out.writeObject(entry.getValue());
-        }
+    public final void writeData(ObjectDataOutput out) throws IOException {
+        Wire.writeMap(out, values, ObjectDataOutput::writeObject, ObjectDataOutput::writeObject);
         out.writeLong(ttlMillis);
     }
 
     @Override
-    public void readData(ObjectDataInput in) throws IOException {
-        int size = in.readInt();
-        values = new LinkedHashMap<>(size * 2);
-        for (int i = 0; i < size; i++) {
-            K key = in.readObject();
-            V value = in.readObject();
-            values.put(key, value);
-        }
+    public final void readData(ObjectDataInput in) throws IOException {
+        values = Wire.readMap(in, ObjectDataInput::readObject, ObjectDataInput::readObject);
         ttlMillis = in.readLong();
     }
 }

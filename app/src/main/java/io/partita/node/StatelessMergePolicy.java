@@ -1,8 +1,5 @@
 package io.partita.node;
 
-import com.hazelcast.nio.ObjectDataInput;
-import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import com.hazelcast.spi.merge.MergingValue;
 import com.hazelcast.spi.merge.SplitBrainMergePolicy;
 
@@ -14,18 +11,5 @@ import com.hazelcast.spi.merge.SplitBrainMergePolicy;
  * @param <T> what Hazelcast hands the policy for each side
  */
 public abstract class StatelessMergePolicy<V, T extends MergingValue<V>>
-        implements SplitBrainMergePolicy<V, T, Object>, IdentifiedDataSerializable {
-
-    @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
-    }
-
-    @Override
-    public void writeData(ObjectDataOutput out) {
-    }
-
-    @Override
-    public void readData(ObjectDataInput in) {
-    }
+        implements SplitBrainMergePolicy<V, T, Object>, Stateless {
 }

@@ -1,6 +1,5 @@
 package io.partita.node;
 
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -25,10 +24,10 @@ public final class Timers {
     }
 
     /**
-     * Lets a run in progress finish (no half-done step to account for later), for up to ten seconds, then stops
-     * {@code timer}; an interrupt stops it at once.
+     * Stops a bean's timer: lets a tick in progress finish (no half-done step to account for later), up to 10 s, then
+     * interrupts it.
      */
-    public static void stopAfterCurrentRun(ExecutorService timer) {
+    public static void stop(ScheduledExecutorService timer) {
         timer.shutdown();
         try {
             if (!timer.awaitTermination(10, TimeUnit.SECONDS)) {

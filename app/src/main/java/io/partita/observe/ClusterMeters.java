@@ -3,8 +3,6 @@ package io.partita.observe;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.LocalMapStats;
 import com.hazelcast.partition.Partition;
-import io.micrometer.core.instrument.FunctionCounter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.annotation.Context;
 import io.partita.account.AccountFeature;
@@ -28,35 +26,28 @@ class ClusterMeters {
 
     ClusterMeters(MeterRegistry registry, HazelcastInstance hazelcast, MigrationTracker migrations,
                   ClusterSafety safety) {
-        Gauge.builder("partita.partitions.owned", hazelcast, guarded(ClusterMeters::ownedPartitions))
-                .description("Partitions whose primary replica this member owns")
-                .register(registry);
-        Gauge.builder("partita.cluster.members", hazelcast, guarded(h -> h.getCluster().getMembers().size()))
-                .description("Members in the cluster as this member sees it")
-                .register(registry);
-        Gauge.builder("partita.cluster.safe", safety, s -> s.isSafe() ? 1 : 0)
-                .description("1 when every partition has its backups and no migration runs")
-                .register(registry);
+        Meters.gauge(registry, "partita.partitions.owned", hazelcast, guarded(ClusterMeters::ownedPartitions),
+                "Partitions whose primary replica this member owns");
+        Meters.gauge(registry, "partita.cluster.members", hazelcast, guarded(h -> h.getCluster().getMembers().size()),
+                "Members in the cluster as this member sees it");
+        Meters.gauge(registry, "partita.cluster.safe", safety, s -> s.isSafe() ? 1 : 0,
+                "1 when every partition has its backups and no migration runs");
         for (String map : new String[] {AccountFeature.ACCOUNTS, AccountFeature.JOURNAL}) {
-            Gauge.builder("partita.map.entries", hazelcast, guarded(h -> localStats(h, map).getOwnedEntryCount()))
-                    .description("Entries of the map held by this member").tags("map", map, "replica", "primary")
-                    .register(registry);
-            Gauge.builder("partita.map.entries", hazelcast, guarded(h -> localStats(h, map).getBackupEntryCount()))
-                    .description("Entries of the map held by this member").tags("map", map, "replica", "backup")
-                    .register(registry);
+            Meters.gauge(registry, "partita.map.entries", hazelcast,
+                    guarded(h -> localStats(h, map).getOwnedEntryCount()),
+                    "Entries of the map held by this member", "map", map, "replica", "primary");
+            Meters.gauge(registry, "partita.map.entries", hazelcast,
+                    guarded(h -> localStats(h, map).getBackupEntryCount()),
+                    "Entries of the map held by this member", "map", map, "replica", "backup");
         }
-        FunctionCounter.builder("partita.migrations.completed", migrations, MigrationTracker::completed)
-                .description("Replica migrations completed in the cluster since this node joined")
-                .register(registry);
-        FunctionCounter.builder("partita.migrations.failed", migrations, MigrationTracker::failed)
-                .description("Replica migrations failed in the cluster since this node joined")
-                .register(registry);
-        FunctionCounter.builder("partita.partitions.moved", migrations, MigrationTracker::partitionsMoved)
-                .description("Changes of a partition's primary owner since this node joined")
-                .register(registry);
-        Gauge.builder("partita.migrations.in.flight", migrations, MigrationTracker::inFlight)
-                .description("Migrations of the running migration process not yet completed")
-                .register(registry);
+        Meters.counter(registry, "partita.migrations.completed", migrations, MigrationTracker::completed,
+                "Replica migrations completed in the cluster since this node joined");
+        Meters.counter(registry, "partita.migrations.failed", migrations, MigrationTracker::failed,
+                "Replica migrations failed in the cluster since this node joined");
+        Meters.counter(registry, "partita.partitions.moved", migrations, MigrationTracker::partitionsMoved,
+                "Changes of a partition's primary owner since this node joined");
+        Meters.gauge(registry, "partita.migrations.in.flight", migrations, MigrationTracker::inFlight,
+                "Migrations of the running migration process not yet completed");
     }
 
     private static double ownedPartitions(HazelcastInstance hazelcast) {

@@ -1,8 +1,6 @@
 package io.partita.observe;
 
 import com.hazelcast.core.HazelcastInstance;
-import io.micrometer.core.instrument.FunctionCounter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.annotation.Context;
 import io.partita.account.MemberLedger;
@@ -23,21 +21,17 @@ public class LedgerMeters {
     LedgerMeters(MeterRegistry registry, HazelcastInstance hazelcast) {
         MemberLedger ledger = MemberLedger.of(hazelcast);
         MergeReport merges = ledger.merges();
-        FunctionCounter.builder("partita.journal.written", ledger, MemberLedger::journalWritten)
-                .description("Journal entries this node's journal writer wrote").register(registry);
-        Gauge.builder("partita.journal.pending", ledger, MemberLedger::journalPending)
-                .description("Entries waiting for this node's journal writer").register(registry);
-        FunctionCounter.builder("partita.merge.accounts.joined", merges, MergeReport::accountsJoined)
-                .description("Accounts both sides of a network split held, joined here by the merge")
-                .register(registry);
-        FunctionCounter.builder("partita.merge.transactions.added", merges, MergeReport::transactionsAdded)
-                .description("Transactions only the other side of a split had recorded, added by the merge")
-                .register(registry);
-        FunctionCounter.builder("partita.merge.conflicts", merges, MergeReport::conflicts)
-                .description("Merges that left an account below its overdraft limit (both sides debited it)")
-                .register(registry);
-        FunctionCounter.builder("partita.partitions.lost.events", PartitionSentinels.of(hazelcast),
-                        PartitionSentinels::lostEvents)
-                .description("Partition-lost events: every copy of a partition's data gone").register(registry);
+        Meters.counter(registry, "partita.journal.written", ledger, MemberLedger::journalWritten,
+                "Journal entries this node's journal writer wrote");
+        Meters.gauge(registry, "partita.journal.pending", ledger, MemberLedger::journalPending,
+                "Entries waiting for this node's journal writer");
+        Meters.counter(registry, "partita.merge.accounts.joined", merges, MergeReport::accountsJoined,
+                "Accounts both sides of a network split held, joined here by the merge");
+        Meters.counter(registry, "partita.merge.transactions.added", merges, MergeReport::transactionsAdded,
+                "Transactions only the other side of a split had recorded, added by the merge");
+        Meters.counter(registry, "partita.merge.conflicts", merges, MergeReport::conflicts,
+                "Merges that left an account below its overdraft limit (both sides debited it)");
+        Meters.counter(registry, "partita.partitions.lost.events", PartitionSentinels.of(hazelcast),
+                PartitionSentinels::lostEvents, "Partition-lost events: every copy of a partition's data gone");
     }
 }

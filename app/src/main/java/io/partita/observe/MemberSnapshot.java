@@ -2,8 +2,7 @@ package io.partita.observe;
 
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
-import io.partita.node.Serialization;
+import io.partita.node.Identified;
 
 import java.io.IOException;
 import java.util.Arrays;
@@ -13,7 +12,7 @@ import java.util.UUID;
  * One member's answer to {@link MemberSnapshotTask}: the partitions it owned when asked, the accounts in each, and its
  * node's transaction counters.
  */
-final class MemberSnapshot implements IdentifiedDataSerializable {
+final class MemberSnapshot implements Identified {
 
     private UUID member;
     private int[] partitionIds;
@@ -58,11 +57,6 @@ final class MemberSnapshot implements IdentifiedDataSerializable {
 
     double transactionsPerSecond() {
         return transactionsPerSecond;
-    }
-
-    @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
     }
 
     @Override

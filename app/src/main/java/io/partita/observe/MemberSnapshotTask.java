@@ -2,14 +2,11 @@ package io.partita.observe;
 
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastInstanceAware;
-import com.hazelcast.nio.ObjectDataInput;
-import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import com.hazelcast.partition.Partition;
 import io.partita.account.AccountFeature;
 import io.partita.node.Internals;
 import io.partita.node.NodeActivity;
-import io.partita.node.Serialization;
+import io.partita.node.Stateless;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -23,8 +20,7 @@ import java.util.concurrent.Callable;
  * carries no state; a member that leaves while answering simply has no answer, and the view shows its partitions
  * without counts until the next poll.
  */
-final class MemberSnapshotTask implements Callable<MemberSnapshot>, HazelcastInstanceAware,
-        IdentifiedDataSerializable {
+final class MemberSnapshotTask implements Callable<MemberSnapshot>, HazelcastInstanceAware, Stateless {
 
     private transient HazelcastInstance hazelcast;
 
@@ -55,21 +51,7 @@ final class MemberSnapshotTask implements Callable<MemberSnapshot>, HazelcastIns
     }
 
     @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
-    }
-
-    @Override
     public int getClassId() {
         return ObserveFeature.MEMBER_SNAPSHOT_TASK;
-    }
-
-    @Override
-    public void writeData(ObjectDataOutput out) {
-        // Nothing to send: the member answers about itself.
-    }
-
-    @Override
-    public void readData(ObjectDataInput in) {
     }
 }

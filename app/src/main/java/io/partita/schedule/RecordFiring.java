@@ -1,11 +1,9 @@
 package io.partita.schedule;
 
-import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import io.partita.node.ReplaceValue;
-import io.partita.node.Serialization;
+import io.partita.node.ValueWriter;
 
 import java.io.IOException;
 import java.util.Map;
@@ -19,7 +17,7 @@ import java.util.Map;
  * {@code lastFiredAt} moved and answers false without writing. Deterministic: the firing's time travels in the
  * processor. Its backup ({@link ReplaceValue}) stores the schedule it wrote on each backup replica.
  */
-public final class RecordFiring implements EntryProcessor<String, Schedule, Boolean>, IdentifiedDataSerializable {
+public final class RecordFiring extends ValueWriter<String, Schedule, Boolean> {
 
     private long expected;
     private long fireAt;
@@ -28,8 +26,6 @@ public final class RecordFiring implements EntryProcessor<String, Schedule, Bool
     private long skipped;
     private String jobId;
     private String note;
-    private transient Schedule written;
-    private transient String key;
 
     public RecordFiring() {
     }
@@ -50,20 +46,8 @@ public final class RecordFiring implements EntryProcessor<String, Schedule, Bool
         if (schedule == null || schedule.lastFiredAt() != expected) {
             return false;
         }
-        written = schedule.fired(fireAt, ran, missed, skipped, jobId, note);
-        key = entry.getKey();
-        entry.setValue(written);
+        write(entry, schedule.fired(fireAt, ran, missed, skipped, jobId, note), 0);
         return true;
-    }
-
-    @Override
-    public EntryProcessor<String, Schedule, Boolean> getBackupProcessor() {
-        return written == null ? null : ReplaceValue.of(key, written, 0);
-    }
-
-    @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
     }
 
     @Override

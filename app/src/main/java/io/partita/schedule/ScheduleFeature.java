@@ -5,9 +5,9 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import com.hazelcast.nio.serialization.compact.CompactReader;
-import com.hazelcast.nio.serialization.compact.CompactSerializer;
 import com.hazelcast.nio.serialization.compact.CompactWriter;
 import io.partita.job.JobFeature;
+import io.partita.node.CompactCodec;
 import io.partita.node.Feature;
 import jakarta.inject.Singleton;
 
@@ -41,40 +41,29 @@ public final class ScheduleFeature implements Feature {
     @Override
     public void configure(Config config, Setup setup) {
         config.addMapConfig(setup.protectedMap(SCHEDULES, ScheduleMergePolicy.class));
-        config.getSerializationConfig().getCompactSerializationConfig().addSerializer(new ScheduleSerializer());
+        config.getSerializationConfig().getCompactSerializationConfig().addSerializer(SCHEDULE_CODEC);
     }
 
-    static final class ScheduleSerializer implements CompactSerializer<Schedule> {
-        @Override
-        public Schedule read(CompactReader reader) {
-            return new Schedule(reader.readString("name"), reader.readString("cron"), JobFeature.readSpec(reader),
-                    reader.readInt64("createdAt"), reader.readInt64("lastFiredAt"), reader.readInt64("firings"),
-                    reader.readInt64("missed"), reader.readInt64("skipped"), reader.readString("lastJobId"),
-                    reader.readString("lastNote"));
-        }
+    static final CompactCodec<Schedule> SCHEDULE_CODEC = CompactCodec.of(SCHEDULE_TYPE,
+            Schedule.class, ScheduleFeature::readSchedule, ScheduleFeature::writeSchedule);
 
-        @Override
-        public void write(CompactWriter writer, Schedule schedule) {
-            writer.writeString("name", schedule.name());
-            writer.writeString("cron", schedule.cron());
-            JobFeature.writeSpec(writer, schedule.job());
-            writer.writeInt64("createdAt", schedule.createdAt());
-            writer.writeInt64("lastFiredAt", schedule.lastFiredAt());
-            writer.writeInt64("firings", schedule.firings());
-            writer.writeInt64("missed", schedule.missed());
-            writer.writeInt64("skipped", schedule.skipped());
-            writer.writeString("lastJobId", schedule.lastJobId());
-            writer.writeString("lastNote", schedule.lastNote());
-        }
+    private static Schedule readSchedule(CompactReader reader) {
+        return new Schedule(reader.readString("name"), reader.readString("cron"), JobFeature.readSpec(reader),
+                reader.readInt64("createdAt"), reader.readInt64("lastFiredAt"), reader.readInt64("firings"),
+                reader.readInt64("missed"), reader.readInt64("skipped"), reader.readString("lastJobId"),
+                reader.readString("lastNote"));
+    }
 
-        @Override
-        public String getTypeName() {
-            return SCHEDULE_TYPE;
-        }
-
-        @Override
-        public Class<Schedule> getCompactClass() {
-            return Schedule.class;
-        }
+    private static void writeSchedule(CompactWriter writer, Schedule schedule) {
+        writer.writeString("name", schedule.name());
+        writer.writeString("cron", schedule.cron());
+        JobFeature.writeSpec(writer, schedule.job());
+        writer.writeInt64("createdAt", schedule.createdAt());
+        writer.writeInt64("lastFiredAt", schedule.lastFiredAt());
+        writer.writeInt64("firings", schedule.firings());
+        writer.writeInt64("missed", schedule.missed());
+        writer.writeInt64("skipped", schedule.skipped());
+        writer.writeString("lastJobId", schedule.lastJobId());
+        writer.writeString("lastNote", schedule.lastNote());
     }
 }

@@ -163,6 +163,6 @@ public final class ScheduleTrigger implements AutoCloseable {
     @PreDestroy
     @Override
     public void close() {
-        Timers.stopAfterCurrentRun(loop);
+        Timers.stop(loop);
     }
 }

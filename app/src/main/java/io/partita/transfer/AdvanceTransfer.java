@@ -3,8 +3,7 @@ package io.partita.transfer;
 import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
-import io.partita.node.Serialization;
+import io.partita.node.Identified;
 
 import java.io.IOException;
 import java.util.Map;
@@ -18,11 +17,12 @@ import java.util.Map;
  * processor. Its backup ({@link ReplaceTransfer}) stores the record it wrote on each backup replica.
  */
 public final class AdvanceTransfer
-        implements EntryProcessor<TransferKey, Transfer, Transfer>, IdentifiedDataSerializable {
+        implements EntryProcessor<TransferKey, Transfer, Transfer>, Identified {
 
     private Transfer next;
     private long terminalTtlMillis;
-    private transient boolean advanced;
+    /** The key it stored {@code next} under, or null: what its backup replaces. */
+    private transient TransferKey advanced;
 
     public AdvanceTransfer() {
     }
@@ -42,7 +42,7 @@ public final class AdvanceTransfer
             return current;
         }
         ReplaceTransfer.store(entry, next, ttlMillis());
-        advanced = true;
+        advanced = entry.getKey();
         return next;
     }
 
@@ -52,12 +52,7 @@ public final class AdvanceTransfer
 
     @Override
     public EntryProcessor<TransferKey, Transfer, Transfer> getBackupProcessor() {
-        return advanced ? new ReplaceTransfer(next, ttlMillis()) : null;
-    }
-
-    @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
+        return advanced == null ? null : new ReplaceTransfer(advanced, next, ttlMillis());
     }
 
     @Override

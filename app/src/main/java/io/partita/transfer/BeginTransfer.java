@@ -3,8 +3,7 @@ package io.partita.transfer;
 import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
-import io.partita.node.Serialization;
+import io.partita.node.Identified;
 
 import java.io.IOException;
 import java.util.Map;
@@ -18,10 +17,11 @@ import java.util.Map;
  * and answers it, as it answers any retry.
  */
 public final class BeginTransfer
-        implements EntryProcessor<TransferKey, Transfer, Transfer>, IdentifiedDataSerializable {
+        implements EntryProcessor<TransferKey, Transfer, Transfer>, Identified {
 
     private Transfer transfer;
-    private transient boolean recorded;
+    /** The key it stored the transfer under, or null: what its backup replaces. */
+    private transient TransferKey recorded;
 
     public BeginTransfer() {
     }
@@ -36,18 +36,13 @@ public final class BeginTransfer
             return entry.getValue();
         }
         ReplaceTransfer.store(entry, transfer, ReplaceTransfer.NO_EXPIRY);
-        recorded = true;
+        recorded = entry.getKey();
         return null;
     }
 
     @Override
     public EntryProcessor<TransferKey, Transfer, Transfer> getBackupProcessor() {
-        return recorded ? new ReplaceTransfer(transfer, ReplaceTransfer.NO_EXPIRY) : null;
-    }
-
-    @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
+        return recorded == null ? null : new ReplaceTransfer(recorded, transfer, ReplaceTransfer.NO_EXPIRY);
     }
 
     @Override

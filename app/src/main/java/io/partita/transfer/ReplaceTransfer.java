@@ -1,47 +1,30 @@
 package io.partita.transfer;
 
-import com.hazelcast.map.EntryProcessor;
-import com.hazelcast.map.ExtendedMapEntry;
-import com.hazelcast.nio.ObjectDataInput;
-import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
-import io.partita.node.Serialization;
+import io.partita.node.ReplaceValue;
 
-import java.io.IOException;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
- * The backup half of the transfer processors: stores the record the primary computed, with the same time to live,
- * without deciding again.
+ * The backup of the transfer processors: a {@link ReplaceValue} (the record the primary computed, under its key) whose
+ * time-to-live is the record's own, where 0 means "never expires" rather than the map's default.
  * <b>Threads:</b> runs on the partition thread of each backup replica, after its primary ran on the owner, and may run
  * again when Hazelcast sends the backup again; it stores the same record each time, so a second run changes nothing.
  */
-public final class ReplaceTransfer
-        implements EntryProcessor<TransferKey, Transfer, Transfer>, IdentifiedDataSerializable {
+public final class ReplaceTransfer extends ReplaceValue<TransferKey, Transfer, Transfer> {
 
     /** A record's time to live that means "never expires" (Hazelcast's per-entry TTL of 0). */
     static final long NO_EXPIRY = 0;
 
-    private Transfer transfer;
-    private long ttlMillis;
-
     public ReplaceTransfer() {
     }
 
-    ReplaceTransfer(Transfer transfer, long ttlMillis) {
-        this.transfer = transfer;
-        this.ttlMillis = ttlMillis;
+    ReplaceTransfer(TransferKey key, Transfer transfer, long ttlMillis) {
+        super(Map.of(key, transfer), ttlMillis);
     }
 
     @Override
-    public Transfer process(Map.Entry<TransferKey, Transfer> entry) {
-        store(entry, transfer, ttlMillis);
-        return null;
-    }
-
-    long ttlMillis() {
-        return ttlMillis;
+    protected void store(Map.Entry<TransferKey, Transfer> entry, Transfer transfer) {
+        store(entry, transfer, ttlMillis());
     }
 
     /**
@@ -50,32 +33,11 @@ public final class ReplaceTransfer
      * journal entries of its steps. On a plain entry (tests) it is stored without one.
      */
     static void store(Map.Entry<TransferKey, Transfer> entry, Transfer transfer, long ttlMillis) {
-        if (entry instanceof ExtendedMapEntry<TransferKey, Transfer> extended) {
-            extended.setValue(transfer, ttlMillis, TimeUnit.MILLISECONDS);
-        } else {
-            entry.setValue(transfer);
-        }
-    }
-
-    @Override
-    public int getFactoryId() {
-        return Serialization.FACTORY_ID;
+        storeWithOwnTtl(entry, transfer, ttlMillis);
     }
 
     @Override
     public int getClassId() {
         return TransferFeature.REPLACE_TRANSFER;
-    }
-
-    @Override
-    public void writeData(ObjectDataOutput out) throws IOException {
-        out.writeObject(transfer);
-        out.writeLong(ttlMillis);
-    }
-
-    @Override
-    public void readData(ObjectDataInput in) throws IOException {
-        transfer = in.readObject();
-        ttlMillis = in.readLong();
     }
 }

@@ -7,8 +7,8 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import com.hazelcast.nio.serialization.compact.CompactReader;
-import com.hazelcast.nio.serialization.compact.CompactSerializer;
 import com.hazelcast.nio.serialization.compact.CompactWriter;
+import io.partita.node.CompactCodec;
 import io.partita.node.Feature;
 import jakarta.inject.Singleton;
 
@@ -55,65 +55,43 @@ public final class TransferFeature implements Feature {
         config.addMapConfig(setup.protectedMap(TRANSFERS, TransferMergePolicy.class)
                 .addIndexConfig(new IndexConfig(IndexType.HASH, "state")));
         config.getSerializationConfig().getCompactSerializationConfig()
-                .addSerializer(new TransferSerializer())
-                .addSerializer(new TransferKeySerializer());
+                .addSerializer(TRANSFER_CODEC)
+                .addSerializer(TRANSFER_KEY_CODEC);
     }
 
-    static final class TransferSerializer implements CompactSerializer<Transfer> {
-        @Override
-        public Transfer read(CompactReader reader) {
-            return new Transfer(reader.readString("txId"), reader.readString("fromAccountId"),
-                    reader.readString("toAccountId"), reader.readInt64("amount"), reader.readInt64("at"),
-                    TransferState.valueOf(reader.readString("state")), reader.readNullableInt64("fromBalance"),
-                    reader.readNullableInt64("toBalance"), reader.readString("reason"),
-                    reader.readString("coordinator"));
-        }
+    static final CompactCodec<Transfer> TRANSFER_CODEC = CompactCodec.of(TRANSFER_TYPE,
+            Transfer.class, TransferFeature::readTransfer, TransferFeature::writeTransfer);
 
-        @Override
-        public void write(CompactWriter writer, Transfer transfer) {
-            writer.writeString("txId", transfer.txId());
-            writer.writeString("fromAccountId", transfer.from());
-            writer.writeString("toAccountId", transfer.to());
-            writer.writeInt64("amount", transfer.amount());
-            writer.writeInt64("at", transfer.at());
-            writer.writeString("state", transfer.state().name());
-            writer.writeNullableInt64("fromBalance", transfer.fromBalance());
-            writer.writeNullableInt64("toBalance", transfer.toBalance());
-            writer.writeString("reason", transfer.reason());
-            writer.writeString("coordinator", transfer.coordinator());
-        }
-
-        @Override
-        public String getTypeName() {
-            return TRANSFER_TYPE;
-        }
-
-        @Override
-        public Class<Transfer> getCompactClass() {
-            return Transfer.class;
-        }
+    private static Transfer readTransfer(CompactReader reader) {
+        return new Transfer(reader.readString("txId"), reader.readString("fromAccountId"),
+                reader.readString("toAccountId"), reader.readInt64("amount"), reader.readInt64("at"),
+                TransferState.valueOf(reader.readString("state")), reader.readNullableInt64("fromBalance"),
+                reader.readNullableInt64("toBalance"), reader.readString("reason"),
+                reader.readString("coordinator"));
     }
 
-    static final class TransferKeySerializer implements CompactSerializer<TransferKey> {
-        @Override
-        public TransferKey read(CompactReader reader) {
-            return new TransferKey(reader.readString("fromAccountId"), reader.readString("txId"));
-        }
+    private static void writeTransfer(CompactWriter writer, Transfer transfer) {
+        writer.writeString("txId", transfer.txId());
+        writer.writeString("fromAccountId", transfer.from());
+        writer.writeString("toAccountId", transfer.to());
+        writer.writeInt64("amount", transfer.amount());
+        writer.writeInt64("at", transfer.at());
+        writer.writeString("state", transfer.state().name());
+        writer.writeNullableInt64("fromBalance", transfer.fromBalance());
+        writer.writeNullableInt64("toBalance", transfer.toBalance());
+        writer.writeString("reason", transfer.reason());
+        writer.writeString("coordinator", transfer.coordinator());
+    }
 
-        @Override
-        public void write(CompactWriter writer, TransferKey key) {
-            writer.writeString("fromAccountId", key.from());
-            writer.writeString("txId", key.txId());
-        }
+    static final CompactCodec<TransferKey> TRANSFER_KEY_CODEC = CompactCodec.of(TRANSFER_KEY_TYPE,
+            TransferKey.class, TransferFeature::readTransferKey, TransferFeature::writeTransferKey);
 
-        @Override
-        public String getTypeName() {
-            return TRANSFER_KEY_TYPE;
-        }
+    private static TransferKey readTransferKey(CompactReader reader) {
+        return new TransferKey(reader.readString("fromAccountId"), reader.readString("txId"));
+    }
 
-        @Override
-        public Class<TransferKey> getCompactClass() {
-            return TransferKey.class;
-        }
+    private static void writeTransferKey(CompactWriter writer, TransferKey key) {
+        writer.writeString("fromAccountId", key.from());
+        writer.writeString("txId", key.txId());
     }
 }

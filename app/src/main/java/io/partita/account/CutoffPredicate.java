@@ -1,0 +1,44 @@
+package io.partita.account;
+
+import com.hazelcast.nio.ObjectDataInput;
+import com.hazelcast.nio.ObjectDataOutput;
+import com.hazelcast.query.Predicate;
+import io.partita.node.Identified;
+
+import java.io.IOException;
+
+/**
+ * A predicate of the journal writer's that carries one time, a cutoff in epoch milliseconds, and nothing else; each
+ * subclass says what is older than it. Built with the time, so that members holding the entries agree.
+ * <b>Threads:</b> sent by the journal writer's thread; Hazelcast evaluates it on the members that hold the entries, on
+ * several of their threads at once; it holds only the cutoff it was built with and never changes it, so sharing it is
+ * safe.
+ *
+ * @param <K> the map's key
+ * @param <V> the map's value
+ */
+abstract class CutoffPredicate<K, V> implements Predicate<K, V>, Identified {
+
+    private long cutoff;
+
+    CutoffPredicate() {
+    }
+
+    CutoffPredicate(long cutoff) {
+        this.cutoff = cutoff;
+    }
+
+    final long cutoff() {
+        return cutoff;
+    }
+
+    @Override
+    public final void writeData(ObjectDataOutput out) throws IOException {
+        out.writeLong(cutoff);
+    }
+
+    @Override
+    public final void readData(ObjectDataInput in) throws IOException {
+        cutoff = in.readLong();
+    }
+}
