@@ -3,7 +3,9 @@ package io.partita.account;
 import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import io.partita.node.Identified;
+import io.partita.node.ClassId;
+import io.partita.node.FieldList;
+import io.partita.node.Fields;
 import io.partita.node.Wire;
 
 import java.io.IOException;
@@ -22,7 +24,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * decided, so a second run leaves the same account. Its {@link Collector} is shared by the partition threads that run
  * one primary instance at once, so it keeps each thread's deltas apart in a concurrent map keyed by thread.
  */
-public final class AccountBackup implements EntryProcessor<String, Account, Object>, Identified {
+@ClassId(2)
+public final class AccountBackup implements EntryProcessor<String, Account, Object>, FieldList {
 
     private Map<String, AccountDelta> deltas;
 
@@ -51,18 +54,9 @@ public final class AccountBackup implements EntryProcessor<String, Account, Obje
     }
 
     @Override
-    public int getClassId() {
-        return AccountFeature.ACCOUNT_BACKUP;
-    }
-
-    @Override
-    public void writeData(ObjectDataOutput out) throws IOException {
-        Wire.writeMap(out, deltas, ObjectDataOutput::writeString, (o, delta) -> delta.writeTo(o));
-    }
-
-    @Override
-    public void readData(ObjectDataInput in) throws IOException {
-        deltas = Wire.readMap(in, ObjectDataInput::readString, AccountDelta::readFrom);
+    public void fields(Fields fields) throws IOException {
+        deltas = fields.map(deltas, ObjectDataOutput::writeString, (out, delta) -> delta.writeTo(out),
+                ObjectDataInput::readString, AccountDelta::readFrom);
     }
 
     /**

@@ -34,19 +34,6 @@ public final class AccountFeature implements Feature {
     public static final String ACCOUNT_TYPE = "partita.Account";
     public static final String JOURNAL_RECORD_TYPE = "partita.JournalRecord";
 
-    static final int APPLY_TRANSACTIONS = 1;
-    static final int ACCOUNT_BACKUP = 2;
-    public static final int TRANSACTION_OUTCOME = 3;
-    static final int OPEN_ACCOUNT = 4;
-    static final int TX_OUTCOMES = 5;
-    static final int TRIM_TAILS = 6;
-    static final int JOURNAL_OF_ACCOUNTS = 7;
-    static final int EXPIRED_BEFORE = 8;
-    static final int STALE_TAIL = 9;
-    static final int ACCOUNT_MERGE = 10;
-    static final int JOURNAL_MERGE = 11;
-    static final int MERGE_CONFLICTS = 12;
-
     public static IMap<String, Account> accounts(HazelcastInstance hazelcast) {
         return hazelcast.getMap(ACCOUNTS);
     }
@@ -56,20 +43,10 @@ public final class AccountFeature implements Feature {
     }
 
     @Override
-    public Map<Integer, Supplier<IdentifiedDataSerializable>> classes() {
-        return Map.ofEntries(
-                Map.entry(APPLY_TRANSACTIONS, ApplyTransactions::new),
-                Map.entry(ACCOUNT_BACKUP, AccountBackup::new),
-                Map.entry(TRANSACTION_OUTCOME, TxOutcome::new),
-                Map.entry(OPEN_ACCOUNT, OpenAccount::new),
-                Map.entry(TX_OUTCOMES, TxOutcomes::new),
-                Map.entry(TRIM_TAILS, TrimTails::new),
-                Map.entry(JOURNAL_OF_ACCOUNTS, JournalPredicates.OfAccounts::new),
-                Map.entry(EXPIRED_BEFORE, ExpiredBefore::new),
-                Map.entry(STALE_TAIL, StaleTail::new),
-                Map.entry(ACCOUNT_MERGE, AccountMergePolicy::new),
-                Map.entry(JOURNAL_MERGE, JournalMergePolicy::new),
-                Map.entry(MERGE_CONFLICTS, MergeConflicts::new));
+    public List<Supplier<? extends IdentifiedDataSerializable>> classes() {
+        return List.of(ApplyTransactions::new, AccountBackup::new, TxOutcome::new, OpenAccount::new, TxOutcomes::new,
+                TrimTails::new, JournalPredicates.OfAccounts::new, ExpiredBefore::new, StaleTail::new,
+                AccountMergePolicy::new, JournalMergePolicy::new, MergeConflicts::new);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.partita.account;
 
 import com.hazelcast.spi.merge.MergingEntry;
+import io.partita.node.ClassId;
 
 /**
  * How the accounts map merges after a network split heals: an account only one side holds is taken as it is; an
@@ -11,6 +12,7 @@ import com.hazelcast.spi.merge.MergingEntry;
  * The member is injected before each call (the record store initializes the policy with the member's managed context),
  * and the partition's journal is read from that thread, as the entry processors read it.
  */
+@ClassId(10)
 public final class AccountMergePolicy extends MemberMergePolicy<Account> {
 
     @Override
@@ -29,10 +31,5 @@ public final class AccountMergePolicy extends MemberMergePolicy<Account> {
         AccountUnion.Result joined = AccountUnion.of(accountId, ours, theirs, ledger, partition);
         ledger.merged(partition, accountId, joined);
         return joined.account().equals(ours) ? existing.getRawValue() : joined.account();
-    }
-
-    @Override
-    public int getClassId() {
-        return AccountFeature.ACCOUNT_MERGE;
     }
 }

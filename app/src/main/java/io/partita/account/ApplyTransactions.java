@@ -2,6 +2,9 @@ package io.partita.account;
 
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
+import io.partita.node.ClassId;
+import io.partita.node.FieldList;
+import io.partita.node.Fields;
 import io.partita.node.Wire;
 
 import java.io.IOException;
@@ -23,7 +26,8 @@ import java.util.Map;
  * <p>Failure: on a retry after a timeout or a member loss the processor may run again with the same requests; the
  * duplicate check answers with the first outcome, so each is applied at most once. It reads no clock.
  */
-public final class ApplyTransactions extends LedgerProcessor<TxOutcomes, ApplyTransactions> {
+@ClassId(1)
+public final class ApplyTransactions extends LedgerProcessor<TxOutcomes, ApplyTransactions> implements FieldList {
 
     private Map<String, List<TxRequest>> requests;
 
@@ -71,18 +75,9 @@ public final class ApplyTransactions extends LedgerProcessor<TxOutcomes, ApplyTr
     }
 
     @Override
-    public int getClassId() {
-        return AccountFeature.APPLY_TRANSACTIONS;
-    }
-
-    @Override
-    public void writeData(ObjectDataOutput out) throws IOException {
-        Wire.writeMap(out, requests, ObjectDataOutput::writeString,
-                (o, list) -> Wire.writeList(o, list, (p, request) -> request.writeTo(p)));
-    }
-
-    @Override
-    public void readData(ObjectDataInput in) throws IOException {
-        requests = Wire.readMap(in, ObjectDataInput::readString, i -> Wire.readList(i, TxRequest::readFrom));
+    public void fields(Fields fields) throws IOException {
+        requests = fields.map(requests, ObjectDataOutput::writeString,
+                (out, list) -> Wire.writeList(out, list, (o, request) -> request.writeTo(o)),
+                ObjectDataInput::readString, in -> Wire.readList(in, TxRequest::readFrom));
     }
 }

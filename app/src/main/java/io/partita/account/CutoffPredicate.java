@@ -1,9 +1,8 @@
 package io.partita.account;
 
-import com.hazelcast.nio.ObjectDataInput;
-import com.hazelcast.nio.ObjectDataOutput;
 import com.hazelcast.query.Predicate;
-import io.partita.node.Identified;
+import io.partita.node.FieldList;
+import io.partita.node.Fields;
 
 import java.io.IOException;
 
@@ -17,7 +16,7 @@ import java.io.IOException;
  * @param <K> the map's key
  * @param <V> the map's value
  */
-abstract class CutoffPredicate<K, V> implements Predicate<K, V>, Identified {
+abstract class CutoffPredicate<K, V> implements Predicate<K, V>, FieldList {
 
     private long cutoff;
 
@@ -33,12 +32,7 @@ abstract class CutoffPredicate<K, V> implements Predicate<K, V>, Identified {
     }
 
     @Override
-    public final void writeData(ObjectDataOutput out) throws IOException {
-        out.writeLong(cutoff);
-    }
-
-    @Override
-    public final void readData(ObjectDataInput in) throws IOException {
-        cutoff = in.readLong();
+    public final void fields(Fields fields) throws IOException {
+        cutoff = fields.int64(cutoff);
     }
 }

@@ -1,8 +1,7 @@
 package io.partita.account;
 
-import com.hazelcast.nio.ObjectDataInput;
-import com.hazelcast.nio.ObjectDataOutput;
-import io.partita.node.Identified;
+import io.partita.node.FieldList;
+import io.partita.node.Fields;
 
 import java.io.IOException;
 import java.util.Objects;
@@ -15,7 +14,7 @@ import java.util.Objects;
  *
  * @param <K> the kinds of outcome
  */
-public abstract class EntryOutcome<K extends Enum<K>> implements Identified {
+public abstract class EntryOutcome<K extends Enum<K>> implements FieldList {
 
     private K kind;
     private JournalEntry entry;
@@ -42,15 +41,9 @@ public abstract class EntryOutcome<K extends Enum<K>> implements Identified {
     }
 
     @Override
-    public final void writeData(ObjectDataOutput out) throws IOException {
-        out.writeByte(kind.ordinal());
-        TxOutcome.writeEntry(out, entry);
-    }
-
-    @Override
-    public final void readData(ObjectDataInput in) throws IOException {
-        kind = kinds()[in.readByte()];
-        entry = TxOutcome.readEntry(in);
+    public final void fields(Fields fields) throws IOException {
+        kind = fields.ordinal(kind, kinds());
+        entry = fields.value(entry, TxOutcome::writeEntry, TxOutcome::readEntry);
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.partita.account;
 
+import io.partita.node.ClassId;
+
 import java.util.Map;
 
 /**
@@ -8,6 +10,7 @@ import java.util.Map;
  * <b>Threads:</b> as every {@link CutoffPredicate}: evaluated on several threads of the members that hold the
  * entries at once, and never changed, so sharing it is safe.
  */
+@ClassId(8)
 public final class ExpiredBefore extends CutoffPredicate<JournalKey, JournalRecord> {
 
     public ExpiredBefore() {
@@ -20,10 +23,5 @@ public final class ExpiredBefore extends CutoffPredicate<JournalKey, JournalReco
     @Override
     public boolean apply(Map.Entry<JournalKey, JournalRecord> entry) {
         return entry.getValue().at() < cutoff();
-    }
-
-    @Override
-    public int getClassId() {
-        return AccountFeature.EXPIRED_BEFORE;
     }
 }

@@ -1,6 +1,7 @@
 package io.partita.account;
 
 import com.hazelcast.spi.merge.MergingEntry;
+import io.partita.node.ClassId;
 import io.partita.node.PartitionSentinels;
 
 /**
@@ -12,6 +13,7 @@ import io.partita.node.PartitionSentinels;
  * <b>Threads:</b> runs on the partition thread of the entry's owner in the merged cluster, once per entry the smaller
  * side brings; the member is injected before each call.
  */
+@ClassId(11)
 public final class JournalMergePolicy extends MemberMergePolicy<JournalRecord> {
 
     @Override
@@ -21,10 +23,5 @@ public final class JournalMergePolicy extends MemberMergePolicy<JournalRecord> {
         }
         int partition = partitionOf(merging.getKey());
         return PartitionSentinels.of(hazelcast).lost(partition) ? merging.getRawValue() : null;
-    }
-
-    @Override
-    public int getClassId() {
-        return AccountFeature.JOURNAL_MERGE;
     }
 }

@@ -1,9 +1,9 @@
 package io.partita.account;
 
-import com.hazelcast.nio.ObjectDataInput;
-import com.hazelcast.nio.ObjectDataOutput;
 import com.hazelcast.query.Predicate;
-import io.partita.node.Identified;
+import io.partita.node.ClassId;
+import io.partita.node.FieldList;
+import io.partita.node.Fields;
 
 import java.io.IOException;
 import java.util.Collection;
@@ -29,7 +29,8 @@ public final class JournalPredicates {
     }
 
     /** Journal entries of the given accounts: a listing, or an audit's slice, run inside the accounts' partition. */
-    public static final class OfAccounts implements Predicate<JournalKey, JournalRecord>, Identified {
+    @ClassId(7)
+    public static final class OfAccounts implements Predicate<JournalKey, JournalRecord>, FieldList {
 
         private Set<String> accountIds;
 
@@ -46,18 +47,9 @@ public final class JournalPredicates {
         }
 
         @Override
-        public int getClassId() {
-            return AccountFeature.JOURNAL_OF_ACCOUNTS;
-        }
-
-        @Override
-        public void writeData(ObjectDataOutput out) throws IOException {
-            out.writeStringArray(accountIds.toArray(new String[0]));
-        }
-
-        @Override
-        public void readData(ObjectDataInput in) throws IOException {
-            accountIds = new HashSet<>(Set.of(in.readStringArray()));
+        public void fields(Fields fields) throws IOException {
+            accountIds = fields.value(accountIds, (out, ids) -> out.writeStringArray(ids.toArray(new String[0])),
+                    in -> new HashSet<>(Set.of(in.readStringArray())));
         }
     }
 }

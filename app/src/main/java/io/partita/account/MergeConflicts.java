@@ -3,6 +3,7 @@ package io.partita.account;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.query.Predicate;
 import io.micronaut.serde.annotation.Serdeable;
+import io.partita.node.ClassId;
 import io.partita.node.Stateless;
 
 import java.util.Comparator;
@@ -16,6 +17,7 @@ import java.util.Map;
  * entries, on several of their threads at once; it holds only the arguments it was built with and never changes them,
  * so sharing it is safe.
  */
+@ClassId(12)
 public final class MergeConflicts implements Predicate<String, Account>, Stateless {
 
     /** One account reported by a merge: where it stands now, and how many merges left it below its limit. */
@@ -40,10 +42,5 @@ public final class MergeConflicts implements Predicate<String, Account>, Statele
     public boolean apply(Map.Entry<String, Account> entry) {
         Account account = entry.getValue();
         return account != null && account.conflicts() > 0;
-    }
-
-    @Override
-    public int getClassId() {
-        return AccountFeature.MERGE_CONFLICTS;
     }
 }

@@ -1,7 +1,8 @@
 package io.partita.account;
 
-import com.hazelcast.nio.ObjectDataInput;
-import com.hazelcast.nio.ObjectDataOutput;
+import io.partita.node.ClassId;
+import io.partita.node.FieldList;
+import io.partita.node.Fields;
 
 import java.io.IOException;
 import java.util.Map;
@@ -15,7 +16,8 @@ import java.util.Map;
  * landed hears 409. Deterministic: the account it stores was built by the caller. Its backup is an
  * {@link AccountBackup} on each backup replica.
  */
-public final class OpenAccount extends LedgerProcessor<String, OpenAccount> {
+@ClassId(4)
+public final class OpenAccount extends LedgerProcessor<String, OpenAccount> implements FieldList {
 
     enum Result { OPENED, EXISTS, PARTITION_LOST }
 
@@ -42,17 +44,7 @@ public final class OpenAccount extends LedgerProcessor<String, OpenAccount> {
     }
 
     @Override
-    public int getClassId() {
-        return AccountFeature.OPEN_ACCOUNT;
-    }
-
-    @Override
-    public void writeData(ObjectDataOutput out) throws IOException {
-        out.writeObject(account);
-    }
-
-    @Override
-    public void readData(ObjectDataInput in) throws IOException {
-        account = in.readObject();
+    public void fields(Fields fields) throws IOException {
+        account = fields.object(account);
     }
 }

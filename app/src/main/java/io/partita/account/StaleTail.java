@@ -1,5 +1,7 @@
 package io.partita.account;
 
+import io.partita.node.ClassId;
+
 import java.util.Map;
 
 /**
@@ -7,6 +9,7 @@ import java.util.Map;
  * <b>Threads:</b> as every {@link CutoffPredicate}: evaluated on several threads of the members that hold the
  * entries at once, and never changed, so sharing it is safe.
  */
+@ClassId(9)
 public final class StaleTail extends CutoffPredicate<String, Account> {
 
     public StaleTail() {
@@ -20,10 +23,5 @@ public final class StaleTail extends CutoffPredicate<String, Account> {
     public boolean apply(Map.Entry<String, Account> entry) {
         Account account = entry.getValue();
         return account != null && account.tail().length > 0 && Tail.oldestAt(account.tail()) < cutoff();
-    }
-
-    @Override
-    public int getClassId() {
-        return AccountFeature.STALE_TAIL;
     }
 }

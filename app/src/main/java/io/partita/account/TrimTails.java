@@ -2,6 +2,7 @@ package io.partita.account;
 
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
+import io.partita.node.ClassId;
 
 import java.io.IOException;
 import java.util.HashMap;
@@ -26,6 +27,7 @@ import java.util.Map;
  * cutoff stops moving while the cluster is short of members ({@link JournalWriter#holdCutoff}). What leaves past the
  * bound is put back from the journal before a merge ({@link TailRestore}).
  */
+@ClassId(6)
 public final class TrimTails extends LedgerProcessor<Object, TrimTails> {
 
     /** The newest seq to trim through per account, or null for every account's version. */
@@ -67,11 +69,6 @@ public final class TrimTails extends LedgerProcessor<Object, TrimTails> {
             ledger.trim(entry, account, journaled);
         }
         return Tail.oldestAt(account.tail()) < staleBefore ? account : null;
-    }
-
-    @Override
-    public int getClassId() {
-        return AccountFeature.TRIM_TAILS;
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.partita.account;
 
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
+import io.partita.node.ClassId;
 
 import java.io.IOException;
 
@@ -9,6 +10,7 @@ import java.io.IOException;
  * What a transaction came to, as the entry processor returns it to the node that asked; its entry is the recorded
  * one, null for {@link Kind#NOT_FOUND} and {@link Kind#PARTITION_LOST}.
  */
+@ClassId(3)
 public final class TxOutcome extends EntryOutcome<TxOutcome.Kind> {
 
     public enum Kind {
@@ -59,11 +61,6 @@ public final class TxOutcome extends EntryOutcome<TxOutcome.Kind> {
     @Override
     protected Kind[] kinds() {
         return KINDS;
-    }
-
-    @Override
-    public int getClassId() {
-        return AccountFeature.TRANSACTION_OUTCOME;
     }
 
     /** Writes an entry, or null, field by field (type and status in one byte); {@link #readEntry} reads it back. */

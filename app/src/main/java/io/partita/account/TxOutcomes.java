@@ -1,8 +1,8 @@
 package io.partita.account;
 
-import com.hazelcast.nio.ObjectDataInput;
-import com.hazelcast.nio.ObjectDataOutput;
-import io.partita.node.Identified;
+import io.partita.node.ClassId;
+import io.partita.node.FieldList;
+import io.partita.node.Fields;
 import io.partita.node.Wire;
 
 import java.io.IOException;
@@ -10,7 +10,8 @@ import java.util.Collections;
 import java.util.List;
 
 /** The outcomes of one account's transactions in an {@link ApplyTransactions}, in the order of its requests. */
-public final class TxOutcomes implements Identified {
+@ClassId(5)
+public final class TxOutcomes implements FieldList {
 
     private List<TxOutcome> outcomes;
 
@@ -30,20 +31,10 @@ public final class TxOutcomes implements Identified {
     }
 
     @Override
-    public int getClassId() {
-        return AccountFeature.TX_OUTCOMES;
-    }
-
-    @Override
-    public void writeData(ObjectDataOutput out) throws IOException {
-        Wire.writeList(out, outcomes, (o, outcome) -> outcome.writeData(o));
-    }
-
-    @Override
-    public void readData(ObjectDataInput in) throws IOException {
-        outcomes = Wire.readList(in, i -> {
+    public void fields(Fields fields) throws IOException {
+        outcomes = fields.list(outcomes, (out, outcome) -> outcome.writeData(out), in -> {
             TxOutcome outcome = new TxOutcome();
-            outcome.readData(i);
+            outcome.readData(in);
             return outcome;
         });
     }

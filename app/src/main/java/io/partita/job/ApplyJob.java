@@ -1,12 +1,13 @@
 package io.partita.job;
 
-import com.hazelcast.nio.ObjectDataInput;
-import com.hazelcast.nio.ObjectDataOutput;
 import io.partita.account.Account;
 import io.partita.account.JournalEntry;
 import io.partita.account.Ledger;
 import io.partita.account.LedgerProcessor;
 import io.partita.account.TxRequest;
+import io.partita.node.ClassId;
+import io.partita.node.FieldList;
+import io.partita.node.Fields;
 
 import java.io.IOException;
 import java.util.List;
@@ -33,7 +34,8 @@ import java.util.Map;
  * {@code ref} = the job's id. Clients cannot write such a txId (it holds '/'), so another entry there means the ledger
  * was written around the API; the account is then counted as skipped (no money moved), never as charged or paid.
  */
-final class ApplyJob extends LedgerProcessor<JobStep, ApplyJob> {
+@ClassId(61)
+final class ApplyJob extends LedgerProcessor<JobStep, ApplyJob> implements FieldList {
 
     private String jobId;
     private String run;
@@ -88,23 +90,10 @@ final class ApplyJob extends LedgerProcessor<JobStep, ApplyJob> {
     }
 
     @Override
-    public int getClassId() {
-        return JobFeature.APPLY_JOB;
-    }
-
-    @Override
-    public void writeData(ObjectDataOutput out) throws IOException {
-        out.writeString(jobId);
-        out.writeString(run);
-        JobFeature.writeSpec(out, spec);
-        out.writeLong(at);
-    }
-
-    @Override
-    public void readData(ObjectDataInput in) throws IOException {
-        jobId = in.readString();
-        run = in.readString();
-        spec = JobFeature.readSpec(in);
-        at = in.readLong();
+    public void fields(Fields fields) throws IOException {
+        jobId = fields.string(jobId);
+        run = fields.string(run);
+        spec = fields.value(spec, JobFeature::writeSpec, JobFeature::readSpec);
+        at = fields.int64(at);
     }
 }

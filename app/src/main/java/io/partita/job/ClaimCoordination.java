@@ -1,7 +1,8 @@
 package io.partita.job;
 
-import com.hazelcast.nio.ObjectDataInput;
-import com.hazelcast.nio.ObjectDataOutput;
+import io.partita.node.ClassId;
+import io.partita.node.FieldList;
+import io.partita.node.Fields;
 import io.partita.node.ReplaceValue;
 import io.partita.node.ValueWriter;
 
@@ -18,7 +19,8 @@ import java.util.Objects;
  * (answered as above); its backup ({@link ReplaceValue}) stores the job it wrote on each backup replica's partition
  * thread.
  */
-final class ClaimCoordination extends ValueWriter<String, Job, Boolean> {
+@ClassId(64)
+final class ClaimCoordination extends ValueWriter<String, Job, Boolean> implements FieldList {
 
     private String expected;
     private String claimant;
@@ -48,19 +50,8 @@ final class ClaimCoordination extends ValueWriter<String, Job, Boolean> {
     }
 
     @Override
-    public int getClassId() {
-        return JobFeature.CLAIM_COORDINATION;
-    }
-
-    @Override
-    public void writeData(ObjectDataOutput out) throws IOException {
-        out.writeString(expected);
-        out.writeString(claimant);
-    }
-
-    @Override
-    public void readData(ObjectDataInput in) throws IOException {
-        expected = in.readString();
-        claimant = in.readString();
+    public void fields(Fields fields) throws IOException {
+        expected = fields.string(expected);
+        claimant = fields.string(claimant);
     }
 }

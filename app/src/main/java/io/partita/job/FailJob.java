@@ -1,7 +1,8 @@
 package io.partita.job;
 
-import com.hazelcast.nio.ObjectDataInput;
-import com.hazelcast.nio.ObjectDataOutput;
+import io.partita.node.ClassId;
+import io.partita.node.FieldList;
+import io.partita.node.Fields;
 import io.partita.node.ReplaceValue;
 import io.partita.node.ValueWriter;
 
@@ -15,7 +16,8 @@ import java.util.Map;
  * and the reason travel in the processor. Its backup ({@link ReplaceValue}) stores the failed job on each backup
  * replica.
  */
-final class FailJob extends ValueWriter<String, Job, Job> {
+@ClassId(65)
+final class FailJob extends ValueWriter<String, Job, Job> implements FieldList {
 
     private String reason;
     private long at;
@@ -40,21 +42,9 @@ final class FailJob extends ValueWriter<String, Job, Job> {
     }
 
     @Override
-    public int getClassId() {
-        return JobFeature.FAIL_JOB;
-    }
-
-    @Override
-    public void writeData(ObjectDataOutput out) throws IOException {
-        out.writeString(reason);
-        out.writeLong(at);
-        out.writeLong(retentionMillis);
-    }
-
-    @Override
-    public void readData(ObjectDataInput in) throws IOException {
-        reason = in.readString();
-        at = in.readLong();
-        retentionMillis = in.readLong();
+    public void fields(Fields fields) throws IOException {
+        reason = fields.string(reason);
+        at = fields.int64(at);
+        retentionMillis = fields.int64(retentionMillis);
     }
 }

@@ -43,14 +43,6 @@ public final class JobFeature implements Feature {
     public static final int JOB_THREADS = 4;
     public static final String JOB_TYPE = "partita.Job";
 
-    static final int JOB_PARTITION_TASK = 60;
-    static final int APPLY_JOB = 61;
-    static final int JOB_STEP = 62;
-    static final int RECORD_PARTITION = 63;
-    static final int CLAIM_COORDINATION = 64;
-    static final int FAIL_JOB = 65;
-    static final int JOB_MERGE = 68;
-
     public static IMap<String, Job> jobs(HazelcastInstance hazelcast) {
         return hazelcast.getMap(JOBS);
     }
@@ -60,10 +52,9 @@ public final class JobFeature implements Feature {
     }
 
     @Override
-    public Map<Integer, Supplier<IdentifiedDataSerializable>> classes() {
-        return Map.of(JOB_PARTITION_TASK, PartitionTask::new, APPLY_JOB, ApplyJob::new, JOB_STEP, JobStep::new,
-                RECORD_PARTITION, RecordPartition::new, CLAIM_COORDINATION, ClaimCoordination::new,
-                FAIL_JOB, FailJob::new, JOB_MERGE, JobMergePolicy::new);
+    public List<Supplier<? extends IdentifiedDataSerializable>> classes() {
+        return List.of(PartitionTask::new, ApplyJob::new, JobStep::new, RecordPartition::new, ClaimCoordination::new,
+                FailJob::new, JobMergePolicy::new);
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.partita.job;
 
 import com.hazelcast.spi.merge.MergingValue;
+import io.partita.node.ClassId;
 import io.partita.node.ValueMergePolicy;
 
 /**
@@ -13,6 +14,7 @@ import io.partita.node.ValueMergePolicy;
  * <b>Threads:</b> runs on the partition thread of the job's owner in the merged cluster, once per job the smaller side
  * brings. A plain function of the two values.
  */
+@ClassId(68)
 public final class JobMergePolicy extends ValueMergePolicy<Job, MergingValue<Job>> {
 
     @Override
@@ -24,10 +26,5 @@ public final class JobMergePolicy extends ValueMergePolicy<Job, MergingValue<Job
             return theirs.running() ? ours : theirs;
         }
         return theirs.partitionsDone() > ours.partitionsDone() ? theirs : ours;
-    }
-
-    @Override
-    public int getClassId() {
-        return JobFeature.JOB_MERGE;
     }
 }

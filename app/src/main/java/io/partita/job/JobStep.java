@@ -3,6 +3,7 @@ package io.partita.job;
 import io.partita.account.EntryOutcome;
 import io.partita.account.JournalEntry;
 import io.partita.account.TxStatus;
+import io.partita.node.ClassId;
 
 import java.util.List;
 
@@ -10,6 +11,7 @@ import java.util.List;
  * What {@link ApplyJob} did to one account, as it travels back to the partition task; its entry is the journal entry
  * of the job's movement, null when there is none.
  */
+@ClassId(62)
 final class JobStep extends EntryOutcome<JobStep.Kind> {
 
     enum Kind {
@@ -63,10 +65,5 @@ final class JobStep extends EntryOutcome<JobStep.Kind> {
                     ? new JobTally(1, 1, 0, 0, entry.amount(), 0, List.of())
                     : new JobTally(1, 0, 1, 0, 0, 0, List.of());
         };
-    }
-
-    @Override
-    public int getClassId() {
-        return JobFeature.JOB_STEP;
     }
 }

@@ -3,8 +3,6 @@ package io.partita.job;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastInstanceAware;
 import com.hazelcast.map.IMap;
-import com.hazelcast.nio.ObjectDataInput;
-import com.hazelcast.nio.ObjectDataOutput;
 import com.hazelcast.partition.PartitionAware;
 import com.hazelcast.query.Predicates;
 import io.partita.account.Account;
@@ -14,7 +12,9 @@ import io.partita.account.JournalKey;
 import io.partita.account.JournalPredicates;
 import io.partita.account.JournalRecord;
 import io.partita.node.BackedUpCalls;
-import io.partita.node.Identified;
+import io.partita.node.ClassId;
+import io.partita.node.FieldList;
+import io.partita.node.Fields;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -57,7 +57,8 @@ import java.util.concurrent.Callable;
  * again on its own before it
  * is reported, so a transaction racing the audit does not show as a mismatch.
  */
-final class PartitionTask implements Callable<Long>, Identified, HazelcastInstanceAware,
+@ClassId(60)
+final class PartitionTask implements Callable<Long>, FieldList, HazelcastInstanceAware,
         PartitionAware<String> {
 
     /** Slices between two reads of the job: at 64 accounts a slice, a job read per 1,024 accounts. */
@@ -185,29 +186,13 @@ final class PartitionTask implements Callable<Long>, Identified, HazelcastInstan
     }
 
     @Override
-    public int getClassId() {
-        return JobFeature.JOB_PARTITION_TASK;
-    }
-
-    @Override
-    public void writeData(ObjectDataOutput out) throws IOException {
-        out.writeString(jobId);
-        out.writeString(run);
-        out.writeInt(partition);
-        out.writeString(partitionKey);
-        out.writeInt(sliceSize);
-        out.writeLong(slicePauseMillis);
-        out.writeLong(retentionMillis);
-    }
-
-    @Override
-    public void readData(ObjectDataInput in) throws IOException {
-        jobId = in.readString();
-        run = in.readString();
-        partition = in.readInt();
-        partitionKey = in.readString();
-        sliceSize = in.readInt();
-        slicePauseMillis = in.readLong();
-        retentionMillis = in.readLong();
+    public void fields(Fields fields) throws IOException {
+        jobId = fields.string(jobId);
+        run = fields.string(run);
+        partition = fields.int32(partition);
+        partitionKey = fields.string(partitionKey);
+        sliceSize = fields.int32(sliceSize);
+        slicePauseMillis = fields.int64(slicePauseMillis);
+        retentionMillis = fields.int64(retentionMillis);
     }
 }

@@ -1,7 +1,8 @@
 package io.partita.job;
 
-import com.hazelcast.nio.ObjectDataInput;
-import com.hazelcast.nio.ObjectDataOutput;
+import io.partita.node.ClassId;
+import io.partita.node.FieldList;
+import io.partita.node.Fields;
 import io.partita.node.ReplaceValue;
 import io.partita.node.ValueWriter;
 
@@ -17,7 +18,8 @@ import java.util.Map;
  * Deterministic: the time travels in the processor. Its backup
  * ({@link ReplaceValue}) stores the job it wrote, with its time-to-live, on each backup replica.
  */
-final class RecordPartition extends ValueWriter<String, Job, Job> {
+@ClassId(63)
+final class RecordPartition extends ValueWriter<String, Job, Job> implements FieldList {
 
     private String run;
     private int partition;
@@ -47,25 +49,11 @@ final class RecordPartition extends ValueWriter<String, Job, Job> {
     }
 
     @Override
-    public int getClassId() {
-        return JobFeature.RECORD_PARTITION;
-    }
-
-    @Override
-    public void writeData(ObjectDataOutput out) throws IOException {
-        out.writeString(run);
-        out.writeInt(partition);
-        JobFeature.writeTally(out, tally);
-        out.writeLong(at);
-        out.writeLong(retentionMillis);
-    }
-
-    @Override
-    public void readData(ObjectDataInput in) throws IOException {
-        run = in.readString();
-        partition = in.readInt();
-        tally = JobFeature.readTally(in);
-        at = in.readLong();
-        retentionMillis = in.readLong();
+    public void fields(Fields fields) throws IOException {
+        run = fields.string(run);
+        partition = fields.int32(partition);
+        tally = fields.value(tally, JobFeature::writeTally, JobFeature::readTally);
+        at = fields.int64(at);
+        retentionMillis = fields.int64(retentionMillis);
     }
 }

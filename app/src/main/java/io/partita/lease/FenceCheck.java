@@ -2,9 +2,9 @@ package io.partita.lease;
 
 import com.hazelcast.core.ReadOnly;
 import com.hazelcast.map.EntryProcessor;
-import com.hazelcast.nio.ObjectDataInput;
-import com.hazelcast.nio.ObjectDataOutput;
-import io.partita.node.Identified;
+import io.partita.node.ClassId;
+import io.partita.node.FieldList;
+import io.partita.node.Fields;
 
 import java.io.IOException;
 import java.util.List;
@@ -16,8 +16,9 @@ import java.util.Map;
  * <b>Threads:</b> runs on the partition thread of the group's key (the owner); read-only, so a run again after a retry
  * or a migration gives the same answer.
  */
+@ClassId(103)
 public final class FenceCheck
-        implements EntryProcessor<String, LeaseGroup, LeaseAnswer>, ReadOnly, Identified {
+        implements EntryProcessor<String, LeaseGroup, LeaseAnswer>, ReadOnly, FieldList {
 
     private int shard;
     private long token;
@@ -52,19 +53,8 @@ public final class FenceCheck
     }
 
     @Override
-    public int getClassId() {
-        return LeaseFeature.FENCE_CHECK;
-    }
-
-    @Override
-    public void writeData(ObjectDataOutput out) throws IOException {
-        out.writeInt(shard);
-        out.writeLong(token);
-    }
-
-    @Override
-    public void readData(ObjectDataInput in) throws IOException {
-        shard = in.readInt();
-        token = in.readLong();
+    public void fields(Fields fields) throws IOException {
+        shard = fields.int32(shard);
+        token = fields.int64(token);
     }
 }

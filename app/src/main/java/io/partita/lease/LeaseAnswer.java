@@ -1,8 +1,8 @@
 package io.partita.lease;
 
-import com.hazelcast.nio.ObjectDataInput;
-import com.hazelcast.nio.ObjectDataOutput;
-import io.partita.node.Identified;
+import io.partita.node.ClassId;
+import io.partita.node.FieldList;
+import io.partita.node.Fields;
 import io.partita.node.Wire;
 
 import java.io.IOException;
@@ -13,7 +13,8 @@ import java.util.List;
  * shards and lease, what the call changed (for the node's meters) and, for a fence check, whether the token is
  * current. Serialized as IdentifiedDataSerializable.
  */
-public final class LeaseAnswer implements Identified {
+@ClassId(102)
+public final class LeaseAnswer implements FieldList {
 
     enum Status { OK, CREATED, CONFLICT, NO_GROUP, UNKNOWN_WORKER }
 
@@ -67,32 +68,19 @@ public final class LeaseAnswer implements Identified {
     }
 
     @Override
-    public int getClassId() {
-        return LeaseFeature.LEASE_ANSWER;
-    }
-
-    @Override
-    public void writeData(ObjectDataOutput out) throws IOException {
-        out.writeByte(status.ordinal());
-        out.writeString(workerId);
-        out.writeLong(leaseMillis);
-        Wire.writeList(out, grants, (o, grant) -> {
-            o.writeInt(grant.shard());
-            o.writeLong(grant.token());
-        });
-        out.writeInt(changes.grants());
-        out.writeInt(changes.moves());
-        out.writeInt(changes.expiries());
-        out.writeLong(currentToken);
-    }
-
-    @Override
-    public void readData(ObjectDataInput in) throws IOException {
-        status = Status.values()[in.readByte()];
-        workerId = in.readString();
-        leaseMillis = in.readLong();
-        grants = List.copyOf(Wire.readList(in, i -> new LeaseGroup.Grant(i.readInt(), i.readLong())));
-        changes = new LeaseGroup.Changes(in.readInt(), in.readInt(), in.readInt());
-        currentToken = in.readLong();
+    public void fields(Fields fields) throws IOException {
+        status = fields.ordinal(status, Status.values());
+        workerId = fields.string(workerId);
+        leaseMillis = fields.int64(leaseMillis);
+        grants = List.copyOf(fields.list(grants, (out, grant) -> {
+            out.writeInt(grant.shard());
+            out.writeLong(grant.token());
+        }, in -> new LeaseGroup.Grant(in.readInt(), in.readLong())));
+        changes = fields.value(changes, (out, c) -> {
+            out.writeInt(c.grants());
+            out.writeInt(c.moves());
+            out.writeInt(c.expiries());
+        }, in -> new LeaseGroup.Changes(in.readInt(), in.readInt(), in.readInt()));
+        currentToken = fields.int64(currentToken);
     }
 }

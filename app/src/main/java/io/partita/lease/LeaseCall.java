@@ -1,9 +1,9 @@
 package io.partita.lease;
 
 import com.hazelcast.map.EntryProcessor;
-import com.hazelcast.nio.ObjectDataInput;
-import com.hazelcast.nio.ObjectDataOutput;
-import io.partita.node.Identified;
+import io.partita.node.ClassId;
+import io.partita.node.FieldList;
+import io.partita.node.Fields;
 
 import java.io.IOException;
 import java.util.List;
@@ -20,7 +20,8 @@ import java.util.Map;
  * a join with the same request id finds the worker it created, a renewal extends the lease again, a leave of a worker
  * already gone answers {@link LeaseAnswer.Status#UNKNOWN_WORKER}.
  */
-public final class LeaseCall implements EntryProcessor<String, LeaseGroup, LeaseAnswer>, Identified {
+@ClassId(101)
+public final class LeaseCall implements EntryProcessor<String, LeaseGroup, LeaseAnswer>, FieldList {
 
     enum Kind { CREATE, JOIN, RENEW, LEAVE, EXPIRE }
 
@@ -108,25 +109,11 @@ public final class LeaseCall implements EntryProcessor<String, LeaseGroup, Lease
     }
 
     @Override
-    public int getClassId() {
-        return LeaseFeature.LEASE_CALL;
-    }
-
-    @Override
-    public void writeData(ObjectDataOutput out) throws IOException {
-        out.writeByte(kind.ordinal());
-        out.writeLong(now);
-        out.writeString(who);
-        out.writeInt(shards);
-        out.writeLong(leaseMillis);
-    }
-
-    @Override
-    public void readData(ObjectDataInput in) throws IOException {
-        kind = Kind.values()[in.readByte()];
-        now = in.readLong();
-        who = in.readString();
-        shards = in.readInt();
-        leaseMillis = in.readLong();
+    public void fields(Fields fields) throws IOException {
+        kind = fields.ordinal(kind, Kind.values());
+        now = fields.int64(now);
+        who = fields.string(who);
+        shards = fields.int32(shards);
+        leaseMillis = fields.int64(leaseMillis);
     }
 }

@@ -8,6 +8,7 @@ import com.hazelcast.spi.merge.PutIfAbsentMergePolicy;
 import io.partita.node.Feature;
 import jakarta.inject.Singleton;
 
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -22,19 +23,13 @@ public final class LeaseFeature implements Feature {
     /** Worker lease groups by name. */
     public static final String LEASE_GROUPS = "lease-groups";
 
-    static final int LEASE_GROUP = 100;
-    static final int LEASE_CALL = 101;
-    static final int LEASE_ANSWER = 102;
-    static final int FENCE_CHECK = 103;
-
     static IMap<String, LeaseGroup> groups(HazelcastInstance hazelcast) {
         return hazelcast.getMap(LEASE_GROUPS);
     }
 
     @Override
-    public Map<Integer, Supplier<IdentifiedDataSerializable>> classes() {
-        return Map.of(LEASE_GROUP, LeaseGroup::new, LEASE_CALL, LeaseCall::new, LEASE_ANSWER, LeaseAnswer::new,
-                FENCE_CHECK, FenceCheck::new);
+    public List<Supplier<? extends IdentifiedDataSerializable>> classes() {
+        return List.of(LeaseGroup::new, LeaseCall::new, LeaseAnswer::new, FenceCheck::new);
     }
 
     /**

@@ -2,6 +2,7 @@ package io.partita.lease;
 
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
+import io.partita.node.ClassId;
 import io.partita.node.Identified;
 
 import java.io.IOException;
@@ -27,6 +28,7 @@ import java.util.TreeMap;
  * <p>Stored as the value of the {@code lease-groups} map (one entry per group, BINARY format: every entry processor
  * works on its own copy), serialized as IdentifiedDataSerializable.
  */
+@ClassId(100)
 public final class LeaseGroup implements Identified {
 
     /** The most shards a group can have. */
@@ -290,11 +292,6 @@ public final class LeaseGroup implements Identified {
             }
             pendingTo[s] = to;
         }
-    }
-
-    @Override
-    public int getClassId() {
-        return LeaseFeature.LEASE_GROUP;
     }
 
     @Override

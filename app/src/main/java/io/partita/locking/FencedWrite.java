@@ -1,11 +1,12 @@
 package io.partita.locking;
 
-import com.hazelcast.nio.ObjectDataInput;
-import com.hazelcast.nio.ObjectDataOutput;
 import io.partita.account.Account;
 import io.partita.account.JournalEntry;
 import io.partita.account.LedgerProcessor;
 import io.partita.account.TxOutcome;
+import io.partita.node.ClassId;
+import io.partita.node.FieldList;
+import io.partita.node.Fields;
 
 import java.io.IOException;
 import java.util.List;
@@ -30,7 +31,8 @@ import java.util.Map;
  * account's tail or its journal already holds the txId (the journal lives in the account's partition, so this is a
  * local lookup on the same thread). The holder then reads again and answers the recorded entry.
  */
-public final class FencedWrite extends LedgerProcessor<String, FencedWrite> {
+@ClassId(40)
+public final class FencedWrite extends LedgerProcessor<String, FencedWrite> implements FieldList {
 
     /** What the write came to; returned by name, a plain string on the wire. */
     enum Result {
@@ -88,21 +90,9 @@ public final class FencedWrite extends LedgerProcessor<String, FencedWrite> {
     }
 
     @Override
-    public int getClassId() {
-        return LockingFeature.FENCED_WRITE;
-    }
-
-    @Override
-    public void writeData(ObjectDataOutput out) throws IOException {
-        out.writeLong(fence);
-        out.writeLong(expectedVersion);
-        TxOutcome.writeEntry(out, entry);
-    }
-
-    @Override
-    public void readData(ObjectDataInput in) throws IOException {
-        fence = in.readLong();
-        expectedVersion = in.readLong();
-        entry = TxOutcome.readEntry(in);
+    public void fields(Fields fields) throws IOException {
+        fence = fields.int64(fence);
+        expectedVersion = fields.int64(expectedVersion);
+        entry = fields.value(entry, TxOutcome::writeEntry, TxOutcome::readEntry);
     }
 }

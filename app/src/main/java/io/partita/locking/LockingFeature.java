@@ -5,6 +5,7 @@ import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import io.partita.node.Feature;
 import jakarta.inject.Singleton;
 
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -16,11 +17,9 @@ import java.util.function.Supplier;
 @Singleton
 public final class LockingFeature implements Feature {
 
-    static final int FENCED_WRITE = 40;
-
     @Override
-    public Map<Integer, Supplier<IdentifiedDataSerializable>> classes() {
-        return Map.of(FENCED_WRITE, FencedWrite::new);
+    public List<Supplier<? extends IdentifiedDataSerializable>> classes() {
+        return List.of(FencedWrite::new);
     }
 
     @Override

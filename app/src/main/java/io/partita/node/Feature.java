@@ -6,7 +6,7 @@ import com.hazelcast.config.MergePolicyConfig;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 
-import java.util.Map;
+import java.util.List;
 import java.util.function.Supplier;
 
 /**
@@ -21,11 +21,11 @@ public interface Feature {
     int MERGE_BATCH = 100;
 
     /**
-     * This feature's IdentifiedDataSerializable classes under {@link Serialization#FACTORY_ID}, by class id: each
-     * feature owns a block of ids ({@link Serialization} lists the blocks), and a member refuses to start when two
-     * features claim the same id.
+     * The constructors of this feature's IdentifiedDataSerializable classes under {@link Serialization#FACTORY_ID},
+     * each registered under the class id it answers (its {@link ClassId}): each feature owns a block of ids
+     * ({@link Serialization} lists the blocks), and a member refuses to start when two classes claim the same id.
      */
-    Map<Integer, Supplier<IdentifiedDataSerializable>> classes();
+    List<Supplier<? extends IdentifiedDataSerializable>> classes();
 
     /** Adds this feature's maps, executors and serializers (Compact for values SQL reads) to a member's config. */
     void configure(Config config, Setup setup);

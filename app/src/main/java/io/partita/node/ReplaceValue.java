@@ -22,7 +22,8 @@ import java.util.concurrent.TimeUnit;
  * processor once, after the whole batch, and runs that one processor on every key of the batch on the backup. A key
  * the primary left unchanged is not in the map and is left alone.
  */
-public class ReplaceValue<K, V, R> implements EntryProcessor<K, V, R>, Identified {
+@ClassId(83)
+public class ReplaceValue<K, V, R> implements EntryProcessor<K, V, R>, FieldList {
 
     private Map<K, V> values;
     private long ttlMillis;
@@ -81,19 +82,9 @@ public class ReplaceValue<K, V, R> implements EntryProcessor<K, V, R>, Identifie
     }
 
     @Override
-    public int getClassId() {
-        return Serialization.REPLACE_VALUE;
-    }
-
-    @Override
-    public final void writeData(ObjectDataOutput out) throws IOException {
-        Wire.writeMap(out, values, ObjectDataOutput::writeObject, ObjectDataOutput::writeObject);
-        out.writeLong(ttlMillis);
-    }
-
-    @Override
-    public final void readData(ObjectDataInput in) throws IOException {
-        values = Wire.readMap(in, ObjectDataInput::readObject, ObjectDataInput::readObject);
-        ttlMillis = in.readLong();
+    public final void fields(Fields fields) throws IOException {
+        values = fields.map(values, ObjectDataOutput::writeObject, ObjectDataOutput::writeObject,
+                ObjectDataInput::readObject, ObjectDataInput::readObject);
+        ttlMillis = fields.int64(ttlMillis);
     }
 }

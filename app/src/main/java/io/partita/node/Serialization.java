@@ -12,7 +12,8 @@ import java.util.function.Supplier;
 /**
  * The one factory of IdentifiedDataSerializable classes, filled from every {@link Feature}. Values (accounts, journal
  * entries) use Compact serialization so that SQL can read their fields; entry processors, their results and tasks
- * are IdentifiedDataSerializable under {@link #FACTORY_ID}, each feature with a block of class ids of its own:
+ * are IdentifiedDataSerializable under {@link #FACTORY_ID}, each class with its {@link ClassId}, and each feature
+ * with a block of class ids of its own:
  * account 1-19, transfer 20-39, locking 40-59, job 60-79 (schedule 67-69), observe 80-81, node 82-99, lease 100-119.
  * Nothing that crosses the wire may fall back to Java serialization: {@code SerializationTest} round-trips every
  * registered class with Java serialization disabled.
@@ -21,34 +22,53 @@ public final class Serialization {
 
     public static final int FACTORY_ID = 7_271;
 
-    /** {@link BackedUpCalls.Entries}, the node's own. */
-    public static final int BACKED_UP_ENTRIES = 82;
-    /** {@link ReplaceValue}, the backup processor that features share. */
-    public static final int REPLACE_VALUE = 83;
+    /** {@link BackedUpCalls.Entries}, the node's own (a Hazelcast operation, which names its ids itself). */
+    static final int BACKED_UP_ENTRIES = 82;
+
+    private static final ClassValue<Integer> CLASS_IDS = new ClassValue<>() {
+        @Override
+        protected Integer computeValue(Class<?> type) {
+            ClassId id = type.getAnnotation(ClassId.class);
+            if (id == null) {
+                throw new IllegalStateException(type.getName() + " is registered without a @ClassId");
+            }
+            return id.value();
+        }
+    };
 
     private Serialization() {
     }
 
     /** Registers the factory of every feature's classes; refuses two classes under one id. */
     static void register(SerializationConfig config, List<? extends Feature> features) {
-        Map<Integer, Supplier<IdentifiedDataSerializable>> classes = new HashMap<>();
-        classes.put(BACKED_UP_ENTRIES, BackedUpCalls.Entries::new);
-        classes.put(REPLACE_VALUE, ReplaceValue::new);
+        Map<Integer, Supplier<? extends IdentifiedDataSerializable>> classes = new HashMap<>();
+        claim(classes, List.of(BackedUpCalls.Entries::new, ReplaceValue::new), "the node");
         for (Feature feature : features) {
-            feature.classes().forEach((id, constructor) -> {
-                if (classes.putIfAbsent(id, constructor) != null) {
-                    throw new IllegalStateException("Serialization class id " + id + " is claimed twice (by "
-                            + feature.getClass().getSimpleName() + " and another feature)");
-                }
-            });
+            claim(classes, feature.classes(), feature.getClass().getSimpleName());
         }
-        Map<Integer, Supplier<IdentifiedDataSerializable>> registered = Map.copyOf(classes);
+        Map<Integer, Supplier<? extends IdentifiedDataSerializable>> registered = Map.copyOf(classes);
         config.addDataSerializableFactory(FACTORY_ID, classId -> {
-            Supplier<IdentifiedDataSerializable> constructor = registered.get(classId);
+            Supplier<? extends IdentifiedDataSerializable> constructor = registered.get(classId);
             if (constructor == null) {
                 throw new IllegalArgumentException("Unknown serialization class id " + classId);
             }
             return constructor.get();
         });
+    }
+
+    /** The class id of an {@link Identified} class: its {@link ClassId}. */
+    static int classId(Class<?> type) {
+        return CLASS_IDS.get(type);
+    }
+
+    private static void claim(Map<Integer, Supplier<? extends IdentifiedDataSerializable>> classes,
+                              List<Supplier<? extends IdentifiedDataSerializable>> constructors, String owner) {
+        for (Supplier<? extends IdentifiedDataSerializable> constructor : constructors) {
+            int id = constructor.get().getClassId();
+            if (classes.putIfAbsent(id, constructor) != null) {
+                throw new IllegalStateException(
+                        "Serialization class id " + id + " is claimed twice (by " + owner + " and another)");
+            }
+        }
     }
 }

@@ -1,8 +1,8 @@
 package io.partita.observe;
 
-import com.hazelcast.nio.ObjectDataInput;
-import com.hazelcast.nio.ObjectDataOutput;
-import io.partita.node.Identified;
+import io.partita.node.ClassId;
+import io.partita.node.FieldList;
+import io.partita.node.Fields;
 
 import java.io.IOException;
 import java.util.Arrays;
@@ -12,7 +12,8 @@ import java.util.UUID;
  * One member's answer to {@link MemberSnapshotTask}: the partitions it owned when asked, the accounts in each, and its
  * node's transaction counters.
  */
-final class MemberSnapshot implements Identified {
+@ClassId(81)
+final class MemberSnapshot implements FieldList {
 
     private UUID member;
     private int[] partitionIds;
@@ -60,27 +61,15 @@ final class MemberSnapshot implements Identified {
     }
 
     @Override
-    public int getClassId() {
-        return ObserveFeature.MEMBER_SNAPSHOT;
-    }
-
-    @Override
-    public void writeData(ObjectDataOutput out) throws IOException {
-        out.writeLong(member.getMostSignificantBits());
-        out.writeLong(member.getLeastSignificantBits());
-        out.writeIntArray(partitionIds);
-        out.writeLongArray(accountEntries);
-        out.writeLong(transactions);
-        out.writeDouble(transactionsPerSecond);
-    }
-
-    @Override
-    public void readData(ObjectDataInput in) throws IOException {
-        member = new UUID(in.readLong(), in.readLong());
-        partitionIds = in.readIntArray();
-        accountEntries = in.readLongArray();
-        transactions = in.readLong();
-        transactionsPerSecond = in.readDouble();
+    public void fields(Fields fields) throws IOException {
+        member = fields.value(member, (out, id) -> {
+            out.writeLong(id.getMostSignificantBits());
+            out.writeLong(id.getLeastSignificantBits());
+        }, in -> new UUID(in.readLong(), in.readLong()));
+        partitionIds = fields.int32s(partitionIds);
+        accountEntries = fields.int64s(accountEntries);
+        transactions = fields.int64(transactions);
+        transactionsPerSecond = fields.float64(transactionsPerSecond);
     }
 
     @Override

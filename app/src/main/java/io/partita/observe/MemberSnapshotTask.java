@@ -4,6 +4,7 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastInstanceAware;
 import com.hazelcast.partition.Partition;
 import io.partita.account.AccountFeature;
+import io.partita.node.ClassId;
 import io.partita.node.Internals;
 import io.partita.node.NodeActivity;
 import io.partita.node.Stateless;
@@ -20,6 +21,7 @@ import java.util.concurrent.Callable;
  * carries no state; a member that leaves while answering simply has no answer, and the view shows its partitions
  * without counts until the next poll.
  */
+@ClassId(80)
 final class MemberSnapshotTask implements Callable<MemberSnapshot>, HazelcastInstanceAware, Stateless {
 
     private transient HazelcastInstance hazelcast;
@@ -48,10 +50,5 @@ final class MemberSnapshotTask implements Callable<MemberSnapshot>, HazelcastIns
         }
         return new MemberSnapshot(hazelcast.getCluster().getLocalMember().getUuid(), partitionIds, entries,
                 transactions, rate);
-    }
-
-    @Override
-    public int getClassId() {
-        return ObserveFeature.MEMBER_SNAPSHOT_TASK;
     }
 }

@@ -5,6 +5,7 @@ import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import io.partita.node.Feature;
 import jakarta.inject.Singleton;
 
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -19,12 +20,9 @@ public final class ObserveFeature implements Feature {
     /** The executor that gathers every member's view of its own partitions ({@code GET /cluster/partitions}). */
     static final String VIEWS_EXECUTOR = "partita.views";
 
-    static final int MEMBER_SNAPSHOT_TASK = 80;
-    static final int MEMBER_SNAPSHOT = 81;
-
     @Override
-    public Map<Integer, Supplier<IdentifiedDataSerializable>> classes() {
-        return Map.of(MEMBER_SNAPSHOT_TASK, MemberSnapshotTask::new, MEMBER_SNAPSHOT, MemberSnapshot::new);
+    public List<Supplier<? extends IdentifiedDataSerializable>> classes() {
+        return List.of(MemberSnapshotTask::new, MemberSnapshot::new);
     }
 
     /** Views are cheap reads answered on a small pool of their own, apart from the default executor. */

@@ -1,7 +1,8 @@
 package io.partita.schedule;
 
-import com.hazelcast.nio.ObjectDataInput;
-import com.hazelcast.nio.ObjectDataOutput;
+import io.partita.node.ClassId;
+import io.partita.node.FieldList;
+import io.partita.node.Fields;
 import io.partita.node.ReplaceValue;
 import io.partita.node.ValueWriter;
 
@@ -17,7 +18,8 @@ import java.util.Map;
  * {@code lastFiredAt} moved and answers false without writing. Deterministic: the firing's time travels in the
  * processor. Its backup ({@link ReplaceValue}) stores the schedule it wrote on each backup replica.
  */
-public final class RecordFiring extends ValueWriter<String, Schedule, Boolean> {
+@ClassId(67)
+public final class RecordFiring extends ValueWriter<String, Schedule, Boolean> implements FieldList {
 
     private long expected;
     private long fireAt;
@@ -51,29 +53,13 @@ public final class RecordFiring extends ValueWriter<String, Schedule, Boolean> {
     }
 
     @Override
-    public int getClassId() {
-        return ScheduleFeature.RECORD_FIRING;
-    }
-
-    @Override
-    public void writeData(ObjectDataOutput out) throws IOException {
-        out.writeLong(expected);
-        out.writeLong(fireAt);
-        out.writeLong(ran);
-        out.writeLong(missed);
-        out.writeLong(skipped);
-        out.writeString(jobId);
-        out.writeString(note);
-    }
-
-    @Override
-    public void readData(ObjectDataInput in) throws IOException {
-        expected = in.readLong();
-        fireAt = in.readLong();
-        ran = in.readLong();
-        missed = in.readLong();
-        skipped = in.readLong();
-        jobId = in.readString();
-        note = in.readString();
+    public void fields(Fields fields) throws IOException {
+        expected = fields.int64(expected);
+        fireAt = fields.int64(fireAt);
+        ran = fields.int64(ran);
+        missed = fields.int64(missed);
+        skipped = fields.int64(skipped);
+        jobId = fields.string(jobId);
+        note = fields.string(note);
     }
 }

@@ -11,6 +11,7 @@ import io.partita.node.CompactCodec;
 import io.partita.node.Feature;
 import jakarta.inject.Singleton;
 
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -26,16 +27,13 @@ public final class ScheduleFeature implements Feature {
     public static final String SCHEDULES = "schedules";
     public static final String SCHEDULE_TYPE = "partita.Schedule";
 
-    static final int RECORD_FIRING = 67;
-    static final int SCHEDULE_MERGE = 69;
-
     public static IMap<String, Schedule> schedules(HazelcastInstance hazelcast) {
         return hazelcast.getMap(SCHEDULES);
     }
 
     @Override
-    public Map<Integer, Supplier<IdentifiedDataSerializable>> classes() {
-        return Map.of(RECORD_FIRING, RecordFiring::new, SCHEDULE_MERGE, ScheduleMergePolicy::new);
+    public List<Supplier<? extends IdentifiedDataSerializable>> classes() {
+        return List.of(RecordFiring::new, ScheduleMergePolicy::new);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.partita.schedule;
 
 import com.hazelcast.spi.merge.MergingValue;
+import io.partita.node.ClassId;
 import io.partita.node.ValueMergePolicy;
 
 /**
@@ -11,6 +12,7 @@ import io.partita.node.ValueMergePolicy;
  * <b>Threads:</b> runs on the partition thread of the schedule's owner in the merged cluster, once per schedule the
  * smaller side brings. A plain function of the two values.
  */
+@ClassId(69)
 public final class ScheduleMergePolicy extends ValueMergePolicy<Schedule, MergingValue<Schedule>> {
 
     @Override
@@ -22,10 +24,5 @@ public final class ScheduleMergePolicy extends ValueMergePolicy<Schedule, Mergin
         }
         return new Schedule(kept.name(), kept.cron(), kept.job(), kept.createdAt(), lastFiredAt, kept.firings(),
                 kept.missed(), kept.skipped(), kept.lastJobId(), kept.lastNote());
-    }
-
-    @Override
-    public int getClassId() {
-        return ScheduleFeature.SCHEDULE_MERGE;
     }
 }

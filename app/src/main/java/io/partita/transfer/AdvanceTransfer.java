@@ -1,9 +1,9 @@
 package io.partita.transfer;
 
 import com.hazelcast.map.EntryProcessor;
-import com.hazelcast.nio.ObjectDataInput;
-import com.hazelcast.nio.ObjectDataOutput;
-import io.partita.node.Identified;
+import io.partita.node.ClassId;
+import io.partita.node.FieldList;
+import io.partita.node.Fields;
 
 import java.io.IOException;
 import java.util.Map;
@@ -16,8 +16,9 @@ import java.util.Map;
  * finds the record already there and leaves it, so it is idempotent. Deterministic: the next record travels in the
  * processor. Its backup ({@link ReplaceTransfer}) stores the record it wrote on each backup replica.
  */
+@ClassId(21)
 public final class AdvanceTransfer
-        implements EntryProcessor<TransferKey, Transfer, Transfer>, Identified {
+        implements EntryProcessor<TransferKey, Transfer, Transfer>, FieldList {
 
     private Transfer next;
     private long terminalTtlMillis;
@@ -56,19 +57,8 @@ public final class AdvanceTransfer
     }
 
     @Override
-    public int getClassId() {
-        return TransferFeature.ADVANCE_TRANSFER;
-    }
-
-    @Override
-    public void writeData(ObjectDataOutput out) throws IOException {
-        out.writeObject(next);
-        out.writeLong(terminalTtlMillis);
-    }
-
-    @Override
-    public void readData(ObjectDataInput in) throws IOException {
-        next = in.readObject();
-        terminalTtlMillis = in.readLong();
+    public void fields(Fields fields) throws IOException {
+        next = fields.object(next);
+        terminalTtlMillis = fields.int64(terminalTtlMillis);
     }
 }

@@ -1,9 +1,9 @@
 package io.partita.transfer;
 
 import com.hazelcast.map.EntryProcessor;
-import com.hazelcast.nio.ObjectDataInput;
-import com.hazelcast.nio.ObjectDataOutput;
-import io.partita.node.Identified;
+import io.partita.node.ClassId;
+import io.partita.node.FieldList;
+import io.partita.node.Fields;
 
 import java.io.IOException;
 import java.util.Map;
@@ -16,8 +16,9 @@ import java.util.Map;
  * transfer as it is ({@link ReplaceTransfer}). A run again after a retry or a migration finds the record under the key
  * and answers it, as it answers any retry.
  */
+@ClassId(20)
 public final class BeginTransfer
-        implements EntryProcessor<TransferKey, Transfer, Transfer>, Identified {
+        implements EntryProcessor<TransferKey, Transfer, Transfer>, FieldList {
 
     private Transfer transfer;
     /** The key it stored the transfer under, or null: what its backup replaces. */
@@ -46,17 +47,7 @@ public final class BeginTransfer
     }
 
     @Override
-    public int getClassId() {
-        return TransferFeature.BEGIN_TRANSFER;
-    }
-
-    @Override
-    public void writeData(ObjectDataOutput out) throws IOException {
-        out.writeObject(transfer);
-    }
-
-    @Override
-    public void readData(ObjectDataInput in) throws IOException {
-        transfer = in.readObject();
+    public void fields(Fields fields) throws IOException {
+        transfer = fields.object(transfer);
     }
 }

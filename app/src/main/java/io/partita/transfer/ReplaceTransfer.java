@@ -1,5 +1,6 @@
 package io.partita.transfer;
 
+import io.partita.node.ClassId;
 import io.partita.node.ReplaceValue;
 
 import java.util.Map;
@@ -10,6 +11,7 @@ import java.util.Map;
  * <b>Threads:</b> runs on the partition thread of each backup replica, after its primary ran on the owner, and may run
  * again when Hazelcast sends the backup again; it stores the same record each time, so a second run changes nothing.
  */
+@ClassId(22)
 public final class ReplaceTransfer extends ReplaceValue<TransferKey, Transfer, Transfer> {
 
     /** A record's time to live that means "never expires" (Hazelcast's per-entry TTL of 0). */
@@ -34,10 +36,5 @@ public final class ReplaceTransfer extends ReplaceValue<TransferKey, Transfer, T
      */
     static void store(Map.Entry<TransferKey, Transfer> entry, Transfer transfer, long ttlMillis) {
         storeWithOwnTtl(entry, transfer, ttlMillis);
-    }
-
-    @Override
-    public int getClassId() {
-        return TransferFeature.REPLACE_TRANSFER;
     }
 }

@@ -30,19 +30,13 @@ public final class TransferFeature implements Feature {
     public static final String TRANSFER_TYPE = "partita.Transfer";
     public static final String TRANSFER_KEY_TYPE = "partita.TransferKey";
 
-    static final int BEGIN_TRANSFER = 20;
-    static final int ADVANCE_TRANSFER = 21;
-    static final int REPLACE_TRANSFER = 22;
-    static final int TRANSFER_MERGE = 23;
-
     public static IMap<TransferKey, Transfer> transfers(HazelcastInstance hazelcast) {
         return hazelcast.getMap(TRANSFERS);
     }
 
     @Override
-    public Map<Integer, Supplier<IdentifiedDataSerializable>> classes() {
-        return Map.of(BEGIN_TRANSFER, BeginTransfer::new, ADVANCE_TRANSFER, AdvanceTransfer::new,
-                REPLACE_TRANSFER, ReplaceTransfer::new, TRANSFER_MERGE, TransferMergePolicy::new);
+    public List<Supplier<? extends IdentifiedDataSerializable>> classes() {
+        return List.of(BeginTransfer::new, AdvanceTransfer::new, ReplaceTransfer::new, TransferMergePolicy::new);
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.partita.transfer;
 
 import com.hazelcast.spi.merge.MergingValue;
+import io.partita.node.ClassId;
 import io.partita.node.ValueMergePolicy;
 
 /**
@@ -12,15 +13,11 @@ import io.partita.node.ValueMergePolicy;
  * <b>Threads:</b> runs on the partition thread of the record's owner in the merged cluster, once per record the
  * smaller side brings. A plain function of the two values: no member, no clock.
  */
+@ClassId(23)
 public final class TransferMergePolicy extends ValueMergePolicy<Transfer, MergingValue<Transfer>> {
 
     @Override
     protected Transfer join(Transfer theirs, Transfer ours) {
         return theirs.state().rank() > ours.state().rank() ? theirs : ours;
-    }
-
-    @Override
-    public int getClassId() {
-        return TransferFeature.TRANSFER_MERGE;
     }
 }

@@ -1,5 +1,6 @@
 package io.partita.node;
 
+import com.hazelcast.config.Config;
 import com.hazelcast.config.SerializationConfig;
 import com.hazelcast.internal.serialization.Data;
 import com.hazelcast.internal.serialization.InternalSerializationService;
@@ -99,18 +100,39 @@ class SerializationTest {
                 "ScheduleFeature", Set.of(67, 69),
                 "ObserveFeature", Set.of(80, 81),
                 "LeaseFeature", ids(100, 103));
-        Set<Integer> seen = new HashSet<>(Set.of(Serialization.BACKED_UP_ENTRIES, Serialization.REPLACE_VALUE));
+        Set<Integer> seen = new HashSet<>(Set.of(Serialization.BACKED_UP_ENTRIES,
+                new ReplaceValue<>().getClassId()));
         for (Feature feature : AllFeatures.LIST) {
-            Map<Integer, Supplier<IdentifiedDataSerializable>> classes = feature.classes();
             String name = feature.getClass().getSimpleName();
-            assertEquals(expected.get(name), classes.keySet(), name);
-            classes.forEach((id, constructor) -> {
+            Set<Integer> ids = new HashSet<>();
+            for (Supplier<? extends IdentifiedDataSerializable> constructor : feature.classes()) {
                 IdentifiedDataSerializable created = constructor.get();
-                assertEquals(id, created.getClassId(), created.getClass().getSimpleName());
-                assertEquals(Serialization.FACTORY_ID, created.getFactoryId(), created.getClass().getSimpleName());
-                assertTrue(seen.add(id), "id " + id + " is claimed once");
-            });
+                String type = created.getClass().getSimpleName();
+                assertEquals(Serialization.FACTORY_ID, created.getFactoryId(), type);
+                assertTrue(ids.add(created.getClassId()), type + "'s id " + created.getClassId() + " is claimed once");
+                assertTrue(seen.add(created.getClassId()), type + "'s id is claimed by no other feature");
+            }
+            assertEquals(expected.get(name), ids, name);
         }
+    }
+
+    @Test
+    void shouldRefuseToStartWhenAClassHasNoClassId() {
+        class Unnamed implements Stateless {
+        }
+        Feature unnamed = new Feature() {
+            @Override
+            public List<Supplier<? extends IdentifiedDataSerializable>> classes() {
+                return List.of(Unnamed::new);
+            }
+
+            @Override
+            public void configure(Config config, Setup setup) {
+            }
+        };
+        IllegalStateException refused = assertThrows(IllegalStateException.class,
+                () -> Serialization.register(new SerializationConfig(), List.of(unnamed)));
+        assertTrue(refused.getMessage().contains("without a @ClassId"), refused.getMessage());
     }
 
     @Test
