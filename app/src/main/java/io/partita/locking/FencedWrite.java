@@ -85,7 +85,8 @@ public final class FencedWrite extends LedgerProcessor<String, FencedWrite> impl
                 || ledger.journaled(partition, mapEntry.getKey(), entry.txId()) != null) {
             return Result.DUPLICATE.name();
         }
-        ledger.record(mapEntry, partition, current, current.record(entry).withFence(fence), List.of(entry), fence, null);
+        ledger.record(mapEntry, partition, current, current.record(entry).withFence(fence), List.of(entry), fence,
+                null);
         return Result.WRITTEN.name();
     }
 

@@ -115,7 +115,7 @@ class SqlService {
 
     /**
      * The mappings are created at start, but the engine cannot create them while the cluster is still forming; until
-     * it can, a query is answered 503 with {@code Retry-After} (the next one tries again), not a 500.
+     * it can, a query is refused as {@code UNAVAILABLE}, a transient refusal (the next one tries again), not a fault.
      */
     private void ensureMappings() {
         try {
@@ -191,18 +191,17 @@ class SqlService {
     }
 
     /**
-     * The engine's verdict as an answer.
+     * The engine's verdict as a {@link Refusal} (web/Refusals gives each kind its status).
      * <ul>
-     *   <li>A query stopped at the time cap is a 400 that states the cap. Not a 503: retrying the same query would be
-     *       stopped again, the client has to narrow it; not a 408, which says the client was slow to send its
-     *       request. A query that runs as a Jet job reports its timeout as a forceful cancellation with the generic
-     *       code, so a cancellation at or past the cap counts as one.</li>
-     *   <li>The cluster changing under the query (by code, or a retryable cause) is a 503 with
-     *       {@code Retry-After}.</li>
-     *   <li>Errors in the query (parse, validation, data, an unknown object) are the client's: a 400 with the
-     *       engine's first line, unless it names code.</li>
-     *   <li>Anything else failed inside the engine: a 500, which the error renderer logs with its cause and answers
-     *       without internals.</li>
+     *   <li>A query stopped at the time cap is {@code SQL_TOO_LONG}, stating the cap: the client's to narrow, since
+     *       retrying the same query would be stopped again. A query that runs as a Jet job reports its timeout as a
+     *       forceful cancellation with the generic code, so a cancellation at or past the cap counts as one.</li>
+     *   <li>The cluster changing under the query (by code, or a retryable cause) is {@code UNAVAILABLE}, transient.
+     *   </li>
+     *   <li>Errors in the query (parse, validation, data, an unknown object) are the client's: {@code SQL_INVALID}
+     *       with the engine's first line, unless it names code.</li>
+     *   <li>Anything else failed inside the engine: an IllegalStateException, which the error renderer logs with its
+     *       cause and answers without internals.</li>
      * </ul>
      */
     static RuntimeException translate(HazelcastSqlException e, Duration timeout, Duration elapsed) {

@@ -26,7 +26,8 @@ class ScheduleService {
 
     /**
      * Creates or replaces a schedule. Replacing starts it afresh: its first firing is the first cron time after now,
-     * and its counters restart. A 400 naming {@code cron} when the expression is not valid or never fires.
+     * and its counters restart. Refused as {@code INVALID}, naming {@code cron}, when the expression is not valid or
+     * never fires.
      */
     Schedule put(String name, String cron, JobSpec job) {
         try {
