@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
  * computed from it, any runtime exception on the way means "not valid", and a step of 0 is refused before Micronaut
  * sees it. The schedule trigger reads stored expressions the same way: one that fails is one that never fires.
  */
-public final class Cron {
+final class Cron {
 
     /** A step of zero ({@code /0}, {@code /00}, ...) in any field. */
     private static final Pattern ZERO_STEP = Pattern.compile("/0+(?![0-9])");
@@ -28,7 +28,7 @@ public final class Cron {
     }
 
     /** @throws IllegalArgumentException when the expression is not valid or never fires */
-    public static CronExpression parse(String expression) {
+    static CronExpression parse(String expression) {
         String trimmed = expression.trim();
         if (ZERO_STEP.matcher(trimmed).find()) {
             throw new IllegalArgumentException("A step of 0 never advances");
@@ -44,7 +44,7 @@ public final class Cron {
     }
 
     /** The first firing after {@code after}, or -1 when there is none. */
-    public static long next(String expression, long after) {
+    static long next(String expression, long after) {
         try {
             return next(parse(expression), after);
         } catch (IllegalArgumentException e) {
@@ -57,7 +57,7 @@ public final class Cron {
      *
      * @return epoch milliseconds of each firing
      */
-    public static List<Long> due(String expression, long after, long now, int max) {
+    static List<Long> due(String expression, long after, long now, int max) {
         CronExpression cron;
         try {
             cron = parse(expression);

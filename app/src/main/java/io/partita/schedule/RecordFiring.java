@@ -19,7 +19,7 @@ import java.util.Map;
  * processor. Its backup ({@link ReplaceValue}) stores the schedule it wrote on each backup replica.
  */
 @ClassId(67)
-public final class RecordFiring extends ValueWriter<String, Schedule, Boolean> implements FieldList {
+final class RecordFiring extends ValueWriter<String, Schedule, Boolean> implements FieldList {
 
     private long expected;
     private long fireAt;
@@ -32,7 +32,7 @@ public final class RecordFiring extends ValueWriter<String, Schedule, Boolean> i
     public RecordFiring() {
     }
 
-    public RecordFiring(long expected, long fireAt, long ran, long missed, long skipped, String jobId, String note) {
+    RecordFiring(long expected, long fireAt, long ran, long missed, long skipped, String jobId, String note) {
         this.expected = expected;
         this.fireAt = fireAt;
         this.ran = ran;

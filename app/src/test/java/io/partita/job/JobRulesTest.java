@@ -9,7 +9,6 @@ import io.partita.account.Tail;
 import io.partita.account.TxRequest;
 import io.partita.account.TxStatus;
 import io.partita.account.TxType;
-import io.partita.schedule.Cron;
 import io.partita.schedule.Schedule;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -277,16 +276,5 @@ class JobRulesTest {
         assertTrue(id.endsWith(":1700000000"), id);
         assertTrue(id.matches(io.partita.web.Ids.PATTERN), id);
         assertNotEquals(id, Schedule.firingJobId("n".repeat(63) + "m", NOW));
-    }
-
-    @Test
-    void shouldListTheDueFiringsOfACronInUtcOldestFirst() {
-        long at = 1_700_000_000_500L;   // 22:13:20.5 UTC
-        assertEquals(List.of(1_700_000_001_000L, 1_700_000_002_000L, 1_700_000_003_000L),
-                Cron.due("* * * * * *", at, 1_700_000_003_000L, 100));
-        assertEquals(List.of(), Cron.due("* * * * * *", at, 1_700_000_000_900L, 100));
-        assertEquals(2, Cron.due("* * * * * *", at, 1_700_000_010_000L, 2).size());
-        assertEquals(1_700_006_400_000L, Cron.next("0 0 * * *", at));   // next midnight UTC
-        assertEquals(-1, Cron.next("not a cron", at));
     }
 }

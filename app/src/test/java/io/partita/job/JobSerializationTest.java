@@ -8,7 +8,6 @@ import io.partita.account.JournalEntry;
 import io.partita.account.TxStatus;
 import io.partita.account.TxType;
 import io.partita.node.ReplaceValue;
-import io.partita.schedule.RecordFiring;
 import io.partita.schedule.Schedule;
 import io.partita.support.WireSerialization;
 import org.junit.jupiter.api.Test;
@@ -72,8 +71,7 @@ class JobSerializationTest {
                 new RecordPartition("r1", 17, new JobTally(1, 1, 0, 0, 100, 0, List.of()), 42, 1000),
                 new ClaimCoordination("member-1", "member-2"),
                 new FailJob("broken", 42, 1000),
-                new ReplaceValue<>(Map.of("j-1", "a value", "j-2", "another"), 0),
-                new RecordFiring(1, 2, 1, 0, 0, "nightly:1", null));
+                new ReplaceValue<>(Map.of("j-1", "a value", "j-2", "another"), 0));
         for (IdentifiedDataSerializable value : all) {
             assertNotNull(roundTrip(value));
             assertEquals(SerializationConstants.CONSTANT_TYPE_DATA_SERIALIZABLE,

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 /**
@@ -37,13 +38,17 @@ public final class WireSerialization {
 
     /**
      * {@code value} after a trip through {@code service}, failing the test when it was written with Java
-     * serialization (so that a service that still allows it cannot hide a fallback).
+     * serialization (so that a service that still allows it cannot hide a fallback), or when what came back is not
+     * written as the same bytes again (reading and writing disagree on a field).
      */
     public static <T> T roundTrip(InternalSerializationService service, T value) {
         Data data = service.toData(value);
         assertNotEquals(SerializationConstants.JAVA_DEFAULT_TYPE_SERIALIZABLE, data.getType(),
                 value.getClass() + " fell back to Java serialization");
-        return service.toObject(data);
+        T back = service.toObject(data);
+        assertArrayEquals(data.toByteArray(), service.toData(back).toByteArray(),
+                value.getClass() + " is written again as other bytes after a round trip");
+        return back;
     }
 
     /** The bytes {@code value} takes on the wire (its serialized form, with Hazelcast's 8-byte header). */
