@@ -4,7 +4,7 @@ import com.hazelcast.core.HazelcastInstanceNotActiveException;
 import com.hazelcast.cp.lock.FencedLock;
 import io.partita.account.TxOutcome;
 import io.partita.account.TxRequest;
-import io.partita.node.PartitaProperties.ProcessingMode;
+import io.partita.node.ProcessingMode;
 import io.partita.refusal.Refusal;
 import io.partita.transaction.TransactionPath;
 import org.slf4j.Logger;

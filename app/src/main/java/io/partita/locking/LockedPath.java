@@ -7,7 +7,7 @@ import io.partita.account.Account;
 import io.partita.account.AccountFeature;
 import io.partita.account.TxOutcome;
 import io.partita.account.TxRequest;
-import io.partita.node.PartitaProperties.ProcessingMode;
+import io.partita.node.ProcessingMode;
 import io.partita.node.PartitaProperties;
 import io.partita.refusal.Refusal;
 import io.partita.transaction.TransactionPath;

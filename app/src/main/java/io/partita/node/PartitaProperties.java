@@ -78,8 +78,6 @@ public record PartitaProperties(
     /** Failure domains a partition's copies are kept apart across. */
     public enum GroupType { NONE, HOST, ZONE }
 
-    public enum ProcessingMode { PARTITIONED, LOCKED }
-
     /**
      * @param type {@code none}: a partition's copies go to any two members; {@code host}: never two on one host
      *             address; {@code zone}: never two in one zone

@@ -8,7 +8,7 @@ import io.micronaut.http.annotation.QueryValue;
 import io.partita.account.TxOutcome;
 import io.partita.account.TxRequest;
 import io.partita.account.TxType;
-import io.partita.node.PartitaProperties.ProcessingMode;
+import io.partita.node.ProcessingMode;
 import io.partita.refusal.Refusal;
 import io.partita.web.ConstraintViolationHandler;
 import io.partita.web.InFlightLimit;

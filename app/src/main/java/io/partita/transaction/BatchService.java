@@ -10,7 +10,7 @@ import io.partita.node.BackedUpCalls;
 import io.partita.node.Continuations;
 import io.partita.node.HazelcastConfigs;
 import io.partita.node.LocalStores;
-import io.partita.node.PartitaProperties.ProcessingMode;
+import io.partita.node.ProcessingMode;
 import jakarta.inject.Singleton;
 
 import java.util.ArrayDeque;

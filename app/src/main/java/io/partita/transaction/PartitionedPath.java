@@ -4,7 +4,7 @@ import com.hazelcast.core.HazelcastInstance;
 import io.partita.account.ApplyTransactions;
 import io.partita.account.TxOutcome;
 import io.partita.account.TxRequest;
-import io.partita.node.PartitaProperties.ProcessingMode;
+import io.partita.node.ProcessingMode;
 import jakarta.inject.Singleton;
 
 import java.util.concurrent.CompletionStage;

@@ -15,7 +15,7 @@ import io.partita.account.AccountService;
 import io.partita.account.TxOutcome;
 import io.partita.account.TxRequest;
 import io.partita.account.TxType;
-import io.partita.node.PartitaProperties.ProcessingMode;
+import io.partita.node.ProcessingMode;
 import io.partita.web.Ids;
 import io.partita.web.InFlightLimit;
 import io.partita.web.Problem;

@@ -10,7 +10,7 @@ import io.micronaut.core.annotation.Nullable;
 import io.partita.account.TxOutcome;
 import io.partita.account.TxStatus;
 import io.partita.node.NodeActivity;
-import io.partita.node.PartitaProperties.ProcessingMode;
+import io.partita.node.ProcessingMode;
 import io.partita.refusal.GridFailures;
 import io.partita.refusal.Refusal;
 import jakarta.inject.Inject;

@@ -3,7 +3,7 @@ package io.partita.transaction;
 import io.partita.account.Ledger;
 import io.partita.account.TxOutcome;
 import io.partita.account.TxRequest;
-import io.partita.node.PartitaProperties.ProcessingMode;
+import io.partita.node.ProcessingMode;
 
 import java.util.concurrent.CompletionStage;
 

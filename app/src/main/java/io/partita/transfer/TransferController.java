@@ -12,7 +12,7 @@ import io.micronaut.http.annotation.QueryValue;
 import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.validation.Validated;
 import io.partita.locking.Deadline;
-import io.partita.node.PartitaProperties.ProcessingMode;
+import io.partita.node.ProcessingMode;
 import io.partita.node.PartitaProperties;
 import io.partita.refusal.GridFailures;
 import io.partita.refusal.Refusal;

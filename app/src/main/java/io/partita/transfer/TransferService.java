@@ -9,7 +9,7 @@ import io.partita.account.TxOutcome;
 import io.partita.locking.AccountLocks;
 import io.partita.locking.Deadline;
 import io.partita.locking.Held;
-import io.partita.node.PartitaProperties.ProcessingMode;
+import io.partita.node.ProcessingMode;
 import io.partita.node.PartitaProperties;
 import io.partita.refusal.GridFailures;
 import io.partita.refusal.Refusal;

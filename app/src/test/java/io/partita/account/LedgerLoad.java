@@ -1,7 +1,7 @@
 package io.partita.account;
 
 import com.hazelcast.core.HazelcastInstance;
-import io.partita.node.PartitaProperties;
+import io.partita.node.ProcessingMode;
 import io.partita.refusal.GridFailures;
 import io.partita.refusal.Refusal;
 import io.partita.support.Blocking;
@@ -205,7 +205,7 @@ final class LedgerLoad {
         });
     }
 
-    static PartitaProperties.ProcessingMode defaultMode() {
-        return PartitaProperties.ProcessingMode.PARTITIONED;
+    static ProcessingMode defaultMode() {
+        return ProcessingMode.PARTITIONED;
     }
 }

@@ -10,7 +10,7 @@ import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import io.partita.account.AccountService;
 import io.partita.account.TxRequest;
 import io.partita.account.TxType;
-import io.partita.node.PartitaProperties.ProcessingMode;
+import io.partita.node.ProcessingMode;
 import io.partita.support.Api;
 import io.partita.transaction.TransactionService;
 import jakarta.inject.Inject;

@@ -1,6 +1,7 @@
 package io.partita.support;
 
 import io.partita.node.PartitaProperties;
+import io.partita.node.ProcessingMode;
 
 import java.time.Duration;
 import java.util.List;
@@ -44,7 +45,7 @@ public final class TestProperties {
                 new PartitaProperties.Network("127.0.0.1", port, "224.2.2.3", 54327),
                 1, Duration.ofSeconds(15), null,
                 cp(cpMembers),
-                new PartitaProperties.Processing(PartitaProperties.ProcessingMode.PARTITIONED),
+                new PartitaProperties.Processing(ProcessingMode.PARTITIONED),
                 journal,
                 transfers(), Duration.ofSeconds(10), 0, 1, 1, NO_GROUPS);
     }

@@ -23,7 +23,7 @@ import io.partita.account.TxStatus;
 import io.partita.account.TxType;
 import io.partita.locking.AccountLocks;
 import io.partita.locking.Held;
-import io.partita.node.PartitaProperties.ProcessingMode;
+import io.partita.node.ProcessingMode;
 import io.partita.refusal.Refusal;
 import io.partita.support.TestNodes;
 import io.partita.transaction.TransactionService;

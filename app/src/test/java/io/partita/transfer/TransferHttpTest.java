@@ -8,7 +8,7 @@ import io.partita.account.JournalEntry;
 import io.partita.account.JournalRecord;
 import io.partita.account.TxStatus;
 import io.partita.account.TxType;
-import io.partita.node.PartitaProperties.ProcessingMode;
+import io.partita.node.ProcessingMode;
 import io.partita.support.Api;
 import io.partita.transaction.TransactionService;
 import jakarta.inject.Inject;

@@ -13,7 +13,7 @@ import io.partita.account.Tail;
 import io.partita.account.TxOutcome;
 import io.partita.account.TxRequest;
 import io.partita.account.TxStatus;
-import io.partita.node.PartitaProperties.ProcessingMode;
+import io.partita.node.ProcessingMode;
 import io.partita.refusal.Refusal;
 import io.partita.transaction.TransactionService;
 

@@ -1,6 +1,6 @@
 package io.partita.bench;
 
-import io.partita.node.PartitaProperties.ProcessingMode;
+import io.partita.node.ProcessingMode;
 import io.partita.refusal.Refusal;
 import io.partita.transfer.Transfer;
 import io.partita.transfer.TransferDriver;

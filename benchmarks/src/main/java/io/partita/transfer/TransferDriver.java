@@ -1,7 +1,7 @@
 package io.partita.transfer;
 
 import io.micronaut.context.ApplicationContext;
-import io.partita.node.PartitaProperties.ProcessingMode;
+import io.partita.node.ProcessingMode;
 
 /**
  * The benchmarks' way into one node's transfer service, exactly as {@code POST /transfers} calls it. It lives in the

@@ -9,7 +9,7 @@ import io.partita.account.TxOutcome;
 import io.partita.account.TxRequest;
 import io.partita.account.TxStatus;
 import io.partita.account.TxType;
-import io.partita.node.PartitaProperties.ProcessingMode;
+import io.partita.node.ProcessingMode;
 import io.partita.transaction.TransactionService;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

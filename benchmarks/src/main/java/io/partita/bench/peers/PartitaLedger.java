@@ -12,7 +12,7 @@ import io.partita.account.TxRequest;
 import io.partita.account.TxStatus;
 import io.partita.account.TxType;
 import io.partita.bench.LocalCluster;
-import io.partita.node.PartitaProperties.ProcessingMode;
+import io.partita.node.ProcessingMode;
 import io.partita.refusal.Refusal;
 import io.partita.transaction.TransactionService;
 
