@@ -64,7 +64,7 @@ public final class ScheduleTrigger implements AutoCloseable {
     private final ScheduledExecutorService loop;
     private final AtomicLong started = new AtomicLong();
 
-    public ScheduleTrigger(HazelcastInstance hazelcast, JobService jobs, JobSettings settings) {
+    ScheduleTrigger(HazelcastInstance hazelcast, JobService jobs, JobSettings settings) {
         this.hazelcast = hazelcast;
         this.jobs = jobs;
         this.schedules = ScheduleFeature.schedules(hazelcast);
@@ -74,7 +74,7 @@ public final class ScheduleTrigger implements AutoCloseable {
     }
 
     /** The jobs this member's trigger started (tests add these up over the members). */
-    public long started() {
+    long started() {
         return started.get();
     }
 

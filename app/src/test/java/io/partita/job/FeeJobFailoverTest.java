@@ -59,7 +59,7 @@ class FeeJobFailoverTest {
         // Two accounts per batch and a pause between batches stretch the job to several seconds, so that the join
         // and the crash happen while it runs.
         try (TestCluster cluster = TestCluster.start(3);
-             JobMembers jobs = new JobMembers(JobMembers.settings(2, Duration.ofMillis(40)), false)) {
+             JobMembers jobs = new JobMembers(JobMembers.settings(2, Duration.ofMillis(40)))) {
             cluster.members().forEach(jobs::on);
             List<TestAccount> opening = new ArrayList<>();
             for (int i = 0; i < ACCOUNTS; i++) {

@@ -37,7 +37,7 @@ class InterestAndAuditTest {
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     void shouldPayHalfEvenInterestAndThenAuditFindOnlyThePlantedMismatches() throws Exception {
         try (TestCluster cluster = TestCluster.start(2);
-             JobMembers jobs = new JobMembers(JobMembers.settings(64, Duration.ZERO), false)) {
+             JobMembers jobs = new JobMembers(JobMembers.settings(64, Duration.ZERO))) {
             cluster.members().forEach(jobs::on);
             HazelcastInstance member = cluster.member(0);
             // balance before the job -> interest at 25 basis points, computed by hand

@@ -5,7 +5,6 @@ import com.hazelcast.map.IMap;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.partita.account.Account;
 import io.partita.account.AccountFeature;
-import io.partita.schedule.ScheduleTrigger;
 
 import java.time.Duration;
 import java.util.HashMap;
@@ -15,20 +14,22 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The job feature's parts on members of a {@code TestCluster}, wired as a node wires them: a {@link JobRunner} and a
- * {@link JobService} on each member, and a {@link ScheduleTrigger} when asked for.
+ * {@link JobService} on each member.
  */
 public final class JobMembers implements AutoCloseable {
 
-    public record Parts(JobRunner runner, JobService jobs, ScheduleTrigger trigger, SimpleMeterRegistry meters) {
+    public record Parts(JobRunner runner, JobService jobs, SimpleMeterRegistry meters) {
     }
 
     private final Map<HazelcastInstance, Parts> parts = new ConcurrentHashMap<>();
     private final JobSettings settings;
-    private final boolean triggers;
 
-    public JobMembers(JobSettings settings, boolean triggers) {
+    public JobMembers(JobSettings settings) {
         this.settings = settings;
-        this.triggers = triggers;
+    }
+
+    public JobSettings settings() {
+        return settings;
     }
 
     /** Ticks fast, so that tests wait little; a slice pause slows jobs down enough to act on them mid-way. */
@@ -42,7 +43,7 @@ public final class JobMembers implements AutoCloseable {
             SimpleMeterRegistry meters = new SimpleMeterRegistry();
             JobRunner runner = new JobRunner(m, settings, new JobMeters(meters));
             JobService jobs = new JobService(m, runner);
-            return new Parts(runner, jobs, triggers ? new ScheduleTrigger(m, jobs, settings) : null, meters);
+            return new Parts(runner, jobs, meters);
         });
     }
 
@@ -50,46 +51,17 @@ public final class JobMembers implements AutoCloseable {
         return on(member).jobs();
     }
 
-    /**
-     * Stops the member's job parts, as its process dying would.
-     *
-     * @return the jobs its trigger had started
-     */
-    public long stop(HazelcastInstance member) {
+    /** Stops the member's job parts, as its process dying would. */
+    public void stop(HazelcastInstance member) {
         Parts stopped = parts.remove(member);
-        if (stopped == null) {
-            return 0;
+        if (stopped != null) {
+            stopped.runner().close();
         }
-        close(stopped);
-        return stopped.trigger() == null ? 0 : stopped.trigger().started();
-    }
-
-    /**
-     * Stops every trigger, letting a tick in progress finish, so that what they fired can be counted.
-     *
-     * @return the jobs they had started
-     */
-    public long stopTriggers() {
-        long started = 0;
-        for (Parts part : parts.values()) {
-            if (part.trigger() != null) {
-                part.trigger().close();
-                started += part.trigger().started();
-            }
-        }
-        return started;
-    }
-
-    private static void close(Parts part) {
-        if (part.trigger() != null) {
-            part.trigger().close();
-        }
-        part.runner().close();
     }
 
     @Override
     public void close() {
-        parts.values().forEach(JobMembers::close);
+        parts.values().forEach(part -> part.runner().close());
         parts.clear();
     }
 

@@ -41,7 +41,7 @@ class JobServiceTest {
     @BeforeAll
     static void start() {
         cluster = TestCluster.start(1);
-        jobs = new JobMembers(JobMembers.settings(64, Duration.ZERO), false);
+        jobs = new JobMembers(JobMembers.settings(64, Duration.ZERO));
         member = cluster.member(0);
         jobs.on(member);
         List<TestAccount> opening = new ArrayList<>();

@@ -39,7 +39,7 @@ class JobTrafficTest {
     void shouldCompleteTransactionsOnAPartitionWhileTheJobIsProcessingIt() throws Exception {
         // 8 accounts per batch and a short pause between batches: the crowded partition takes a few seconds.
         try (TestCluster cluster = TestCluster.start(2);
-             JobMembers jobs = new JobMembers(JobMembers.settings(8, Duration.ofMillis(10)), false)) {
+             JobMembers jobs = new JobMembers(JobMembers.settings(8, Duration.ofMillis(10)))) {
             cluster.members().forEach(jobs::on);
             HazelcastInstance member = cluster.member(0);
             List<String> hot = keysOfOnePartition(member);

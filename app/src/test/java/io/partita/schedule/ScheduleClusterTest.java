@@ -43,8 +43,9 @@ class ScheduleClusterTest {
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     void shouldRunEachFiringOnceAcrossTheClusterAndSurviveTheLossOfTheTriggeringMember() {
         try (TestCluster cluster = TestCluster.start(3);
-             JobMembers jobs = new JobMembers(JobMembers.settings(64, Duration.ZERO), true)) {
-            cluster.members().forEach(jobs::on);
+             JobMembers jobs = new JobMembers(JobMembers.settings(64, Duration.ZERO));
+             ScheduleTriggers triggers = new ScheduleTriggers(jobs)) {
+            cluster.members().forEach(triggers::on);
             HazelcastInstance member = cluster.member(0);
             List<TestAccount> opening = new ArrayList<>();
             for (int i = 0; i < ACCOUNTS; i++) {
@@ -62,13 +63,13 @@ class ScheduleClusterTest {
                     .findFirst().orElseThrow();
             long firingsBeforeCrash = schedules.get("every-second").firings();
             cluster.terminate(owner);
-            long startedByOwner = jobs.stop(owner);
+            long startedByOwner = triggers.stop(owner);
             HazelcastInstance survivor = cluster.member(0);
             var survivingSchedules = ScheduleFeature.schedules(survivor);
             await().atMost(Duration.ofSeconds(60))
                     .until(() -> survivingSchedules.get("every-second").firings() >= firingsBeforeCrash + 3);
 
-            long startedBySurvivors = jobs.stopTriggers();
+            long startedBySurvivors = triggers.stopAll();
             Schedule schedule = survivingSchedules.get("every-second");
             var jobMap = JobFeature.jobs(survivor);
             await().atMost(Duration.ofSeconds(60)).until(() ->
