@@ -31,11 +31,9 @@ final class ScheduleTriggers implements AutoCloseable {
      */
     long stop(HazelcastInstance member) {
         ScheduleTrigger stopped = triggers.remove(member);
-        if (stopped != null) {
-            stopped.close();
-        }
+        long started = stopped == null ? 0 : stopAndCount(stopped);
         jobs.stop(member);
-        return stopped == null ? 0 : stopped.started();
+        return started;
     }
 
     /**
@@ -44,17 +42,17 @@ final class ScheduleTriggers implements AutoCloseable {
      * @return the jobs they had started
      */
     long stopAll() {
-        long started = 0;
-        for (ScheduleTrigger trigger : triggers.values()) {
-            trigger.close();
-            started += trigger.started();
-        }
-        return started;
+        return triggers.values().stream().mapToLong(ScheduleTriggers::stopAndCount).sum();
+    }
+
+    private static long stopAndCount(ScheduleTrigger trigger) {
+        trigger.close();
+        return trigger.started();
     }
 
     @Override
     public void close() {
-        triggers.values().forEach(ScheduleTrigger::close);
+        stopAll();
         triggers.clear();
     }
 }
