@@ -37,37 +37,43 @@ public final class Members {
     /**
      * Creates this member's proxies of every map, once when a member starts, before any bean or request uses them.
      *
-     * <p>Creating the proxy of a map with an index (transfers, jobs) adds the index on every partition;
-     * while other members are joining, or on a busy machine, a backup of that may not acknowledge in time and the
-     * member reports an indeterminate state. Adding an index again is harmless and a failed proxy is forgotten, so
-     * the creation is simply retried. With split-brain protection on (partita.split-brain-protection),
-     * the index cannot be added until enough members have joined: the member waits for them, as long as it takes
-     * (its readiness stays DOWN meanwhile).
+     * <p>Creating the proxy of a map with an index (transfers, jobs) adds the index on every partition; adding it
+     * again is harmless and a failed proxy is forgotten, so the creation is a step {@link #repeatUntilDone} may repeat.
      */
     static void createProxies(HazelcastInstance hazelcast) {
+        repeatUntilDone(() -> hazelcast.getConfig().getMapConfigs().keySet().forEach(hazelcast::getMap));
+    }
+
+    /**
+     * Runs a start-up step that is safe to run again (it creates what is missing, or writes with putIfAbsent) until it
+     * completes. While other members are joining, or on a busy machine, a backup may not acknowledge in time and the
+     * member reports an indeterminate state (or a retryable one): the step is simply run again, up to 50 times. With
+     * split-brain protection on (partita.split-brain-protection), the step cannot complete until enough members have
+     * joined: the member waits for them, as long as it takes (its readiness stays DOWN meanwhile).
+     */
+    static void repeatUntilDone(Runnable step) {
         for (int attempt = 1; ; attempt++) {
             try {
-                hazelcast.getConfig().getMapConfigs().keySet().forEach(hazelcast::getMap);
+                step.run();
                 return;
             } catch (SplitBrainProtectionException e) {
                 attempt = 0;
-                try {
-                    Thread.sleep(500);
-                } catch (InterruptedException interrupted) {
-                    Thread.currentThread().interrupt();
-                    throw e;
-                }
+                pause(500, e);
             } catch (IndeterminateOperationStateException | RetryableHazelcastException e) {
                 if (attempt >= 50) {
                     throw e;
                 }
-                try {
-                    Thread.sleep(200);
-                } catch (InterruptedException interrupted) {
-                    Thread.currentThread().interrupt();
-                    throw e;
-                }
+                pause(200, e);
             }
+        }
+    }
+
+    private static void pause(long millis, RuntimeException cause) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            throw cause;
         }
     }
 }

@@ -53,7 +53,10 @@ public final class PartitionSentinels {
 
     /**
      * Creates every partition's sentinel if no partition has one (a new cluster), and starts listening for lost
-     * partitions and merges. Called once a member has started, before it serves anything.
+     * partitions and merges. Called once a member has started, before it serves anything. Other members starting
+     * beside this one see the map no longer empty and leave the rest to it, so a write that meets a slow backup is
+     * repeated rather than failing the start: a member that gave up half-way would leave the partitions it had not
+     * reached without a sentinel, answering {@code partition-lost} for good.
      */
     void start() {
         hazelcast.getPartitionService().addPartitionLostListener(this::partitionLost);
@@ -61,9 +64,11 @@ public final class PartitionSentinels {
         IMap<String, Long> sentinels = map();
         if (sentinels.isEmpty()) {
             long now = System.currentTimeMillis();
-            for (int partition = 0; partition < HazelcastConfigs.PARTITION_COUNT; partition++) {
-                sentinels.putIfAbsent(PartitionKeys.of(hazelcast, partition), now);
-            }
+            Members.repeatUntilDone(() -> {
+                for (int partition = 0; partition < HazelcastConfigs.PARTITION_COUNT; partition++) {
+                    sentinels.putIfAbsent(PartitionKeys.of(hazelcast, partition), now);
+                }
+            });
         }
     }
 
