@@ -92,7 +92,8 @@ class PartitionViews {
                             owned.getOrDefault(member.getUuid(), 0),
                             snapshot == null ? null : snapshot.ownedAccounts(),
                             snapshot == null ? null : snapshot.transactions(),
-                            snapshot == null ? null : snapshot.transactionsPerSecond());
+                            snapshot == null ? null : snapshot.transactionsPerSecond(),
+                            snapshot == null ? null : snapshot.clockOffsetMillis());
                 })
                 .sorted(Comparator.comparing(NodeView::address))
                 .toList();
@@ -178,10 +179,12 @@ class PartitionViews {
      * @param accounts              accounts in the partitions the member owns; null while it has not answered
      * @param transactions          transactions its node answered since it started
      * @param transactionsPerSecond its node's recent rate
+     * @param clockOffsetMillis     how far its wall clock is ahead of the master's (the cluster's time)
      */
     @Serdeable
     @JsonInclude(JsonInclude.Include.ALWAYS)
     record NodeView(String uuid, String address, @Nullable String httpUrl, boolean local, int ownedPartitions,
-                    @Nullable Long accounts, @Nullable Long transactions, @Nullable Double transactionsPerSecond) {
+                    @Nullable Long accounts, @Nullable Long transactions, @Nullable Double transactionsPerSecond,
+                    @Nullable Long clockOffsetMillis) {
     }
 }
