@@ -25,14 +25,15 @@ public final class Members {
      * Starts a member with the given configuration (from {@link HazelcastConfigs}, with the same features) after
      * making Partita's continuation pool Hazelcast's default async executor, creates its maps' proxies before anything
      * uses them, and starts the member's partition sentinels and what each feature runs beside it. The member announces
-     * its leave to the others when it shuts down ({@link MembershipNotice}).
+     * its leave to the others when it shuts down gracefully ({@link MembershipNotice}).
      */
     public static HazelcastInstance start(Config config, List<? extends Feature> features) {
         Continuations.install();
         HazelcastInstance member = Hazelcast.newHazelcastInstance(config);
-        // A member that shuts down says so first, so that the others do not take its removal for a network split.
+        // A member that shuts down gracefully says so first, so that the others do not take its removal for a network
+        // split; one terminated (a crash) does not.
         member.getLifecycleService().addLifecycleListener(event -> {
-            if (event.getState() == LifecycleEvent.LifecycleState.SHUTTING_DOWN) {
+            if (event.getState() == LifecycleEvent.LifecycleState.SHUTTING_DOWN && !Internals.terminating()) {
                 MembershipNotice.announceLeave(member);
             }
         });

@@ -13,6 +13,7 @@ import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -50,6 +51,9 @@ public final class MembershipNotice implements Callable<Boolean>, HazelcastInsta
      */
     static void announceLeave(HazelcastInstance hazelcast) {
         Member local = hazelcast.getCluster().getLocalMember();
+        if (hazelcast.getCluster().getMembers().size() < 2) {
+            return;
+        }
         try {
             Map<Member, Future<Boolean>> sent = executor(hazelcast).submitToMembers(
                     new MembershipNotice(false, local.getUuid(), ""), member -> !member.localMember());
@@ -70,7 +74,14 @@ public final class MembershipNotice implements Callable<Boolean>, HazelcastInsta
      * declared.
      */
     public static Membership.Forgotten forgetMissing(HazelcastInstance hazelcast, String by) {
-        executor(hazelcast).submitToMembers(new MembershipNotice(true, null, by), member -> !member.localMember());
+        try {
+            if (hazelcast.getCluster().getMembers().size() > 1) {
+                executor(hazelcast).submitToMembers(new MembershipNotice(true, null, by),
+                        member -> !member.localMember());
+            }
+        } catch (RejectedExecutionException e) {
+            // The others left meanwhile: there is no one else to tell.
+        }
         return Membership.of(hazelcast).forgetMissing(by);
     }
 
