@@ -37,6 +37,7 @@ public final class Members {
                 MembershipNotice.announceLeave(member);
             }
         });
+        ClusterClock.keep(member);
         createProxies(member);
         PartitionSentinels.of(member).start();
         features.forEach(feature -> feature.start(member));

@@ -14,7 +14,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Watches how far this node's wall clock is from the master's (the cluster's time, {@link ClusterClock}): it logs a
+ * Watches how far this node's wall clock is from the cluster's time ({@link ClusterClock}, the oldest member's): it logs a
  * warning when the offset passes {@link #WARN_ABOVE} and again when it is back within it, and exports it as the
  * {@code partita_clock_offset_seconds} gauge. No decision depends on it: times that cross members are cluster time,
  * and durations are measured on each member's monotonic clock; a skewed node only records skewed local times in
@@ -36,7 +36,7 @@ public class ClockWatch {
     ClockWatch(HazelcastInstance hazelcast, MeterRegistry registry) {
         this.hazelcast = hazelcast;
         Meters.gauge(registry, "partita.clock.offset.seconds", this, watch -> watch.offsetMillis / 1000.0,
-                "How far this node's wall clock is ahead of the master's (negative: behind)");
+                "How far this node's wall clock is ahead of the cluster's time (negative: behind)");
         timer.scheduleWithFixedDelay(this::check, 0, 5, TimeUnit.SECONDS);
     }
 
@@ -49,11 +49,11 @@ public class ClockWatch {
             offsetMillis = offset;
             boolean far = Math.abs(offset) > WARN_ABOVE.toMillis();
             if (far && !warned) {
-                LOG.warn("This node's wall clock is {} ms {} the master's (more than {}): check NTP. Partita's "
+                LOG.warn("This node's wall clock is {} ms {} the cluster's time (more than {}): check NTP. Partita's "
                                 + "decisions do not depend on it, but the times this node logs are off by as much",
                         Math.abs(offset), offset > 0 ? "ahead of" : "behind", WARN_ABOVE);
             } else if (!far && warned) {
-                LOG.info("This node's wall clock is within {} of the master's again ({} ms)", WARN_ABOVE, offset);
+                LOG.info("This node's wall clock is within {} of the cluster's time again ({} ms)", WARN_ABOVE, offset);
             }
             warned = far;
         } catch (RuntimeException e) {

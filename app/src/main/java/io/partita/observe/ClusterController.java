@@ -138,7 +138,7 @@ class ClusterController {
      * @param membership           the cluster as this node last saw it whole, and the members it misses
      * @param majorityHeardFrom    whether this node hears from a majority of it (split-brain protection; true when
      *                             the protection is off)
-     * @param clockWarnAboveMillis a node logs a warning while its clock is further than this from the master's
+     * @param clockWarnAboveMillis a node logs a warning while its clock is further than this from the cluster's time
      */
     @Serdeable
     record ClusterView(String clusterName, int partitionCount, boolean clusterSafe, int migrationsInFlight,
@@ -164,7 +164,7 @@ class ClusterController {
     record NodeMergesView(long accountsJoined, long transactionsAdded, long conflicts) {
     }
 
-    /** @param clockOffsetMillis how far the member's wall clock is ahead of the master's; null if it did not answer */
+    /** @param clockOffsetMillis how far the member's wall clock is ahead of the cluster's time; null if it did not answer */
     @Serdeable
     record MemberView(String uuid, String address, @Nullable String httpUrl, boolean local, int ownedPartitions,
                       @Nullable Long clockOffsetMillis) {

@@ -38,7 +38,7 @@ final class MemberSnapshot implements FieldList {
         this.clockOffsetMillis = clockOffsetMillis;
     }
 
-    /** How far the member's wall clock is ahead of the cluster's time (the master's), in milliseconds. */
+    /** How far the member's wall clock is ahead of the cluster's time, in milliseconds. */
     long clockOffsetMillis() {
         return clockOffsetMillis;
     }

@@ -179,7 +179,7 @@ class PartitionViews {
      * @param accounts              accounts in the partitions the member owns; null while it has not answered
      * @param transactions          transactions its node answered since it started
      * @param transactionsPerSecond its node's recent rate
-     * @param clockOffsetMillis     how far its wall clock is ahead of the master's (the cluster's time)
+     * @param clockOffsetMillis     how far its wall clock is ahead of the cluster's time
      */
     @Serdeable
     @JsonInclude(JsonInclude.Include.ALWAYS)

@@ -44,14 +44,21 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  *   <li>every node is ready again within 60 s of the heal.</li>
  * </ul>
  *
- * <p>In {@code mvn -B verify} the split lasts {@link #SHORT_SPLIT} and the minority does not hold the master. The full
- * runs (README, "Network splits") choose with {@code -Dpartita.split=minority|master|bridge|pause} (the minority holds
- * the master; a bridge partition, where one node sees both sides; SIGSTOP of one node instead of a cut) and
- * {@code -Dpartita.split.seconds=90}. Needs root and iproute2; skipped elsewhere.
+ * <p>The nodes run as the README starts them: no cluster size and no split-brain protection setting (each takes the
+ * cluster's size from the members it has seen). In {@code mvn -B verify} the split lasts {@link #SHORT_SPLIT} and the
+ * minority does not hold the master. The full runs (README, "Network splits") choose with
+ * {@code -Dpartita.split=minority|master|bridge|even|pause} (the minority holds the master; a bridge partition, where
+ * one node sees both sides; four nodes split 2/2, where only the half with the oldest member may serve; SIGSTOP of
+ * one node instead of a cut), {@code -Dpartita.split.seconds=90}, and {@code -Dpartita.protection=off}, where both
+ * sides keep deciding writes and the merge alone must keep them all. Needs root and iproute2; skipped elsewhere.
  */
 class NetworkSplitIT {
 
-    private static final int NODES = 5;
+    /** Which split ({@code -Dpartita.split}) and whether protection runs ({@code -Dpartita.protection=off}). */
+    private static final String VARIANT = System.getProperty("partita.split", "minority");
+    private static final boolean PROTECTED = !"off".equals(System.getProperty("partita.protection", "on"));
+    /** Five nodes; four for an even split. */
+    private static final int NODES = "even".equals(VARIANT) ? 4 : 5;
     private static final Duration HEARTBEAT_TIMEOUT = Duration.ofSeconds(8);
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(3);
     private static final Duration SHORT_SPLIT = Duration.ofSeconds(30);
@@ -72,9 +79,14 @@ class NetworkSplitIT {
     static void startFiveNodesInTheirOwnNamespaces() throws Exception {
         assumeTrue(Netns.available(), "needs root and iproute2 (ip netns)");
         netns = new Netns(NODES);
-        cluster = ProcessCluster.inNamespaces("split", netns, NODES, Map.of(
+        Map<String, String> settings = new HashMap<>(Map.of(
                 "PARTITA_HEARTBEAT_TIMEOUT", HEARTBEAT_TIMEOUT.toSeconds() + "s",
-                "PARTITA_REQUEST_TIMEOUT", REQUEST_TIMEOUT.toSeconds() + "s")).start();
+                "PARTITA_REQUEST_TIMEOUT", REQUEST_TIMEOUT.toSeconds() + "s"));
+        if (!PROTECTED) {
+            settings.put("PARTITA_SPLIT_BRAIN_PROTECTION", "1");
+        }
+        // Node 0 is the oldest member (the master), as an even split's tie-break needs to know.
+        cluster = ProcessCluster.inNamespaces("split", netns, NODES, settings).startInOrder();
     }
 
     @AfterAll
@@ -91,7 +103,7 @@ class NetworkSplitIT {
     @Test
     void shouldKeepEveryAcknowledgedTransactionThroughASplitAndAHeal() throws Exception {
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-        String variant = System.getProperty("partita.split", "minority");
+        String variant = VARIANT;
         Duration split = Duration.ofSeconds(Long.getLong("partita.split.seconds", SHORT_SPLIT.toSeconds()));
         Workload workload = new Workload(options(split), out);
         workload.open();
@@ -113,7 +125,9 @@ class NetworkSplitIT {
             }
         });
         Map<String, Long> firstRefusal = new HashMap<>();
+        Map<String, Long> decidedApart = new java.util.concurrent.ConcurrentHashMap<>();
         long healedAt;
+        long acknowledgedApart;
         try (Probes probes = new Probes(workload, REQUEST_TIMEOUT.plusSeconds(5))) {
             await("load acknowledged before the split").atMost(Duration.ofSeconds(60))
                     .until(() -> workload.definiteAnswers() >= 200);
@@ -127,11 +141,12 @@ class NetworkSplitIT {
                         .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(250))
                         .until(() -> {
                             if (!"pause".equals(variant)) {
-                                probeMinority(probes, minority, probed, cutAt, firstRefusal);
+                                probeMinority(probes, minority, probed, cutAt, firstRefusal, decidedApart);
                             }
                             return System.nanoTime() - cutAt >= split.toNanos();
                         });
             } finally {
+                acknowledgedApart = workload.definiteAnswers() - acknowledgedBefore;
                 heal(variant, minority);
             }
             healedAt = System.nanoTime();
@@ -155,8 +170,15 @@ class NetworkSplitIT {
                 merges());
 
         assertTrue(verdict.pass(), () -> verdict.summary() + " " + verdict.failures());
+        // The side that keeps serving (the majority, or the even split's half with the oldest member) decides writes.
+        assertTrue(acknowledgedApart >= 20, "operations acknowledged while split: " + acknowledgedApart);
         assertEquals(0, mismatches, "AUDIT: accounts whose balance disagrees with their journal");
-        if (!"pause".equals(variant) && !"bridge".equals(variant)) {
+        if (!PROTECTED && !"pause".equals(variant)) {
+            // Both sides write: the merge alone must keep every transaction (checked above).
+            for (NodeProcess node : minority) {
+                assertTrue(decidedApart.getOrDefault(node.name, 0L) > 0, node + " decided writes while cut off");
+            }
+        } else if (!"pause".equals(variant) && !"bridge".equals(variant)) {
             // Which side a bridge partition leaves out is the cluster's choice, so only a plain cut has a known side.
             for (NodeProcess node : minority) {
                 Long refusedAfter = firstRefusal.get(node.name);
@@ -180,10 +202,10 @@ class NetworkSplitIT {
             }
         }
         return switch (variant) {
-            case "minority", "bridge" -> List.of(others.get(0), others.get(1));
+            case "minority", "bridge", "even" -> List.of(others.get(0), others.get(1));
             case "master" -> List.of(master, others.get(0));
             case "pause" -> List.of(others.get(0));
-            default -> throw new IllegalArgumentException("partita.split is minority, master, bridge or pause: "
+            default -> throw new IllegalArgumentException("partita.split is minority, master, bridge, even or pause: "
                     + variant);
         };
     }
@@ -228,7 +250,7 @@ class NetworkSplitIT {
      * off (each probe notes when its own answer came, not when the round ended).
      */
     private static void probeMinority(Probes probes, List<NodeProcess> minority, List<String> accounts, long cutAt,
-                                      Map<String, Long> firstRefusal) {
+                                      Map<String, Long> firstRefusal, Map<String, Long> decided) {
         Map<String, List<CompletableFuture<Long>>> sent = new HashMap<>();
         for (NodeProcess node : minority) {
             if (firstRefusal.containsKey(node.name)) {
@@ -236,6 +258,9 @@ class NetworkSplitIT {
             }
             sent.put(node.name, accounts.stream().map(account -> CompletableFuture.supplyAsync(() -> {
                 Probes.Probe probe = probes.write(node, account);
+                if (probe.decided() && System.nanoTime() - cutAt > HEARTBEAT_TIMEOUT.toNanos() * 2) {
+                    decided.merge(node.name, 1L, Long::sum);
+                }
                 boolean refused = probe.status() == 503 && probe.retryAfter() && probe.detail().contains(CUT_OFF);
                 return refused ? (System.nanoTime() - cutAt) / 1_000_000 : null;
             }, PROBES)).toList());
