@@ -3,7 +3,10 @@ package io.partita.load;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 import java.io.PrintStream;
 import java.net.URI;
@@ -52,6 +55,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * one node instead of a cut), {@code -Dpartita.split.seconds=90}, and {@code -Dpartita.protection=off}, where both
  * sides keep deciding writes and the merge alone must keep them all. Needs root and iproute2; skipped elsewhere.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class NetworkSplitIT {
 
     /** Which split ({@code -Dpartita.split}) and whether protection runs ({@code -Dpartita.protection=off}). */
@@ -65,6 +69,9 @@ class NetworkSplitIT {
     /** How soon after the cut the minority must refuse: it notices the others are gone, then protection applies. */
     private static final Duration MINORITY_STOPS_WITHIN = HEARTBEAT_TIMEOUT.plusSeconds(5);
     private static final Duration READY_WITHIN = Duration.ofSeconds(60);
+    private static final int JOB_ACCOUNTS = 200;
+    private static final long OPENING = 1_000_000;
+    private static final Duration JOB_SPLIT = Duration.ofSeconds(20);
     private static final String CUT_OFF = "cut off from the majority";
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(2)).build();
@@ -101,6 +108,7 @@ class NetworkSplitIT {
     }
 
     @Test
+    @Order(1)
     void shouldKeepEveryAcknowledgedTransactionThroughASplitAndAHeal() throws Exception {
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         String variant = VARIANT;
@@ -187,6 +195,99 @@ class NetworkSplitIT {
                                 + MINORITY_STOPS_WITHIN.toMillis() + " ms");
             }
         }
+    }
+
+    /**
+     * A FEE job started as the network splits, and a schedule firing a FEE job every 5 s on all sides of it: once the
+     * split has healed and the jobs have finished, every account carries exactly one charge of each job that ran, in
+     * its journal and in its balance; and the schedule's firings are one job per period (a firing's job id names its
+     * period, so a second firing of one period would be a second charge under one id, or a job of a period that
+     * never completes).
+     */
+    @Test
+    @Order(2)
+    @SuppressWarnings("unchecked")
+    void shouldChargeEveryAccountOnceWhenAJobAndAScheduleRunAcrossASplit() throws Exception {
+        PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+        NodeProcess via = cluster.master();
+        List<NodeProcess> minority = minority("minority");
+        List<String> accounts = new ArrayList<>();
+        for (int i = 0; i < JOB_ACCOUNTS; i++) {
+            String id = "js-" + i;
+            accounts.add(id);
+            assertEquals(201, send(via, "POST", "/accounts", "{\"id\":\"" + id + "\",\"balance\":" + OPENING + "}")
+                    .statusCode());
+        }
+        assertEquals(200, send(via, "PUT", "/schedules/js-every-5s", "{\"cron\":\"*/5 * * * * *\","
+                + "\"job\":{\"type\":\"FEE\",\"amount\":1,\"concurrent\":true}}").statusCode());
+        await("the schedule fires before the split").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
+                .until(() -> firings(via) >= 1);
+
+        long cutAt = System.nanoTime();
+        netns.cut(indexes(minority));
+        try {
+            HttpResponse<String> started = send(via, "POST", "/jobs",
+                    "{\"id\":\"js-cut\",\"type\":\"FEE\",\"amount\":7,\"concurrent\":true}");
+            assertEquals(202, started.statusCode(), started.body());
+            await("the split lasted " + JOB_SPLIT.toSeconds() + " s").atMost(JOB_SPLIT.plusSeconds(10))
+                    .pollInterval(Duration.ofMillis(500)).until(() -> System.nanoTime() - cutAt >= JOB_SPLIT.toNanos());
+        } finally {
+            netns.heal();
+        }
+        awaitEveryNodeReady(System.nanoTime());
+        long firingsAtHeal = firings(via);
+        await("the schedule fires after the heal").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
+                .until(() -> firings(via) >= firingsAtHeal + 1);
+        assertEquals(204, send(via, "DELETE", "/schedules/js-every-5s", "").statusCode());
+
+        AtomicReference<List<Map<String, Object>>> jobs = new AtomicReference<>();
+        await("every job of the test finished").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1))
+                .until(() -> {
+                    String body = via.get("/jobs?limit=1000");
+                    if (body == null) {
+                        return false;
+                    }
+                    List<Map<String, Object>> ours = ((List<Object>) Json.parse(body)).stream()
+                            .map(job -> (Map<String, Object>) job)
+                            .filter(job -> ((String) job.get("id")).startsWith("js-")).toList();
+                    jobs.set(ours);
+                    return ours.stream().noneMatch(job -> "RUNNING".equals(job.get("state")));
+                });
+        Map<String, Long> fees = new HashMap<>();
+        for (Map<String, Object> job : jobs.get()) {
+            assertEquals("COMPLETED", job.get("state"), "job " + job);
+            fees.put((String) job.get("id"), ((Number) job.get("amount")).longValue());
+        }
+        assertTrue(fees.containsKey("js-cut"), "the job started at the cut: " + fees.keySet());
+        assertTrue(fees.size() >= 3, "the schedule fired before, during or after the split: " + fees.keySet());
+        long charged = fees.values().stream().mapToLong(Long::longValue).sum();
+        for (String account : accounts) {
+            Map<String, Object> view = Json.object(via.get("/accounts/" + account));
+            Map<String, Long> charges = new HashMap<>();
+            for (Object line : (List<Object>) Json.parse(via.get("/accounts/" + account + "/transactions?limit=1000"))) {
+                Map<String, Object> entry = (Map<String, Object>) line;
+                if (entry.get("ref") instanceof String ref && ref.startsWith("js-")) {
+                    assertEquals("APPLIED", entry.get("status"), account + " " + entry);
+                    charges.merge(ref, 1L, Long::sum);
+                }
+            }
+            assertEquals(fees.keySet(), charges.keySet(), account + ": one charge of each job that ran");
+            assertTrue(charges.values().stream().allMatch(count -> count == 1), account + " charged twice: " + charges);
+            assertEquals(OPENING - charged, ((Number) view.get("balance")).longValue(), account + "'s balance");
+        }
+        out.printf("jobs across the split: %s; every one of %d accounts charged once by each%n", fees, accounts.size());
+    }
+
+    private static long firings(NodeProcess node) {
+        String body = node.get("/schedules/js-every-5s");
+        return body == null ? 0 : ((Number) Json.object(body).get("firings")).longValue();
+    }
+
+    private static HttpResponse<String> send(NodeProcess node, String method, String path, String body)
+            throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(node.url() + path))
+                .header("Content-Type", "application/json").timeout(Duration.ofSeconds(20))
+                .method(method, HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     /**

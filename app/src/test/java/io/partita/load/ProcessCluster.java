@@ -36,7 +36,7 @@ final class ProcessCluster implements AutoCloseable {
             "PARTITA_SPLIT_BRAIN_PROTECTION");
     /** What one node's process may have on top of the cluster's variables: a faked wall clock (libfaketime). */
     static final Set<String> NODE_ONLY = Set.of("LD_PRELOAD", "FAKETIME", "FAKETIME_TIMESTAMP_FILE",
-            "FAKETIME_CACHE_DURATION", "FAKETIME_DONT_FAKE_MONOTONIC");
+            "FAKETIME_CACHE_DURATION", "FAKETIME_DONT_FAKE_MONOTONIC", "FAKETIME_FORCE_MONOTONIC_FIX");
 
     final String clusterName;
     private final Map<String, String> env = new HashMap<>();
