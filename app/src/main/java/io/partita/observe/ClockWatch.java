@@ -14,8 +14,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Watches how far this node's wall clock is from the cluster's time ({@link ClusterClock}, the oldest member's): it logs a
- * warning when the offset passes {@link #WARN_ABOVE} and again when it is back within it, and exports it as the
+ * Watches how far this node's wall clock is from the cluster's time ({@link ClusterClock}, the oldest member's): it
+ * logs a warning when the offset passes {@link #WARN_ABOVE} and again when it is back within it, and exports it as the
  * {@code partita_clock_offset_seconds} gauge. No decision depends on it: times that cross members are cluster time,
  * and durations are measured on each member's monotonic clock; a skewed node only records skewed local times in
  * its logs.

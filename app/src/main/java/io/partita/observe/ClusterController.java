@@ -65,7 +65,7 @@ class ClusterController {
                 owned.merge(owner.getUuid(), 1, Integer::sum);
             }
         }
-        Map<UUID, MemberSnapshot> snapshots = views.snapshots().byMember();
+        Map<UUID, MemberSnapshot> snapshots = views.latest().byMember();
         List<MemberView> members = hazelcast.getCluster().getMembers().stream()
                 .map(member -> {
                     MemberSnapshot snapshot = snapshots.get(member.getUuid());
@@ -164,7 +164,9 @@ class ClusterController {
     record NodeMergesView(long accountsJoined, long transactionsAdded, long conflicts) {
     }
 
-    /** @param clockOffsetMillis how far the member's wall clock is ahead of the cluster's time; null if it did not answer */
+    /**
+     * @param clockOffsetMillis how far the member's wall clock is ahead of the cluster's time; null until it answered
+     */
     @Serdeable
     record MemberView(String uuid, String address, @Nullable String httpUrl, boolean local, int ownedPartitions,
                       @Nullable Long clockOffsetMillis) {

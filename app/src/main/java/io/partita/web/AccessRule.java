@@ -76,7 +76,8 @@ class AccessRule implements SecurityRule<HttpRequest<?>> {
     }
 
     private static boolean adminOnly(HttpMethod method, String path) {
-        if (under(path, "/jobs") || under(path, "/schedules") || under(path, "/sql") || under(path, "/cluster/missing")) {
+        if (under(path, "/jobs") || under(path, "/schedules") || under(path, "/sql")
+                || under(path, "/cluster/missing")) {
             return true;
         }
         if (method == HttpMethod.POST && (path.equals("/accounts") || path.equals("/accounts/"))) {

@@ -247,7 +247,8 @@ class ClockSkewIT {
             } finally {
                 netns.heal();
             }
-            cluster.awaitSafe(NODES, List.of(cluster.node(0), cluster.node(1), cluster.node(2)), Duration.ofSeconds(90));
+            cluster.awaitSafe(NODES, List.of(cluster.node(0), cluster.node(1), cluster.node(2)),
+                    Duration.ofSeconds(90));
             long healed = workload.definiteAnswers();
             await("load acknowledged after the heal").atMost(Duration.ofSeconds(60))
                     .until(() -> workload.definiteAnswers() >= healed + 200);

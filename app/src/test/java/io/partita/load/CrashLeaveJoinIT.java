@@ -19,12 +19,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Three node processes from the built jar, configured as compose configures them (CP Subsystem with 3 members
- * included, though this load runs in partitioned mode), the load tool's workload through HTTP, and one fault per test,
- * chained on the same cluster to save start-up time: kill -9 and restart, SIGTERM (graceful leave) and restart, a
- * rolling restart of all three, a fourth node joining. The nodes run with no cluster size and no split-brain protection
- * setting, as the README starts them. Each fault lands once the load is acknowledged and ends when the node is back (with the CP
- * Subsystem whole again) or has joined; the load then runs until it is acknowledged again, the cluster is safe again,
- * and every acknowledged operation checks out.
+ * included, though this load runs in partitioned mode) but with no cluster size and no split-brain protection setting,
+ * as the README starts them; the load tool's workload through HTTP, and one fault per test, chained on the same
+ * cluster to save start-up time: kill -9 and restart, SIGTERM (graceful leave) and restart, a rolling restart of all
+ * three, a fourth node joining. Each fault lands once the load is acknowledged and ends when the node is back (with
+ * the CP Subsystem whole again) or has joined; the load then runs until it is acknowledged again, the cluster is safe
+ * again, and every acknowledged operation checks out.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class CrashLeaveJoinIT {

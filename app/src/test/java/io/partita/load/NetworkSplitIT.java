@@ -264,7 +264,8 @@ class NetworkSplitIT {
         for (String account : accounts) {
             Map<String, Object> view = Json.object(via.get("/accounts/" + account));
             Map<String, Long> charges = new HashMap<>();
-            for (Object line : (List<Object>) Json.parse(via.get("/accounts/" + account + "/transactions?limit=1000"))) {
+            String journal = via.get("/accounts/" + account + "/transactions?limit=1000");
+            for (Object line : (List<Object>) Json.parse(journal)) {
                 Map<String, Object> entry = (Map<String, Object>) line;
                 if (entry.get("ref") instanceof String ref && ref.startsWith("js-")) {
                     assertEquals("APPLIED", entry.get("status"), account + " " + entry);
