@@ -20,7 +20,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static org.awaitility.Awaitility.await;
@@ -119,7 +118,7 @@ class ClockSkewIT {
 
             boolean splitHere = node == 2 && seconds < 0 || "all".equals(System.getProperty("partita.skew.split"));
             if (netns != null && splitHere) {
-                cutUnderLoad(node, out);
+                cutUnderLoad(node);
             }
         } finally {
             setClock(node, 0);
@@ -218,48 +217,22 @@ class ClockSkewIT {
 
     /**
      * The load tool's workload over all three nodes; once acknowledged, the skewed node is cut off for
-     * {@link #SPLIT}, then healed; every acknowledged operation must check out.
+     * {@link #SPLIT}, then healed; every acknowledged operation must check out ({@link FaultScenarios}).
      */
-    private static void cutUnderLoad(int skewed, PrintStream out) throws Exception {
-        String targets = String.join(",", cluster.urls().stream().map(Object::toString).toList());
-        LoadOptions options = LoadOptions.parse("--targets", targets, "--accounts", "60", "--duration",
-                SPLIT.plusSeconds(200).toMillis() + "ms", "--mode", "partitioned", "--retries", "20%",
-                "--transfers", "20%", "--concurrency", "8", "--prefix", "skew" + skewed,
-                "--attempt-timeout", REQUEST_TIMEOUT.plusSeconds(2).toMillis() + "ms", "--give-up", "60s",
-                "--settle", "60s");
-        Workload workload = new Workload(options, out);
-        workload.open();
-        CompletableFuture<Void> load = CompletableFuture.runAsync(() -> {
-            try {
-                workload.drive();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        try {
-            await("load acknowledged before the cut").atMost(Duration.ofSeconds(60))
-                    .until(() -> workload.definiteAnswers() >= 200);
-            long cutAt = System.nanoTime();
-            netns.cut(List.of(skewed));
-            try {
-                await("the cut lasted " + SPLIT.toSeconds() + " s").atMost(SPLIT.plusSeconds(10))
-                        .pollInterval(Duration.ofMillis(500)).until(() -> System.nanoTime() - cutAt >= SPLIT.toNanos());
-            } finally {
-                netns.heal();
-            }
-            cluster.awaitSafe(NODES, List.of(cluster.node(0), cluster.node(1), cluster.node(2)),
-                    Duration.ofSeconds(90));
-            long healed = workload.definiteAnswers();
-            await("load acknowledged after the heal").atMost(Duration.ofSeconds(60))
-                    .until(() -> workload.definiteAnswers() >= healed + 200);
-        } finally {
-            workload.stop();
-            load.get(3, TimeUnit.MINUTES);
-        }
-        Verification.Verdict verdict = workload.settleAndVerify();
-        verdict.failures().forEach(f -> out.println("  " + f));
-        out.printf("cut of node %d with its clock skewed: %s%n", skewed, verdict.summary());
-        assertTrue(verdict.pass(), () -> verdict.summary() + " " + verdict.failures());
+    private static void cutUnderLoad(int skewed) throws Exception {
+        FaultScenarios.run(cluster, FaultScenarios.options(cluster, "skew" + skewed, "partitioned",
+                SPLIT.plusSeconds(200)), 200, () -> {
+                    long cutAt = System.nanoTime();
+                    netns.cut(List.of(skewed));
+                    try {
+                        await("the cut lasted " + SPLIT.toSeconds() + " s").atMost(SPLIT.plusSeconds(10))
+                                .pollInterval(Duration.ofMillis(500))
+                                .until(() -> System.nanoTime() - cutAt >= SPLIT.toNanos());
+                    } finally {
+                        netns.heal();
+                    }
+                    cluster.awaitSafe(NODES);
+                }, 200, NODES);
     }
 
     /** Sets node {@code index}'s wall clock {@code seconds} from the true time (libfaketime's offset file). */

@@ -53,7 +53,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * {@code -Dpartita.split=minority|master|bridge|even|pause} (the minority holds the master; a bridge partition, where
  * one node sees both sides; four nodes split 2/2, where only the half with the oldest member may serve; SIGSTOP of
  * one node instead of a cut), {@code -Dpartita.split.seconds=90}, and {@code -Dpartita.protection=off}, where both
- * sides keep deciding writes and the merge alone must keep them all. Needs root and iproute2; skipped elsewhere.
+ * sides keep deciding writes and the merge alone must keep them all; {@code -Dpartita.cluster-size=5} sets the
+ * optional explicit size. Needs root and iproute2; skipped elsewhere.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class NetworkSplitIT {
@@ -91,6 +92,10 @@ class NetworkSplitIT {
                 "PARTITA_REQUEST_TIMEOUT", REQUEST_TIMEOUT.toSeconds() + "s"));
         if (!PROTECTED) {
             settings.put("PARTITA_SPLIT_BRAIN_PROTECTION", "1");
+        }
+        String clusterSize = System.getProperty("partita.cluster-size");
+        if (clusterSize != null) {
+            settings.put("PARTITA_CLUSTER_SIZE", clusterSize);
         }
         // Node 0 is the oldest member (the master), as an even split's tie-break needs to know.
         cluster = ProcessCluster.inNamespaces("split", netns, NODES, settings).startInOrder();

@@ -28,12 +28,12 @@ import static org.awaitility.Awaitility.await;
 final class ProcessCluster implements AutoCloseable {
 
     /**
-     * The variables a test may set on top of compose's configuration: timing, and turning split-brain protection off
-     * (the one setting the README tells a user about for splits).
+     * The variables a test may set on top of compose's configuration: timing, and the two split settings the README
+     * describes (protection off or a fixed count, an explicit cluster size), which no test needs by default.
      */
     static final Set<String> TIMING = Set.of("PARTITA_HEARTBEAT_TIMEOUT", "PARTITA_REQUEST_TIMEOUT",
             "PARTITA_CP_LOCK_TIMEOUT", "PARTITA_CP_SESSION_TTL", "PARTITA_CP_MISSING_MEMBER_REMOVAL",
-            "PARTITA_SPLIT_BRAIN_PROTECTION");
+            "PARTITA_SPLIT_BRAIN_PROTECTION", "PARTITA_CLUSTER_SIZE");
     /** What one node's process may have on top of the cluster's variables: a faked wall clock (libfaketime). */
     static final Set<String> NODE_ONLY = Set.of("LD_PRELOAD", "FAKETIME", "FAKETIME_TIMESTAMP_FILE",
             "FAKETIME_CACHE_DURATION", "FAKETIME_DONT_FAKE_MONOTONIC", "FAKETIME_FORCE_MONOTONIC_FIX");
