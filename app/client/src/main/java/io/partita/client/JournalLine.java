@@ -1,0 +1,12 @@
+package io.partita.client;
+
+/**
+ * One line of an account's journal: an applied or rejected transaction, newest first in a read.
+ *
+ * @param status APPLIED or REJECTED
+ * @param at     when the owner decided it (ISO-8601)
+ * @param ref    what it belongs to (a transfer, a job), or null
+ */
+public record JournalLine(String txId, TxType type, long amount, String status, long balanceAfter, String at, long seq,
+                          String ref) {
+}
