@@ -113,7 +113,7 @@ public final class PartitaClient implements AutoCloseable {
             List<JournalLine> lines = new ArrayList<>();
             for (Object item : (List<Object>) Json.parse(answer.body())) {
                 Map<String, Object> line = (Map<String, Object>) item;
-                lines.add(new JournalLine((String) line.get("txId"), TxType.valueOf((String) line.get("type")),
+                lines.add(new JournalLine((String) line.get("txId"), (String) line.get("type"),
                         number(line, "amount"), (String) line.get("status"), number(line, "balanceAfter"),
                         (String) line.get("at"), number(line, "seq"), (String) line.get("ref")));
             }
