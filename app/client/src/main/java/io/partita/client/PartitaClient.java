@@ -19,7 +19,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -95,21 +94,21 @@ public final class PartitaClient implements AutoCloseable {
     public Account openAccount(String id, long balance, long overdraftLimit) {
         String body = "{\"id\":" + Json.quote(id) + ",\"balance\":" + balance + ",\"overdraftLimit\":"
                 + overdraftLimit + "}";
-        return send("open account " + id, null, "POST", "/accounts", body, id, answer -> readAccount(answer, id),
+        return send("open account " + id, null, "POST", "/accounts", body, id, (answer, attempt) -> readAccount(answer, id),
                 () -> account(id));
     }
 
     /** Reads an account ({@code GET /accounts/{id}}) at its owner. @throws NotFoundException no such account */
     public Account account(String id) {
         return send("read account " + id, null, "GET", "/accounts/" + path(id), null, id,
-                answer -> readAccount(answer, id));
+                (answer, attempt) -> readAccount(answer, id));
     }
 
     /** The account's journal, newest first, at most {@code limit} lines (the node serves up to 1,000). */
     @SuppressWarnings("unchecked")
     public List<JournalLine> journal(String accountId, int limit) {
         return send("read journal " + accountId, null, "GET", "/accounts/" + path(accountId)
-                + "/transactions?limit=" + limit, null, accountId, answer -> {
+                + "/transactions?limit=" + limit, null, accountId, (answer, attempt) -> {
             List<JournalLine> lines = new ArrayList<>();
             for (Object item : (List<Object>) Json.parse(answer.body())) {
                 Map<String, Object> line = (Map<String, Object>) item;
@@ -143,7 +142,8 @@ public final class PartitaClient implements AutoCloseable {
     public TxResult post(String accountId, TxType type, long amount, String txId) {
         String body = "{\"txId\":" + Json.quote(txId) + ",\"type\":\"" + type + "\",\"amount\":" + amount + "}";
         return send("transaction on " + accountId, txId, "POST", "/accounts/" + path(accountId) + "/transactions",
-                body, accountId, answer -> txResult(Json.object(answer.body()), answer.status(), answer.replayed()));
+                body, accountId, (answer, attempt) -> txResult(Json.object(answer.body()), answer.status(),
+                        answer.replayed(), attempt));
     }
 
     public CompletableFuture<TxResult> postAsync(String accountId, TxType type, long amount, String txId) {
@@ -158,7 +158,7 @@ public final class PartitaClient implements AutoCloseable {
     public TransferResult transfer(String txId, String from, String to, long amount) {
         String body = "{\"txId\":" + Json.quote(txId) + ",\"from\":" + Json.quote(from) + ",\"to\":" + Json.quote(to)
                 + ",\"amount\":" + amount + "}";
-        return send("transfer " + txId, txId, "POST", "/transfers", body, from, answer -> {
+        return send("transfer " + txId, txId, "POST", "/transfers", body, from, (answer, attempt) -> {
             Map<String, Object> t = Json.object(answer.body());
             return new TransferResult((String) t.get("txId"), (String) t.get("from"), (String) t.get("to"),
                     number(t, "amount"), "COMPLETED".equals(t.get("status")), boxed(t, "fromBalance"),
@@ -188,7 +188,7 @@ public final class PartitaClient implements AutoCloseable {
         body.append(']');
         String key = items.isEmpty() ? null : items.get(0).accountId();
         return send("batch of " + items.size(), items.isEmpty() ? null : items.get(0).txId(), "POST",
-                "/transactions/batch", body.toString(), key, answer -> {
+                "/transactions/batch", body.toString(), key, (answer, attempt) -> {
                     List<BatchOutcome> outcomes = new ArrayList<>();
                     for (Object element : (List<Object>) Json.parse(answer.body())) {
                         Map<String, Object> item = (Map<String, Object>) element;
@@ -196,7 +196,7 @@ public final class PartitaClient implements AutoCloseable {
                         String txId = (String) item.get("txId");
                         if (status == 200 || status == 422 && "REJECTED".equals(item.get("status"))) {
                             outcomes.add(new BatchOutcome(txId, status, txResult(item, status,
-                                    Boolean.TRUE.equals(item.get("replayed"))), null));
+                                    Boolean.TRUE.equals(item.get("replayed")), attempt), null));
                         } else {
                             outcomes.add(new BatchOutcome(txId, status, null, refusal(status, item)));
                         }
@@ -237,8 +237,13 @@ public final class PartitaClient implements AutoCloseable {
      * refusals to exceptions in one place. {@code read} reads a 2xx answer (and a 422 rejection).
      */
     private <T> T send(String what, String txId, String method, String path, String body, String key,
-                       Function<Http1Transport.Answer, T> read) {
+                       Reader<T> read) {
         return send(what, txId, method, path, body, key, read, null);
+    }
+
+    /** Reads a definite answer; {@code attempt} is how many sends it took (1: no retry). */
+    private interface Reader<T> {
+        T read(Http1Transport.Answer answer, int attempt);
     }
 
     /**
@@ -246,7 +251,7 @@ public final class PartitaClient implements AutoCloseable {
      * (that attempt created what this call creates).
      */
     private <T> T send(String what, String txId, String method, String path, String body, String key,
-                       Function<Http1Transport.Answer, T> read, Supplier<T> afterLostCreate) {
+                       Reader<T> read, Supplier<T> afterLostCreate) {
         long deadline = System.nanoTime() + budgetNanos;
         long backoff = 20_000_000L;
         URI node = key == null ? router.any() : router.route(key);
@@ -258,7 +263,7 @@ public final class PartitaClient implements AutoCloseable {
                 Http1Transport.Answer answer = transport.exchange(node, method, path, body);
                 int status = answer.status();
                 if (status / 100 == 2 || status == 422 && answer.body().contains("\"REJECTED\"")) {
-                    return read.apply(answer);
+                    return read.read(answer, attempt);
                 }
                 Map<String, Object> problem = problem(answer.body());
                 if (!unknownOutcome(status, problem)) {
@@ -354,9 +359,9 @@ public final class PartitaClient implements AutoCloseable {
                 number(a, "version"), (int) number(a, "partition"), owner);
     }
 
-    private static TxResult txResult(Map<String, Object> t, int status, boolean replayed) {
+    private static TxResult txResult(Map<String, Object> t, int status, boolean replayed, int attempts) {
         return new TxResult((String) t.get("txId"), (String) t.get("accountId"), status == 200,
-                number(t, "balance"), replayed, (String) t.get("reason"));
+                number(t, "balance"), replayed, (String) t.get("reason"), attempts);
     }
 
     private static long number(Map<String, Object> map, String field) {

@@ -8,9 +8,11 @@ package io.partita.client;
  * @param replayed the node answered from its record of the txId (the header {@code Idempotent-Replayed}): this call
  *                 or an earlier attempt of it had already been decided; nothing changed this time
  * @param reason   for a rejection {@code INSUFFICIENT_FUNDS} or {@code BALANCE_LIMIT}; null when applied
+ * @param attempts how many sends it took (1: no retry). After a retry, {@code replayed} may only mean that an earlier
+ *                 attempt of this very call landed before its answer was lost
  */
 public record TxResult(String txId, String accountId, boolean applied, long balance, boolean replayed,
-                       String reason) {
+                       String reason, int attempts) {
 
     public boolean rejected() {
         return !applied;

@@ -32,6 +32,7 @@ class RetryTest {
 
             assertTrue(result.applied());
             assertEquals(900, result.balance());
+            assertEquals(2, result.attempts());
             assertEquals(2, node.requests.size());
             assertEquals(node.requests.get(0), node.requests.get(1), "the retry is the same request, same txId");
             assertTrue(waitedMillis >= 1000, "Retry-After: 1 was honoured, waited " + waitedMillis + " ms");
