@@ -221,11 +221,6 @@ public final class PartitaClient implements AutoCloseable {
         }
     }
 
-    /** The node the next call for {@code accountId} goes to (the owner, when the table knows it). */
-    URI routeOf(String accountId) {
-        return router.route(accountId);
-    }
-
     Router router() {
         return router;
     }
@@ -258,7 +253,6 @@ public final class PartitaClient implements AutoCloseable {
         Throwable last = null;
         for (int attempt = 1; ; attempt++) {
             long wait = backoff;
-            boolean connectionFailed = false;
             try {
                 Http1Transport.Answer answer = transport.exchange(node, method, path, body);
                 int status = answer.status();
@@ -276,7 +270,6 @@ public final class PartitaClient implements AutoCloseable {
                 wait = Math.max(backoff, retryAfterNanos(answer.retryAfter()));
             } catch (IOException e) {
                 last = e;
-                connectionFailed = true;
                 router.failed(node);
             }
             if (System.nanoTime() + wait > deadline) {
@@ -284,8 +277,8 @@ public final class PartitaClient implements AutoCloseable {
             }
             pause(wait);
             backoff = Math.min(backoff * 2, MAX_BACKOFF_NANOS);
-            // After a connection error the failed node is a suspect, so both pick another one.
-            node = connectionFailed || key == null ? router.any() : router.route(key);
+            // After a connection error the node is a suspect for a moment: the route then picks another one.
+            node = key == null ? router.any() : router.route(key);
         }
     }
 
