@@ -1,5 +1,7 @@
 package io.partita.client;
 
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
 import javax.net.ssl.SSLSocketFactory;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
@@ -108,7 +110,12 @@ final class Http1Transport implements AutoCloseable {
             socket.setKeepAlive(true);
             socket.connect(new InetSocketAddress(node.getHost(), port), (int) connectTimeout.toMillis());
             if (secure) {
-                socket = tls.createSocket(socket, node.getHost(), port, true);
+                SSLSocket tlsSocket = (SSLSocket) tls.createSocket(socket, node.getHost(), port, true);
+                // Check that the certificate names this host, as a browser does; an SSLSocket alone does not.
+                SSLParameters parameters = tlsSocket.getSSLParameters();
+                parameters.setEndpointIdentificationAlgorithm("HTTPS");
+                tlsSocket.setSSLParameters(parameters);
+                socket = tlsSocket;
             }
             socket.setSoTimeout((int) readTimeout.toMillis());
             return new Connection(socket);

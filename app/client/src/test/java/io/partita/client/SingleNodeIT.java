@@ -4,11 +4,20 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLHandshakeException;
+import javax.net.ssl.TrustManagerFactory;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -17,13 +26,16 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The client against one real node with credentials: every typed answer, authentication, each route it covers, and
- * the partition it computes against the node's own.
+ * The client against one real node with credentials and HTTPS beside HTTP: every typed answer, authentication, TLS,
+ * each route it covers, and the partition it computes against the node's own.
  */
 class SingleNodeIT {
 
     private static final String ADMIN = "admin-" + UUID.randomUUID();
     private static final String CLIENT = "client-" + UUID.randomUUID();
+    private static final String STORE_PASSWORD = "store-" + UUID.randomUUID();
+    private static Path keystore;
+    private static int httpsPort;
     private static Nodes nodes;
     private static PartitaClient admin;
     private static PartitaClient client;
@@ -31,8 +43,24 @@ class SingleNodeIT {
 
     @BeforeAll
     static void startNode() throws Exception {
+        keystore = Files.createTempDirectory("client-it").resolve("partita.p12");
+        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+                "-genkeypair", "-alias", "partita", "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2",
+                "-dname", "CN=localhost", "-ext", "SAN=dns:localhost,ip:127.0.0.1", "-storetype", "PKCS12",
+                "-keystore", keystore.toString(), "-storepass", STORE_PASSWORD, "-keypass", STORE_PASSWORD)
+                .redirectErrorStream(true).start();
+        assertTrue(keytool.waitFor(60, TimeUnit.SECONDS) && keytool.exitValue() == 0,
+                new String(keytool.getInputStream().readAllBytes()));
+        httpsPort = Nodes.freePort();
+        // HTTP for the test's own reads and HTTPS beside it (dual protocol), with the README's settings.
         nodes = new Nodes(1, Map.of("PARTITA_SECURITY_ADMIN_PASSWORD", ADMIN,
-                "PARTITA_SECURITY_CLIENT_PASSWORD", CLIENT));
+                "PARTITA_SECURITY_CLIENT_PASSWORD", CLIENT,
+                "MICRONAUT_SERVER_DUAL_PROTOCOL", "true",
+                "MICRONAUT_SERVER_SSL_ENABLED", "true",
+                "MICRONAUT_SERVER_SSL_PORT", String.valueOf(httpsPort),
+                "MICRONAUT_SSL_KEY_STORE_PATH", "file:" + keystore,
+                "MICRONAUT_SSL_KEY_STORE_PASSWORD", STORE_PASSWORD,
+                "MICRONAUT_SSL_KEY_STORE_TYPE", "PKCS12"));
         admin = PartitaClient.builder(nodes.url(0)).credentials("admin", ADMIN).build();
         client = PartitaClient.builder(nodes.url(0)).credentials("client", CLIENT).build();
     }
@@ -145,5 +173,33 @@ class SingleNodeIT {
         assertEquals("CREDIT", journal.get(0).type());
         assertTrue(journal.stream().anyMatch(line -> line.type().startsWith("TRANSFER") && line.amount() == 60));
         assertTrue(journal.stream().anyMatch(line -> "REJECTED".equals(line.status()) && line.amount() == 100));
+    }
+
+    @Test
+    void shouldCallOverTlsTrustingTheNodesCertificateAndRefuseAnUntrustedOne() throws Exception {
+        KeyStore trusted = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(keystore)) {
+            trusted.load(in, STORE_PASSWORD.toCharArray());
+        }
+        TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        trust.init(trusted);
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(null, trust.getTrustManagers(), null);
+        String https = "https://127.0.0.1:" + httpsPort;
+        String id = run + "-tls";
+        admin.openAccount(id, 10, 0);
+        // Not partition-aware: the table's httpUrl is the node's plain HTTP one.
+        try (PartitaClient secure = PartitaClient.builder(https).partitionAware(false).tls(context)
+                .credentials("client", CLIENT).build();
+             PartitaClient untrusting = PartitaClient.builder(https).partitionAware(false)
+                     .retryBudget(Duration.ofMillis(500)).credentials("client", CLIENT).build()) {
+            assertEquals(15, secure.credit(id, 5).balance());
+            assertEquals(15, secure.account(id).balance());
+
+            OutcomeUnknownException refused = assertThrows(OutcomeUnknownException.class,
+                    () -> untrusting.credit(id, 5));
+            assertTrue(refused.getCause() instanceof SSLHandshakeException, String.valueOf(refused.getCause()));
+        }
+        assertEquals(15, client.account(id).balance(), "the untrusted client changed nothing");
     }
 }
