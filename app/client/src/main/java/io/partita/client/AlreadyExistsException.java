@@ -1,6 +1,6 @@
 package io.partita.client;
 
-/** 409: an account (or job, lease group) with this id exists. */
+/** 409 {@code *-exists}: an account (or a job) with this id exists. */
 public final class AlreadyExistsException extends PartitaException {
 
     public AlreadyExistsException(int status, String type, String title, String detail) {

@@ -22,8 +22,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
- * A Partita cluster seen from Java: accounts, transactions, transfers, batches and journal reads, each sent to the
- * node that owns the account, retried exactly once on an unknown outcome, answered as typed results or exceptions.
+ * A Partita cluster seen from Java: accounts, transactions, transfers, batches, journal reads and jobs, each sent to
+ * the node that owns the account, retried exactly once on an unknown outcome, answered as typed results or exceptions.
  * Thread-safe; make one per application and {@link #close} it at the end.
  *
  * <pre>{@code
@@ -213,6 +213,56 @@ public final class PartitaClient implements AutoCloseable {
         return async(() -> account(id));
     }
 
+    // Jobs (the admin's routes) ------------------------------------------------------------------------------------
+
+    /** Starts a FEE job: {@code amount} from every account that can pay it. See {@link #startJob}. */
+    public JobStatus startFee(String jobId, long amount) {
+        return startJob(jobId, "FEE", ",\"amount\":" + amount);
+    }
+
+    /** Starts an INTEREST job: {@code rateBasisPoints} of every positive balance. See {@link #startJob}. */
+    public JobStatus startInterest(String jobId, int rateBasisPoints) {
+        return startJob(jobId, "INTEREST", ",\"rateBasisPoints\":" + rateBasisPoints);
+    }
+
+    /** Starts an AUDIT job: every account's balance against its journal. See {@link #startJob}. */
+    public JobStatus startAudit(String jobId) {
+        return startJob(jobId, "AUDIT", "");
+    }
+
+    /**
+     * {@code POST /jobs}. A job touches each account exactly once; {@code jobId} null lets the client make one, so
+     * that a retry after a lost answer cannot start a second job (it reads the first back instead).
+     *
+     * @throws AlreadyExistsException a job with this id exists
+     * @throws PartitaException       409 when a job of this type is running, 400 for a bad amount or rate
+     */
+    private JobStatus startJob(String jobId, String type, String fields) {
+        String id = jobId == null ? "job-" + newTxId() : jobId;
+        String body = "{\"id\":" + Json.quote(id) + ",\"type\":\"" + type + "\"" + fields + "}";
+        return send("start job " + id, null, "POST", "/jobs", body, null, (answer, attempt) -> jobStatus(answer),
+                () -> job(id));
+    }
+
+    /** {@code GET /jobs/{id}}. @throws NotFoundException no such job */
+    public JobStatus job(String id) {
+        return send("read job " + id, null, "GET", "/jobs/" + path(id), null, null,
+                (answer, attempt) -> jobStatus(answer));
+    }
+
+    private static JobStatus jobStatus(Http1Transport.Answer answer) {
+        Map<String, Object> job = Json.object(answer.body());
+        Map<String, Object> results = new java.util.LinkedHashMap<>(job);
+        for (String shown : List.of("id", "type", "state", "partitionsDone", "partitionsTotal", "accountsProcessed",
+                "startedAt", "finishedAt")) {
+            results.remove(shown);
+        }
+        return new JobStatus((String) job.get("id"), (String) job.get("type"), (String) job.get("state"),
+                (int) number(job, "partitionsDone"), (int) number(job, "partitionsTotal"),
+                number(job, "accountsProcessed"), (String) job.get("startedAt"), (String) job.get("finishedAt"),
+                java.util.Collections.unmodifiableMap(results));
+    }
+
     @Override
     public void close() {
         transport.close();
@@ -261,7 +311,8 @@ public final class PartitaClient implements AutoCloseable {
                 }
                 Map<String, Object> problem = problem(answer.body());
                 if (!unknownOutcome(status, problem)) {
-                    if (status == 409 && attempt > 1 && afterLostCreate != null) {
+                    if (status == 409 && attempt > 1 && afterLostCreate != null
+                            && String.valueOf(problem.get("type")).endsWith("-exists")) {
                         return afterLostCreate.get();
                     }
                     throw refusal(status, problem);
@@ -334,9 +385,11 @@ public final class PartitaClient implements AutoCloseable {
         if (status == 401 || status == 403) {
             return new AuthenticationException(status, type, title, detail);
         }
-        if (status == 409) {
-            return (PROBLEM + "txid-conflict").equals(type) ? new IdReusedException(status, type, title, detail)
-                    : new AlreadyExistsException(status, type, title, detail);
+        if (status == 409 && (PROBLEM + "txid-conflict").equals(type)) {
+            return new IdReusedException(status, type, title, detail);
+        }
+        if (status == 409 && type != null && type.endsWith("-exists")) {
+            return new AlreadyExistsException(status, type, title, detail);
         }
         if (status == 503 && (PROBLEM + "partition-lost").equals(type)) {
             return new PartitionLostException(status, type, title, detail);

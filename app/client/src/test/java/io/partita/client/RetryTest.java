@@ -90,6 +90,7 @@ class RetryTest {
                 {"404", "not-found", NotFoundException.class.getName()},
                 {"409", "txid-conflict", IdReusedException.class.getName()},
                 {"409", "account-exists", AlreadyExistsException.class.getName()},
+                {"409", "job-running", PartitaException.class.getName()},
                 {"401", "unauthorized", AuthenticationException.class.getName()},
                 {"403", "forbidden", AuthenticationException.class.getName()},
                 {"400", "invalid-request", PartitaException.class.getName()},

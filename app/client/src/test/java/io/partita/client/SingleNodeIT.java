@@ -19,6 +19,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -201,5 +202,26 @@ class SingleNodeIT {
             assertTrue(refused.getCause() instanceof SSLHandshakeException, String.valueOf(refused.getCause()));
         }
         assertEquals(15, client.account(id).balance(), "the untrusted client changed nothing");
+    }
+
+    @Test
+    void shouldStartAnAuditAndFollowItToItsEnd() {
+        String id = run + "-audited";
+        admin.openAccount(id, 10, 0);
+        client.credit(id, 5);
+        assertEquals(403, assertThrows(AuthenticationException.class, () -> client.startAudit(null)).status());
+
+        JobStatus started = admin.startAudit("audit-" + run);
+        assertEquals("audit-" + run, started.id());
+        assertEquals("AUDIT", started.type());
+        assertEquals(409, assertThrows(AlreadyExistsException.class, () -> admin.startAudit("audit-" + run)).status());
+
+        await().atMost(Duration.ofSeconds(60)).until(() -> admin.job("audit-" + run).finished());
+        JobStatus done = admin.job("audit-" + run);
+        assertEquals("COMPLETED", done.state(), String.valueOf(done.results()));
+        assertEquals(271, done.partitionsDone());
+        assertEquals(0L, done.count("mismatches"));
+        assertTrue(done.accountsProcessed() >= 1);
+        assertThrows(NotFoundException.class, () -> admin.job("no-such-job-" + run));
     }
 }
