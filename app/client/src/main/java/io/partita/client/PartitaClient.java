@@ -22,8 +22,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
- * A Partita cluster seen from Java: accounts, transactions, transfers, batches, journal reads and jobs, each sent to
- * the node that owns the account, retried exactly once on an unknown outcome, answered as typed results or exceptions.
+ * A Partita cluster seen from Java: accounts, transactions, transfers, batches, journal reads, jobs and worker
+ * leases, each sent to the node that owns the account, retried exactly once on an unknown outcome, answered as typed results or exceptions.
  * Thread-safe; make one per application and {@link #close} it at the end.
  *
  * <pre>{@code
@@ -263,6 +263,65 @@ public final class PartitaClient implements AutoCloseable {
                 java.util.Collections.unmodifiableMap(results));
     }
 
+    // Worker leases -------------------------------------------------------------------------------------------------
+
+    /**
+     * Creates a lease group ({@code PUT /groups/{group}}, the admin's): {@code shards} shards shared by its workers,
+     * each lease lasting {@code leaseSeconds}. Creating it again with the same figures is a no-op.
+     *
+     * @throws AlreadyExistsException the group exists with other figures
+     */
+    public void createLeaseGroup(String group, int shards, int leaseSeconds) {
+        send("create lease group " + group, null, "PUT", "/groups/" + path(group), "{\"shards\":" + shards
+                + ",\"leaseSeconds\":" + leaseSeconds + "}", group, (answer, attempt) -> null);
+    }
+
+    /**
+     * Joins a lease group as a new worker ({@code POST /groups/{group}/workers}); the request id the client sends
+     * makes a retried join find the worker its first attempt created, so a lost answer never leaves a second worker.
+     *
+     * @throws NotFoundException no such group
+     */
+    public WorkerLease joinLeaseGroup(String group) {
+        String body = "{\"requestId\":" + Json.quote("join-" + newTxId()) + "}";
+        return send("join lease group " + group, null, "POST", "/groups/" + path(group) + "/workers", body, group,
+                (answer, attempt) -> lease(answer));
+    }
+
+    /** Renews a worker's lease; the answer lists the shards it holds now. @throws LeaseLostException it has none */
+    public WorkerLease renewLease(String group, String workerId) {
+        return send("renew lease " + workerId, null, "POST", "/groups/" + path(group) + "/workers/" + path(workerId)
+                + "/renew", "{}", group, (answer, attempt) -> lease(answer));
+    }
+
+    /** Leaves a lease group; its shards go to the other workers. @throws LeaseLostException it holds no lease */
+    public void leaveLeaseGroup(String group, String workerId) {
+        send("leave lease group " + workerId, null, "DELETE", "/groups/" + path(group) + "/workers/" + path(workerId),
+                null, group, (answer, attempt) -> null);
+    }
+
+    /** Asks whether {@code token} is still the fencing token of {@code shard}. */
+    public FenceCheck checkFence(String group, int shard, long token) {
+        return send("check fence of " + group, null, "POST", "/groups/" + path(group) + "/fences/check",
+                "{\"shard\":" + shard + ",\"token\":" + token + "}", group, (answer, attempt) -> {
+                    Map<String, Object> check = Json.object(answer.body());
+                    return new FenceCheck((int) number(check, "shard"), number(check, "token"),
+                            Boolean.TRUE.equals(check.get("current")), boxed(check, "currentToken"));
+                });
+    }
+
+    @SuppressWarnings("unchecked")
+    private static WorkerLease lease(Http1Transport.Answer answer) {
+        Map<String, Object> lease = Json.object(answer.body());
+        List<WorkerLease.Shard> shards = new ArrayList<>();
+        for (Object grant : (List<Object>) lease.get("shards")) {
+            Map<String, Object> g = (Map<String, Object>) grant;
+            shards.add(new WorkerLease.Shard((int) number(g, "shard"), number(g, "token")));
+        }
+        return new WorkerLease((String) lease.get("group"), (String) lease.get("workerId"),
+                number(lease, "leaseMillis"), List.copyOf(shards));
+    }
+
     @Override
     public void close() {
         transport.close();
@@ -390,6 +449,9 @@ public final class PartitaClient implements AutoCloseable {
         }
         if (status == 409 && type != null && type.endsWith("-exists")) {
             return new AlreadyExistsException(status, type, title, detail);
+        }
+        if (status == 410) {
+            return new LeaseLostException(status, type, title, detail);
         }
         if (status == 503 && (PROBLEM + "partition-lost").equals(type)) {
             return new PartitionLostException(status, type, title, detail);

@@ -224,4 +224,24 @@ class SingleNodeIT {
         assertTrue(done.accountsProcessed() >= 1);
         assertThrows(NotFoundException.class, () -> admin.job("no-such-job-" + run));
     }
+
+    @Test
+    void shouldJoinALeaseGroupCheckFencesRenewAndLoseTheLeaseAfterLeaving() {
+        String group = run + "-workers";
+        admin.createLeaseGroup(group, 4, 30);
+        admin.createLeaseGroup(group, 4, 30);
+
+        WorkerLease first = client.joinLeaseGroup(group);
+        assertEquals(4, first.shards().size(), "the only worker holds every shard");
+        WorkerLease.Shard shard = first.shards().get(0);
+        assertTrue(client.checkFence(group, shard.shard(), shard.token()).current());
+        assertEquals(first.workerId(), client.renewLease(group, first.workerId()).workerId());
+
+        client.leaveLeaseGroup(group, first.workerId());
+        FenceCheck stale = client.checkFence(group, shard.shard(), shard.token());
+        assertFalse(stale.current(), "a left worker's token is no longer its shard's");
+        assertEquals(410, assertThrows(LeaseLostException.class,
+                () -> client.renewLease(group, first.workerId())).status());
+        assertThrows(NotFoundException.class, () -> client.joinLeaseGroup(run + "-no-group"));
+    }
 }
