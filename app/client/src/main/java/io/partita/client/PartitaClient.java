@@ -12,19 +12,22 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
  * A Partita cluster seen from Java: accounts, transactions, transfers, batches, journal reads, jobs and worker
- * leases, each sent to the node that owns the account, retried exactly once on an unknown outcome, answered as typed results or exceptions.
- * Thread-safe; make one per application and {@link #close} it at the end.
+ * leases, each sent to the node that owns the account, retried exactly once on an unknown outcome, answered as typed
+ * results or exceptions. Thread-safe; make one per application and {@link #close} it at the end.
  *
  * <pre>{@code
  * try (PartitaClient partita = PartitaClient.builder("http://localhost:8080").build()) {
@@ -94,8 +97,8 @@ public final class PartitaClient implements AutoCloseable {
     public Account openAccount(String id, long balance, long overdraftLimit) {
         String body = "{\"id\":" + Json.quote(id) + ",\"balance\":" + balance + ",\"overdraftLimit\":"
                 + overdraftLimit + "}";
-        return send("open account " + id, null, "POST", "/accounts", body, id, (answer, attempt) -> readAccount(answer, id),
-                () -> account(id));
+        return send("open account " + id, null, "POST", "/accounts", body, id,
+                (answer, attempt) -> readAccount(answer, id), () -> account(id));
     }
 
     /** Reads an account ({@code GET /accounts/{id}}) at its owner. @throws NotFoundException no such account */
@@ -252,7 +255,7 @@ public final class PartitaClient implements AutoCloseable {
 
     private static JobStatus jobStatus(Http1Transport.Answer answer) {
         Map<String, Object> job = Json.object(answer.body());
-        Map<String, Object> results = new java.util.LinkedHashMap<>(job);
+        Map<String, Object> results = new LinkedHashMap<>(job);
         for (String shown : List.of("id", "type", "state", "partitionsDone", "partitionsTotal", "accountsProcessed",
                 "startedAt", "finishedAt")) {
             results.remove(shown);
@@ -260,7 +263,7 @@ public final class PartitaClient implements AutoCloseable {
         return new JobStatus((String) job.get("id"), (String) job.get("type"), (String) job.get("state"),
                 (int) number(job, "partitionsDone"), (int) number(job, "partitionsTotal"),
                 number(job, "accountsProcessed"), (String) job.get("startedAt"), (String) job.get("finishedAt"),
-                java.util.Collections.unmodifiableMap(results));
+                Collections.unmodifiableMap(results));
     }
 
     // Worker leases -------------------------------------------------------------------------------------------------
@@ -495,7 +498,7 @@ public final class PartitaClient implements AutoCloseable {
         return CompletableFuture.supplyAsync(call, executor);
     }
 
-    private static java.util.concurrent.ThreadFactory daemonThreads() {
+    private static ThreadFactory daemonThreads() {
         AtomicInteger count = new AtomicInteger();
         return runnable -> {
             Thread thread = new Thread(runnable, "partita-client-" + count.incrementAndGet());

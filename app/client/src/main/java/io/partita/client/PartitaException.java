@@ -4,7 +4,8 @@ package io.partita.client;
  * A definite refusal by a node (problem+json, RFC 9457): nothing was changed, and sending the same call again gets
  * the same refusal. Subclasses name the refusals a caller handles: {@link NotFoundException},
  * {@link IdReusedException}, {@link AlreadyExistsException}, {@link PartitionLostException},
- * {@link AuthenticationException}, {@link LeaseLostException}; every other 4xx is this class itself (bad input: 400, 413, 415, 422).
+ * {@link AuthenticationException}, {@link LeaseLostException}; every other 4xx is this class itself (bad input: 400,
+ * 413, 415, 422).
  */
 public class PartitaException extends RuntimeException {
 

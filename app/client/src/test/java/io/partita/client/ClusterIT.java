@@ -2,7 +2,10 @@ package io.partita.client;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 import java.net.URI;
 import java.time.Duration;
@@ -12,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -26,7 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * and a {@code kill -9} of one node in the middle of a load leaves every caller with a definite answer and every
  * transaction applied exactly once. The routing test runs first; the kill ends the cluster.
  */
-@org.junit.jupiter.api.TestMethodOrder(org.junit.jupiter.api.MethodOrderer.OrderAnnotation.class)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClusterIT {
 
     private static final long OPENING = 1_000_000;
@@ -47,7 +51,7 @@ class ClusterIT {
     }
 
     @Test
-    @org.junit.jupiter.api.Order(1)
+    @Order(1)
     void shouldSendEachTransactionToTheNodeThatOwnsItsAccount() {
         try (PartitaClient client = PartitaClient.builder(nodes.url(0)).build()) {
             List<String> accounts = new ArrayList<>();
@@ -81,7 +85,7 @@ class ClusterIT {
     }
 
     @Test
-    @org.junit.jupiter.api.Order(2)
+    @Order(2)
     void shouldApplyEveryTransactionExactlyOnceThroughANodeKill() throws Exception {
         int accountCount = 24;
         List<String> accounts = new ArrayList<>();
@@ -93,7 +97,7 @@ class ClusterIT {
             }
             Queue<TxResult> answered = new ConcurrentLinkedQueue<>();
             Queue<Throwable> failures = new ConcurrentLinkedQueue<>();
-            Map<String, Long> amounts = new java.util.concurrent.ConcurrentHashMap<>();
+            Map<String, Long> amounts = new ConcurrentHashMap<>();
             AtomicBoolean stop = new AtomicBoolean();
             AtomicLong afterKill = new AtomicLong();
             AtomicBoolean killed = new AtomicBoolean();

@@ -4,6 +4,7 @@ import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -30,7 +31,7 @@ final class FakeNode implements AutoCloseable {
 
     /** {@code answers} gives the whole raw HTTP answer for a request (status line, headers, body). */
     FakeNode(Function<Request, String> answers) throws IOException {
-        this.server = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
+        this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         this.answers = answers;
         Thread accept = new Thread(this::accept, "fake-node-accept");
         accept.setDaemon(true);

@@ -6,10 +6,12 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,8 +54,8 @@ final class Nodes implements AutoCloseable {
         env.put("PARTITA_NETWORK_HOST", "127.0.0.1");
         env.putAll(extra);
         String admin = extra.get("PARTITA_SECURITY_ADMIN_PASSWORD");
-        authorization = admin == null ? null : "Basic " + java.util.Base64.getEncoder().encodeToString(
-                ("admin:" + admin).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        authorization = admin == null ? null : "Basic " + Base64.getEncoder().encodeToString(
+                ("admin:" + admin).getBytes(StandardCharsets.UTF_8));
         Runtime.getRuntime().addShutdownHook(new Thread(this::close));
         for (int i = 0; i < size; i++) {
             processes.add(null);

@@ -16,7 +16,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class RetryTest {
 
-    private static final String APPLIED = "{\"txId\":\"t-1\",\"accountId\":\"a-1\",\"status\":\"APPLIED\",\"balance\":900}";
+    private static final String APPLIED =
+            "{\"txId\":\"t-1\",\"accountId\":\"a-1\",\"status\":\"APPLIED\",\"balance\":900}";
     private static final String BUSY = "{\"type\":\"https://partita.dev/problems/unavailable\",\"title\":\"Service "
             + "unavailable\",\"status\":503,\"detail\":\"busy\"}";
 

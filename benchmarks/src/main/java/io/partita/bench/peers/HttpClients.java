@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
@@ -71,13 +72,13 @@ public final class HttpClients {
             URI url = node.urls().get(0);
             ExecutorService openers = Executors.newFixedThreadPool(16);
             try (PartitaClient opener = PartitaClient.builder(url.toString()).build()) {
-                List<java.util.concurrent.CompletableFuture<?>> opened = new ArrayList<>();
+                List<CompletableFuture<?>> opened = new ArrayList<>();
                 for (int i = 0; i < accounts; i++) {
                     String id = "hc-" + i;
-                    opened.add(java.util.concurrent.CompletableFuture.runAsync(
+                    opened.add(CompletableFuture.runAsync(
                             () -> opener.openAccount(id, 1_000_000_000L, 1_000_000_000L), openers));
                 }
-                opened.forEach(java.util.concurrent.CompletableFuture::join);
+                opened.forEach(CompletableFuture::join);
             } finally {
                 openers.shutdownNow();
             }
