@@ -1,5 +1,6 @@
 package io.partita.bench;
 
+import io.partita.bench.peers.HttpClients;
 import io.partita.bench.peers.Peers;
 
 import java.util.Arrays;
@@ -28,6 +29,7 @@ public final class Main {
             case "profile" -> Profile.main(rest);
             case "chart" -> Chart.main(rest);
             case "peers" -> Peers.main(rest);
+            case "http-clients" -> HttpClients.main(rest);
             default -> org.openjdk.jmh.Main.main(args);
         }
     }
