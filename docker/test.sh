@@ -191,6 +191,7 @@ balances() {
 import hashlib, json, sys
 a = json.loads(sys.argv[1])["rows"][0]
 c = json.loads(sys.argv[2])
+a = [a[0], a[1] if a[1] is not None else 0]
 rows = ";".join("%s=%s" % (r[0], r[1]) for r in c["rows"])
 print("%s accounts, total %s; crash run: %d accounts%s, digest %s" % (a[0], a[1], len(c["rows"]),
       " (truncated)" if c["truncated"] else "", hashlib.sha256(rows.encode()).hexdigest()[:16]))' "$all" "$crash"
