@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The container path, run for real with Podman: builds the image, starts docker/compose.yaml's three nodes with
 # podman-compose, and checks them with the load tool through a container crash and a whole-stack restart.
-#   bash docker/test.sh                      (as root, from anywhere; about 10 minutes on 2 cores)
+#   bash docker/test.sh                      (as root, from anywhere; about 15 minutes on 2 busy cores)
 # Needs: podman, podman-compose, debootstrap (Debian: apt-get install -y podman podman-compose debootstrap), curl,
 # python3, and Java 17 + Maven on the host for the jar and the load tool. No image registry: the base image is built
 # from Debian's packages (docker/base-image.sh) and the jar is built on the host (target "prebuilt").
