@@ -5,7 +5,6 @@ import com.hazelcast.core.HazelcastInstanceAware;
 import com.hazelcast.map.IMap;
 import com.hazelcast.partition.PartitionAware;
 import com.hazelcast.query.Predicates;
-import io.partita.node.ClusterClock;
 import io.partita.account.Account;
 import io.partita.account.AccountFeature;
 import io.partita.account.JournalEntry;
@@ -14,8 +13,11 @@ import io.partita.account.JournalPredicates;
 import io.partita.account.JournalRecord;
 import io.partita.node.BackedUpCalls;
 import io.partita.node.ClassId;
+import io.partita.node.ClusterClock;
 import io.partita.node.FieldList;
 import io.partita.node.Fields;
+import io.partita.node.PartitionSentinels;
+import io.partita.refusal.Refusal;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -99,6 +101,7 @@ final class PartitionTask implements Callable<Long>, FieldList, HazelcastInstanc
         if (!toDo(job)) {
             return -1L;
         }
+        refuseIfLost();
         List<String> keys = new ArrayList<>(AccountFeature.accounts(hazelcast).keySet(
                 Predicates.partitionPredicate(partitionKey, Predicates.alwaysTrue())));
         keys.sort(null);
@@ -113,12 +116,25 @@ final class PartitionTask implements Callable<Long>, FieldList, HazelcastInstanc
             List<String> slice = keys.subList(from, Math.min(keys.size(), from + sliceSize));
             tally = tally.plus(job.type() == JobType.AUDIT ? audit(slice) : apply(job, slice));
         }
+        refuseIfLost();
         Job after = jobs.executeOnKey(jobId, new RecordPartition(run, partition, tally, ClusterClock.now(hazelcast),
                 retentionMillis));
         if (after != null && !after.running()) {
             JobService.releaseGuard(hazelcast, after);
         }
         return tally.accounts();
+    }
+
+    /**
+     * A partition whose data is gone from this side (its copies are on the other side of a network split, or left
+     * with their members) has no accounts to list here: done "with none", its accounts would come back uncharged. The
+     * task fails as partition-lost instead, a transient refusal, and the coordinator sends it again at its next tick,
+     * until the data is back. Asked before the partition is listed and again before it is recorded done.
+     */
+    private void refuseIfLost() {
+        if (PartitionSentinels.of(hazelcast).lostAtOwner(partition)) {
+            throw Refusal.partitionLost("Partition", String.valueOf(partition), partition);
+        }
     }
 
     private boolean toDo(Job job) {

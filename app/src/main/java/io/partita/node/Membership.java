@@ -1,12 +1,12 @@
 package io.partita.node;
 
+import com.hazelcast.cluster.InitialMembershipEvent;
+import com.hazelcast.cluster.InitialMembershipListener;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.core.HazelcastInstance;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.serde.annotation.Serdeable;
-import com.hazelcast.cluster.InitialMembershipEvent;
-import com.hazelcast.cluster.InitialMembershipListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -77,6 +77,11 @@ public final class PartitionSentinels {
         return stores.value(MAP, partition, PartitionKeys.of(hazelcast, partition)) == null;
     }
 
+    /** Whether {@code partition} lost its data, asked of its owner (an operation: from any thread but its own). */
+    public boolean lostAtOwner(int partition) {
+        return !map().containsKey(PartitionKeys.of(hazelcast, partition));
+    }
+
     /** The partitions without their data now, as the whole cluster holds it. */
     public List<Integer> lostPartitions() {
         Set<Integer> present = new TreeSet<>();

@@ -2,8 +2,8 @@ package io.partita.schedule;
 
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
-import io.partita.node.ClusterClock;
 import io.partita.job.JobSpec;
+import io.partita.node.ClusterClock;
 import io.partita.refusal.Refusal;
 import jakarta.inject.Singleton;
 
