@@ -3,6 +3,8 @@ package io.partita.job;
 import com.hazelcast.core.HazelcastInstance;
 import io.partita.account.AccountFeature;
 import io.partita.node.PartitionKeys;
+import io.partita.node.PartitionSentinels;
+import io.partita.refusal.Refusal;
 import io.partita.support.TestCluster;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -16,11 +18,13 @@ import java.util.concurrent.TimeUnit;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * One partition's task on a real member, run by the test instead of a coordinator, so that what it does after its
- * job FAILED can be counted: it notices within {@link PartitionTask#RECHECK_SLICES} slices and stops charging.
+ * job FAILED can be counted: it notices within {@link PartitionTask#RECHECK_SLICES} slices and stops charging; and so
+ * that a partition whose data is gone is refused rather than finished with no accounts.
  */
 class JobPartitionTaskTest {
 
@@ -69,6 +73,38 @@ class JobPartitionTaskTest {
             Job failed = JobFeature.jobs(member).get(job.id());
             assertEquals(JobState.FAILED, failed.state());
             assertEquals(0, failed.partitionsDone(), "a failed job takes no more partitions");
+        }
+    }
+
+    /**
+     * A partition whose data this side lost (its sentinel gone, as when every copy is across a split) is refused as
+     * partition-lost, a transient refusal the coordinator retries, and not recorded done with no accounts; once the
+     * data is back the same task charges the partition's accounts.
+     */
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void shouldRefuseAPartitionWhoseDataIsGoneInsteadOfFinishingItEmpty() throws Exception {
+        try (TestCluster cluster = TestCluster.start(1)) {
+            HazelcastInstance member = cluster.member(0);
+            int partition = member.getPartitionService().getPartition("lost-0").getPartitionId();
+            JobMembers.open(member, List.of(new TestAccount("lost-0", 1_000, 0)));
+            Job job = Job.start("lost-1", "r1", new JobSpec(JobType.FEE, FEE, 0, true), null,
+                    System.currentTimeMillis(), "no-coordinator");
+            JobFeature.jobs(member).set(job.id(), job);
+            PartitionTask task = new PartitionTask(job.id(), job.run(), partition,
+                    PartitionKeys.of(member, partition), 64, 0, 60_000);
+            task.setHazelcastInstance(member);
+            member.getMap(PartitionSentinels.MAP).delete(PartitionKeys.of(member, partition));
+
+            Refusal refused = assertThrows(Refusal.class, task::call);
+            assertEquals(Refusal.Kind.PARTITION_LOST, refused.kind());
+            assertTrue(refused.isTransient(), "the coordinator sends it again");
+            assertEquals(0, JobFeature.jobs(member).get(job.id()).partitionsDone());
+
+            PartitionSentinels.of(member).restore(partition);
+            assertEquals(1L, task.call());
+            assertEquals(1_000 - FEE, AccountFeature.accounts(member).get("lost-0").balance());
+            assertEquals(1, JobFeature.jobs(member).get(job.id()).partitionsDone());
         }
     }
 
