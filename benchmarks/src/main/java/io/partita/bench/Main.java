@@ -1,6 +1,7 @@
 package io.partita.bench;
 
 import io.partita.bench.peers.Peers;
+import io.partita.bench.store.StoreFootprint;
 
 import java.util.Arrays;
 
@@ -28,6 +29,7 @@ public final class Main {
             case "profile" -> Profile.main(rest);
             case "chart" -> Chart.main(rest);
             case "peers" -> Peers.main(rest);
+            case "store" -> StoreFootprint.main(rest);
             default -> org.openjdk.jmh.Main.main(args);
         }
     }
