@@ -29,6 +29,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -248,17 +249,28 @@ public final class JournalStore implements AutoCloseable {
         return deleted;
     }
 
-    /** Deletes the entries named by {@code expired} (expiry key, txId, in turn), where they still hold that txId. */
+    /**
+     * Deletes the entries named by {@code expired} (expiry key, txId, in turn), where they still hold that txId: one
+     * multi-get for the batch's entries, then one atomic write.
+     */
     private int deleteExpired(int partition, List<byte[]> expired, WriteOptions write) throws RocksDBException {
+        int count = expired.size() / 2;
+        if (count == 0) {
+            return 0;
+        }
+        List<byte[]> entryKeys = new ArrayList<>(count);
+        for (int i = 0; i < expired.size(); i += 2) {
+            entryKeys.add(Keys.entryOfExpiry(expired.get(i)));
+        }
+        List<byte[]> values = db.multiGetAsList(Collections.nCopies(count, families.get(ENTRIES)), entryKeys);
         int deleted = 0;
         try (WriteBatch batch = new WriteBatch()) {
-            for (int i = 0; i < expired.size(); i += 2) {
-                byte[] expiryKey = expired.get(i);
-                byte[] txId = expired.get(i + 1);
-                byte[] entryKey = Keys.entryOfExpiry(expiryKey);
-                byte[] value = db.get(families.get(ENTRIES), entryKey);
+            for (int i = 0; i < count; i++) {
+                byte[] expiryKey = expired.get(2 * i);
+                byte[] txId = expired.get(2 * i + 1);
+                byte[] value = values.get(i);
                 if (value != null && Arrays.equals(Keys.txIdOf(value), txId)) {
-                    batch.delete(families.get(ENTRIES), entryKey);
+                    batch.delete(families.get(ENTRIES), entryKeys.get(i));
                     deleted++;
                 }
                 batch.delete(families.get(TXIDS), Keys.txId(partition, Keys.accountOfExpiry(expiryKey), txId));
