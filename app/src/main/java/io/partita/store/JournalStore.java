@@ -18,11 +18,11 @@ import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 import org.rocksdb.WriteBufferManager;
 
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,6 +35,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
 
 /**
  * One member's journal on disk: entries by partition, account and seq, found by txId, deleted past the retention, and
@@ -72,6 +73,8 @@ public final class JournalStore implements AutoCloseable {
     private final WriteBufferManager writeBuffers;
     private final DBOptions options;
     private final List<ColumnFamilyOptions> familyOptions;
+    /** The bloom filter policies the family options refer to; native objects, closed with them. */
+    private final List<BloomFilter> filters = new ArrayList<>();
     private final List<ColumnFamilyHandle> families;
     private final RocksDB db;
     private final GroupCommitter committer;
@@ -119,7 +122,9 @@ public final class JournalStore implements AutoCloseable {
                 .setPinL0FilterAndIndexBlocksInCache(true);
         if (pointLookups) {
             // 10 bits a key: about 1% false positives, so a txId that is not there almost never reads a data block.
-            table.setFilterPolicy(new BloomFilter(10)).setWholeKeyFiltering(true);
+            BloomFilter filter = new BloomFilter(10);
+            filters.add(filter);
+            table.setFilterPolicy(filter).setWholeKeyFiltering(true);
         }
         long perFamily = Math.max(1L << 20, settings.writeBufferBytes() / 4);
         return new ColumnFamilyOptions().setTableFormatConfig(table).setWriteBufferSize(perFamily)
@@ -389,10 +394,15 @@ public final class JournalStore implements AutoCloseable {
         return committer.syncs();
     }
 
-    /** A RocksDB property of the whole store, such as {@code rocksdb.block-cache-usage}; for meters. */
+    /** Bytes the block cache holds now, memtables included: the store's native memory, give or take the engine's own. */
+    public long cacheUsage() {
+        return cache.getUsage();
+    }
+
+    /** A RocksDB property summed over the column families, such as {@code rocksdb.cur-size-all-mem-tables}. */
     public long property(String name) {
         try {
-            return name.startsWith("rocksdb.block-cache") ? cache.getUsage() : db.getAggregatedLongProperty(name);
+            return db.getAggregatedLongProperty(name);
         } catch (RocksDBException e) {
             throw new StoreFailure("cannot read " + name, e);
         }
@@ -400,22 +410,10 @@ public final class JournalStore implements AutoCloseable {
 
     /** Bytes of the store's files on disk. */
     public long diskBytes() {
-        try (var files = Files.walk(settings.directory())) {
+        try (Stream<Path> files = Files.walk(settings.directory())) {
             return files.filter(Files::isRegularFile).mapToLong(file -> file.toFile().length()).sum();
         } catch (IOException e) {
             throw new StoreFailure("cannot list " + settings.directory(), e);
-        }
-    }
-
-    /** Flushes the memtables and compacts everything: for measurements and tests, not for the running node. */
-    public void compact() {
-        try (var flush = new org.rocksdb.FlushOptions().setWaitForFlush(true)) {
-            db.flush(flush, families);
-            for (ColumnFamilyHandle family : families) {
-                db.compactRange(family);
-            }
-        } catch (RocksDBException e) {
-            throw new StoreFailure("compaction failed", e);
         }
     }
 
@@ -431,6 +429,7 @@ public final class JournalStore implements AutoCloseable {
     private void closeOptions() {
         options.close();
         familyOptions.forEach(ColumnFamilyOptions::close);
+        filters.forEach(BloomFilter::close);
         writeBuffers.close();
         cache.close();
     }

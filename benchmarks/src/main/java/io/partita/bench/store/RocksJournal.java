@@ -52,7 +52,7 @@ final class RocksJournal implements JournalEngine {
     @Override
     public String memory() {
         return String.format("block cache %,d B (memtables charged to it), memtables %,d B, table readers outside the"
-                        + " cache %,d B", store.property("rocksdb.block-cache-usage"),
+                        + " cache %,d B", store.cacheUsage(),
                 store.property("rocksdb.cur-size-all-mem-tables"),
                 store.property("rocksdb.estimate-table-readers-mem"));
     }
