@@ -48,9 +48,9 @@ import java.util.stream.Stream;
  * the disk: call them from request, background or migration threads, not from partition threads, except {@link #find}
  * of a txId that is not there, which the txId family's bloom filters answer from memory almost always (see Memory).
  *
- * <p>Memory: one LRU block cache of {@link StoreSettings#cacheBytes} holds data blocks, index and filter blocks (at high
- * priority, so that they stay), and is charged with the memtables through a write buffer manager; that bounds the
- * store's native memory. Nothing per entry is kept on the heap.
+ * <p>Memory: one LRU block cache of {@link StoreSettings#cacheBytes} holds data blocks, index and filter blocks (at
+ * high priority, so that they stay), and is charged with the memtables through a write buffer manager; that bounds
+ * the store's native memory. Nothing per entry is kept on the heap.
  *
  * <p>Failure: a write that fails fails its future ({@link StoreFailure}), and a full queue refuses a write at once
  * ({@link StoreBusy}). After a crash, opening the directory again replays the write-ahead log: every write whose future
@@ -394,7 +394,7 @@ public final class JournalStore implements AutoCloseable {
         return committer.syncs();
     }
 
-    /** Bytes the block cache holds now, memtables included: the store's native memory, give or take the engine's own. */
+    /** Bytes the block cache holds now, memtables included: the store's native memory, less the engine's own. */
     public long cacheUsage() {
         return cache.getUsage();
     }

@@ -28,7 +28,8 @@ class StoreCrashTest {
     @Test
     void shouldKeepEveryAcknowledgedEntryWhenTheProcessIsKilledWhileWriting() throws Exception {
         Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx64m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), Writer.class.getName(), dir.toString())
+                "-Xmx64m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+                Writer.class.getName(), dir.toString())
                 .redirectErrorStream(true).start();
         List<Long> acknowledged = new ArrayList<>();
         try (BufferedReader lines = new BufferedReader(

@@ -44,7 +44,8 @@ import java.util.stream.Stream;
  *
  * <p>How to run (about 8 minutes on 2 cores; a short run: 1 fork, 2 x 3 s of warm-up, 3 x 5 s measured):
  * <pre>
- * java -jar benchmarks/target/benchmarks.jar JournalStoreBenchmark -rf json -rff benchmarks/results/store-$(date +%Y%m%d).json
+ * java -jar benchmarks/target/benchmarks.jar JournalStoreBenchmark -rf json \
+ *     -rff benchmarks/results/store-$(date +%Y%m%d).json
  * </pre>
  * Expect RocksDB ahead on appends (an LSM tree appends to its log and memtable; MVStore rewrites the B-tree pages a
  * round touched), and FSYNC well below FLUSH on appends with the reads unchanged. Figures and what else was measured
