@@ -74,7 +74,7 @@ public final class AccountFeature implements Feature {
         // A member cut off by a network split notices after the heartbeat timeout; tails hold twice that, so that what
         // it recorded meanwhile is still in its accounts when the two sides merge.
         new JournalSettings(journal.retention(), journal.flushBatch(), journal.flushDelay(), journal.sweepInterval(),
-                properties.clusterSize(), properties.heartbeatTimeout().multipliedBy(2)).putInto(config);
+                properties.heartbeatTimeout().multipliedBy(2)).putInto(config);
         config.getSerializationConfig().getCompactSerializationConfig()
                 .addSerializer(ACCOUNT_CODEC)
                 .addSerializer(JOURNAL_RECORD_CODEC);

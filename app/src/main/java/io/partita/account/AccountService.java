@@ -3,6 +3,7 @@ package io.partita.account;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import com.hazelcast.query.Predicates;
+import io.partita.node.ClusterClock;
 import io.partita.node.HazelcastConfigs;
 import io.partita.node.PartitaProperties;
 import io.partita.node.PartitionKeys;
@@ -50,6 +51,11 @@ public class AccountService {
         this.accounts = AccountFeature.accounts(hazelcast);
         this.journal = AccountFeature.journal(hazelcast);
         this.requestTimeout = properties.requestTimeout();
+    }
+
+    /** Now in the cluster's time ({@link ClusterClock}): what a request arriving here is stamped with. */
+    public long now() {
+        return ClusterClock.now(hazelcast);
     }
 
     /** Opens an account; refused as existing when the id is taken, as partition-lost when its partition's data is. */

@@ -15,13 +15,12 @@ import java.time.Duration;
  * @param flushDelay    ... or once the oldest has waited this long
  * @param sweepInterval how often the oldest member looks for tail entries the journal should hold by now (entries of
  *                      a member that died before writing them, or moved with a migration)
- * @param clusterSize   the members the cluster should have
  * @param hold          how long a tail keeps an entry even once journaled: longer than a member takes to notice that
- *                      it is cut off (the heartbeat timeout). While the cluster has fewer members than clusterSize,
- *                      tails keep everything recorded since {@code hold} before it last had them all.
+ *                      it is cut off (the heartbeat timeout). While members are missing ({@code node.Membership}),
+ *                      tails keep everything recorded since {@code hold} before the cluster was last whole.
  */
 public record JournalSettings(Duration retention, int flushBatch, Duration flushDelay, Duration sweepInterval,
-                              int clusterSize, Duration hold) {
+                              Duration hold) {
 
     /**
      * The most entries a tail keeps on purpose (within {@code hold}), so that a busy account's value stays small. Past
@@ -32,7 +31,7 @@ public record JournalSettings(Duration retention, int flushBatch, Duration flush
 
     private static final String USER_CONTEXT_KEY = "partita.journal-settings";
     public static final JournalSettings DEFAULTS = new JournalSettings(Duration.ofHours(24), 64,
-            Duration.ofMillis(200), Duration.ofSeconds(5), 1, Duration.ofSeconds(30));
+            Duration.ofMillis(200), Duration.ofSeconds(5), Duration.ofSeconds(30));
 
     /** Tail entries at least this old are written by the sweep: well past any flush that is merely queued. */
     Duration sweepGrace() {

@@ -3,7 +3,9 @@ package io.partita.account;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastInstanceNotActiveException;
 import com.hazelcast.map.IMap;
+import io.partita.node.ClusterClock;
 import io.partita.node.Members;
+import io.partita.node.Membership;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,6 +47,7 @@ final class JournalWriter {
     private static final int MAX_ROUND = 20_000;
     private static final long RETENTION_CHECK_MILLIS = 60_000;
     private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    private static final long ASK_EVERY_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     private final HazelcastInstance hazelcast;
     private final JournalSettings settings;
@@ -60,12 +63,16 @@ final class JournalWriter {
     private volatile boolean paused;
     private long nextSweep;
     private long nextRetentionCheck;
-    /** When this member last saw the whole cluster ({@code clusterSize} members); see {@link #holdCutoff}. */
-    private volatile long lastWhole = System.currentTimeMillis();
+    private final Membership membership;
+    /** When this member last saw the whole cluster, by {@link System#nanoTime()}; see {@link #holdCutoff}. */
+    private volatile long lastWhole = System.nanoTime();
+    /** When {@link #holdCutoff} last asked whether the cluster is whole, by {@link System#nanoTime()}. */
+    private volatile long lastAsked = System.nanoTime();
 
     JournalWriter(HazelcastInstance hazelcast, JournalSettings settings, int partitionCount) {
         this.hazelcast = hazelcast;
         this.settings = settings;
+        this.membership = Membership.of(hazelcast);
         this.lanes = new Lane[partitionCount];
         for (int i = 0; i < partitionCount; i++) {
             lanes[i] = new Lane();
@@ -75,7 +82,7 @@ final class JournalWriter {
     }
 
     void start() {
-        long now = System.currentTimeMillis();
+        long now = ClusterClock.now(hazelcast);
         nextSweep = now + settings.sweepInterval().toMillis();
         nextRetentionCheck = now + RETENTION_CHECK_MILLIS;
         thread.start();
@@ -196,7 +203,7 @@ final class JournalWriter {
 
     /** The oldest member's periodic work: the sweep of stale tails, and the journal's retention. */
     private void housekeeping() {
-        long now = System.currentTimeMillis();
+        long now = ClusterClock.now(hazelcast);
         if (now < nextSweep && now < nextRetentionCheck) {
             return;
         }
@@ -234,20 +241,25 @@ final class JournalWriter {
     }
 
     /**
-     * Tail entries recorded at or after this instant stay in their tails even once journaled: those of the last
-     * {@code hold} while the cluster is whole, and while members are missing, everything since {@code hold} before it
-     * last was. If the missing members are the other side of a network split, what this side recorded since the split
-     * (including before it noticed) is then still in its accounts when the two sides merge. Called on partition
-     * threads, often: the clock is read, the member count too, and the shared field written only every 100 ms.
+     * Tail entries recorded at or after this instant (cluster time) stay in their tails even once journaled: those of
+     * the last {@code hold} while the cluster is whole, and while members are missing ({@link Membership}: removed
+     * without leaving, so possibly alive on the other side of a split), everything since {@code hold} before it last
+     * was. What this side recorded since a split (including before it noticed) is then still in its accounts when the
+     * two sides merge. How long ago the cluster was whole is measured on this member's monotonic clock and taken
+     * back from the cluster's time now, so that a step of the cluster's time (a new master with another clock) moves
+     * the cutoff with the entries' stamps. Called on partition threads, often: it asks whether the cluster is whole at
+     * most every 100 ms.
      */
     long holdCutoff() {
-        long now = System.currentTimeMillis();
-        long whole = lastWhole;
-        if (now - whole >= 100 && hazelcast.getCluster().getMembers().size() >= settings.clusterSize()) {
-            lastWhole = now;
-            whole = now;
+        long now = System.nanoTime();
+        if (now - lastAsked >= ASK_EVERY_NANOS) {
+            lastAsked = now;
+            if (membership == null || membership.whole()) {
+                lastWhole = now;
+            }
         }
-        return whole - settings.hold().toMillis();
+        long sinceWhole = TimeUnit.NANOSECONDS.toMillis(Math.max(0, now - lastWhole));
+        return ClusterClock.now(hazelcast) - sinceWhole - settings.hold().toMillis();
     }
 
     private IMap<JournalKey, JournalRecord> journal() {

@@ -8,6 +8,7 @@ import com.hazelcast.core.IExecutorService;
 import com.hazelcast.map.IMap;
 import com.hazelcast.query.Predicates;
 import io.micronaut.context.annotation.Context;
+import io.partita.node.ClusterClock;
 import io.partita.node.HazelcastConfigs;
 import io.partita.node.PartitionKeys;
 import io.partita.node.Timers;
@@ -239,7 +240,7 @@ final class JobRunner implements AutoCloseable {
                 failure);
         if (attempts >= MAX_ATTEMPTS) {
             Job failedJob = jobs.executeOnKey(jobId, new FailJob("Partition " + partition + " failed " + attempts
-                    + " times; the coordinator's log has the cause.", System.currentTimeMillis(),
+                    + " times; the coordinator's log has the cause.", ClusterClock.now(hazelcast),
                     settings.retention().toMillis()));
             if (failedJob != null) {
                 JobService.releaseGuard(hazelcast, failedJob);

@@ -6,6 +6,7 @@ import com.hazelcast.map.IMap;
 import com.hazelcast.projection.Projections;
 import com.hazelcast.query.Predicates;
 import io.micronaut.core.annotation.Nullable;
+import io.partita.node.ClusterClock;
 import io.partita.refusal.Refusal;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
@@ -57,6 +58,7 @@ public class JobService {
     public record Attempt(Outcome outcome, @Nullable Job job, @Nullable String other) {
     }
 
+    private final HazelcastInstance hazelcast;
     private final JobRunner runner;
     private final IMap<String, Job> jobs;
     private final IMap<String, String> guards;
@@ -68,6 +70,7 @@ public class JobService {
 
     /** @param jobs the {@code jobs} map, or a view of it that a test makes fail */
     JobService(HazelcastInstance hazelcast, JobRunner runner, IMap<String, Job> jobs) {
+        this.hazelcast = hazelcast;
         this.runner = runner;
         this.jobs = jobs;
         this.guards = JobFeature.jobGuards(hazelcast);
@@ -94,7 +97,7 @@ public class JobService {
         if (existing != null) {
             return new Attempt(Outcome.EXISTS, existing, null);
         }
-        Job job = Job.start(id, newRun(), spec, schedule, System.currentTimeMillis(), runner.memberId());
+        Job job = Job.start(id, newRun(), spec, schedule, ClusterClock.now(hazelcast), runner.memberId());
         String type = spec.type().name();
         if (!spec.concurrent()) {
             String holder = acquireGuard(type, job.runKey());
@@ -193,6 +196,7 @@ public class JobService {
         }
         EntryView<String, String> guard = guards.getEntryView(type);
         long setAt = guard == null ? 0 : Math.max(guard.getCreationTime(), guard.getLastUpdateTime());
+        // The entry's times are its owner's own clock.
         return System.currentTimeMillis() - setAt < GUARD_GRACE.toMillis();
     }
 

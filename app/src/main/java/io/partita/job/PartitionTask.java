@@ -5,6 +5,7 @@ import com.hazelcast.core.HazelcastInstanceAware;
 import com.hazelcast.map.IMap;
 import com.hazelcast.partition.PartitionAware;
 import com.hazelcast.query.Predicates;
+import io.partita.node.ClusterClock;
 import io.partita.account.Account;
 import io.partita.account.AccountFeature;
 import io.partita.account.JournalEntry;
@@ -112,7 +113,7 @@ final class PartitionTask implements Callable<Long>, FieldList, HazelcastInstanc
             List<String> slice = keys.subList(from, Math.min(keys.size(), from + sliceSize));
             tally = tally.plus(job.type() == JobType.AUDIT ? audit(slice) : apply(job, slice));
         }
-        Job after = jobs.executeOnKey(jobId, new RecordPartition(run, partition, tally, System.currentTimeMillis(),
+        Job after = jobs.executeOnKey(jobId, new RecordPartition(run, partition, tally, ClusterClock.now(hazelcast),
                 retentionMillis));
         if (after != null && !after.running()) {
             JobService.releaseGuard(hazelcast, after);
@@ -128,7 +129,7 @@ final class PartitionTask implements Callable<Long>, FieldList, HazelcastInstanc
         // Backed up before the partition is recorded done: a charge must not be lost with its owner afterwards.
         Map<String, JobStep> steps = BackedUpCalls.executeOnKeys(hazelcast, AccountFeature.ACCOUNTS,
                 new LinkedHashSet<>(slice),
-                new ApplyJob(jobId, run, job.spec(), System.currentTimeMillis()));
+                new ApplyJob(jobId, run, job.spec(), ClusterClock.now(hazelcast)));
         JobTally tally = JobTally.EMPTY;
         for (JobStep step : steps.values()) {
             tally = tally.plus(step.tally());

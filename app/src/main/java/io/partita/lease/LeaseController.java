@@ -62,7 +62,7 @@ class LeaseController {
     @Get
     @ExecuteOn(TaskExecutors.BLOCKING)
     List<LeaseApi.GroupView> list() {
-        long now = System.currentTimeMillis();
+        long now = leases.now();
         return leases.list().stream().map(e -> LeaseApi.GroupView.of(e.getKey(), e.getValue(), now, false)).toList();
     }
 
@@ -70,7 +70,7 @@ class LeaseController {
     @ExecuteOn(TaskExecutors.BLOCKING)
     LeaseApi.GroupView get(@PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String group) {
         LeaseGroup state = leases.find(group).orElseThrow(() -> Refusal.notFound("Group", group));
-        return LeaseApi.GroupView.of(group, state, System.currentTimeMillis(), true);
+        return LeaseApi.GroupView.of(group, state, leases.now(), true);
     }
 
     @Delete("/{group}")

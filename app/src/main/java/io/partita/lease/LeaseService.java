@@ -5,6 +5,7 @@ import com.hazelcast.map.IMap;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.annotation.Context;
+import io.partita.node.ClusterClock;
 import io.partita.node.Members;
 import io.partita.node.Timers;
 import io.partita.refusal.GridFailures;
@@ -43,7 +44,7 @@ public class LeaseService {
 
     @Inject
     LeaseService(HazelcastInstance hazelcast, MeterRegistry meters) {
-        this(hazelcast, meters, System::currentTimeMillis);
+        this(hazelcast, meters, () -> ClusterClock.now(hazelcast));
     }
 
     LeaseService(HazelcastInstance hazelcast, MeterRegistry meters, LongSupplier clock) {
@@ -56,6 +57,11 @@ public class LeaseService {
                 .description("Shards revoked from one lease worker to move to another").register(meters);
         this.expiries = Counter.builder("partita.lease.expiries")
                 .description("Lease workers removed because their lease ended").register(meters);
+    }
+
+    /** Now by the clock leases are stamped and judged with: the cluster's time ({@link ClusterClock}). */
+    long now() {
+        return clock.getAsLong();
     }
 
     /** The member this service calls through. */

@@ -6,6 +6,7 @@ import com.hazelcast.config.InMemoryFormat;
 import com.hazelcast.config.IndexConfig;
 import com.hazelcast.config.IndexType;
 import com.hazelcast.config.JoinConfig;
+import com.hazelcast.config.ListenerConfig;
 import com.hazelcast.config.MapConfig;
 import com.hazelcast.config.MergePolicyConfig;
 import com.hazelcast.config.NetworkConfig;
@@ -19,6 +20,7 @@ import com.hazelcast.spi.partitiongroup.PartitionGroupMetaData;
 import com.hazelcast.spi.properties.ClusterProperty;
 import com.hazelcast.splitbrainprotection.SplitBrainProtectionOn;
 
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -70,7 +72,12 @@ public final class HazelcastConfigs {
 
         network(config, properties);
         partitionGroups(config, properties.partitionGroup());
-        Feature.Setup setup = new Feature.Setup(properties, protection(config, properties));
+        Membership membership = new Membership(heardWindow(properties), properties.journal().retention(),
+                properties.clusterSize());
+        config.getUserContext().put(Membership.USER_CONTEXT_KEY, membership);
+        config.addListenerConfig(new ListenerConfig(membership));
+        config.getExecutorConfig(MembershipNotice.EXECUTOR).setPoolSize(1).setStatisticsEnabled(false);
+        Feature.Setup setup = new Feature.Setup(properties, protection(config, properties, membership));
         // Lost exactly when a partition's data is lost (PartitionSentinels): the same backups as the ledger. A merge
         // never brings a sentinel into a partition this side lost, so that the other maps' policies can still tell.
         config.addMapConfig(setup.map(PartitionSentinels.MAP, DiscardMergePolicy.class)
@@ -139,26 +146,29 @@ public final class HazelcastConfigs {
     }
 
     /**
-     * Split-brain protection for the ledger, jobs and schedules: the name of a protection that needs
-     * {@link PartitaProperties#requiredMembers()} members heard from within 3/5 of the heartbeat timeout (three
-     * heartbeats), or null when it is off. Counting the members heard from, not the member list, is what stops a
-     * minority in time: a member that loses the master must also claim mastership before the others are removed from
-     * its list, which took another 10 s in the network-split test; their heartbeats stop arriving at once. And it
-     * stops well before the others are removed: an operation that was waiting for a backup on the other side
-     * completes as a success when that member is removed, and by then this member already refuses to acknowledge it
+     * Split-brain protection for the ledger, jobs and schedules, on unless {@code partita.split-brain-protection} is 1:
+     * the name of a protection that needs a majority of the cluster as this member last saw it whole, or the
+     * configured count of members, heard from within 3/5 of the heartbeat timeout (three heartbeats); see
+     * {@link KeepMajority}. Counting the members heard from, not the member list, is what stops a minority in time: a
+     * member that loses the master must also claim mastership before the others are removed from its list, which
+     * took another 10 s in the network-split test; their heartbeats stop arriving at once. And it stops well before
+     * the others are removed: an operation that was waiting for a backup on the other side completes as a success
+     * when that member is removed, and by then this member already refuses to acknowledge it
      * ({@link #majorityPresent}).
      */
-    private static String protection(Config config, PartitaProperties properties) {
-        int required = properties.requiredMembers();
-        if (required < 2) {
+    private static String protection(Config config, PartitaProperties properties, Membership membership) {
+        if (properties.splitBrainProtection() == 1) {
             return null;
         }
-        config.addSplitBrainProtectionConfig(SplitBrainProtectionConfig
-                .newRecentlyActiveSplitBrainProtectionConfigBuilder(PROTECTION, required,
-                        (int) (properties.heartbeatTimeout().toMillis() * 3 / 5))
-                .enabled(true).build()
+        config.addSplitBrainProtectionConfig(new SplitBrainProtectionConfig(PROTECTION, true, 2)
+                .setFunctionImplementation(new KeepMajority(membership, properties.splitBrainProtection()))
                 .setProtectOn(SplitBrainProtectionOn.READ_WRITE));
         return PROTECTION;
+    }
+
+    /** A member whose last heartbeat arrived longer ago than this is not heard from: 3/5 of the heartbeat timeout. */
+    private static Duration heardWindow(PartitaProperties properties) {
+        return Duration.ofMillis(Math.max(5, properties.heartbeatTimeout().toSeconds()) * 1000 * 3 / 5);
     }
 
     /**

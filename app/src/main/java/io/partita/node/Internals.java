@@ -75,4 +75,14 @@ public final class Internals {
                 .getOwnerReplicaOrNull();
         return owner == null ? null : owner.uuid();
     }
+
+    /**
+     * Whether the calling thread is inside {@code LifecycleService.terminate()} (a crash, as tests and the
+     * stuck-migration watchdog cause it), as opposed to a graceful {@code shutdown()}: both fire {@code SHUTTING_DOWN}
+     * on the caller's thread, and only the event's listeners can tell them apart, by the frames below them.
+     */
+    static boolean terminating() {
+        return StackWalker.getInstance().walk(frames -> frames.anyMatch(frame ->
+                frame.getMethodName().equals("terminate") && frame.getClassName().endsWith("LifecycleServiceImpl")));
+    }
 }

@@ -4,6 +4,7 @@ import com.hazelcast.config.Config;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.IndeterminateOperationStateException;
+import com.hazelcast.core.LifecycleEvent;
 import com.hazelcast.spi.exception.RetryableHazelcastException;
 import com.hazelcast.splitbrainprotection.SplitBrainProtectionException;
 
@@ -23,11 +24,20 @@ public final class Members {
     /**
      * Starts a member with the given configuration (from {@link HazelcastConfigs}, with the same features) after
      * making Partita's continuation pool Hazelcast's default async executor, creates its maps' proxies before anything
-     * uses them, and starts the member's partition sentinels and what each feature runs beside it.
+     * uses them, and starts the member's partition sentinels and what each feature runs beside it. The member announces
+     * its leave to the others when it shuts down gracefully ({@link MembershipNotice}).
      */
     public static HazelcastInstance start(Config config, List<? extends Feature> features) {
         Continuations.install();
         HazelcastInstance member = Hazelcast.newHazelcastInstance(config);
+        // A member that shuts down gracefully says so first, so that the others do not take its removal for a network
+        // split; one terminated (a crash) does not.
+        member.getLifecycleService().addLifecycleListener(event -> {
+            if (event.getState() == LifecycleEvent.LifecycleState.SHUTTING_DOWN && !Internals.terminating()) {
+                MembershipNotice.announceLeave(member);
+            }
+        });
+        ClusterClock.keep(member);
         createProxies(member);
         PartitionSentinels.of(member).start();
         features.forEach(feature -> feature.start(member));

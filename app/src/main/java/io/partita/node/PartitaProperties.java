@@ -33,11 +33,11 @@ import java.util.List;
  * @param transfers        when unfinished transfers are recovered
  * @param requestTimeout   the longest a transaction waits for the member that holds its data before it answers 503
  *                         with Retry-After (the client retries with the same id; the first attempt may have landed)
- * @param splitBrainProtection the fewest members a member must see to serve the ledger's maps; 0 derives it from
- *                         {@code clusterSize} (see {@link #requiredMembers()}), 1 turns it off
- * @param clusterSize      the members this cluster is meant to have. Split-brain protection is a majority of it (with
- *                         3 or more), and while fewer members are present tails stop shedding journaled entries,
- *                         so that a merge after a network split can join both sides
+ * @param splitBrainProtection 0 (the default): a member serves the ledger, jobs and schedules while it hears from a
+ *                         majority of the cluster it last saw whole (see {@link Membership}); 1 turns the protection
+ *                         off; more requires that many members heard from
+ * @param clusterSize      optional: the members this cluster is meant to have, 0 (the default) to take it from the
+ *                         members seen. When set, the cluster's size when whole is never taken below it
  * @param backupCount      synchronous backups of every map (1 to 3); 2 keeps every partition through the loss of any
  *                         two members, for clusters of 5 or more
  * @param partitionGroup   which members may not hold two copies of one partition
@@ -58,20 +58,9 @@ public record PartitaProperties(
         @Valid @NotNull Transfers transfers,
         @NotNull Duration requestTimeout,
         @Min(0) @Max(1000) int splitBrainProtection,
-        @Min(1) @Max(1000) int clusterSize,
+        @Min(0) @Max(1000) int clusterSize,
         @Min(1) @Max(3) int backupCount,
         @Valid @NotNull PartitionGroup partitionGroup) {
-
-    /**
-     * The fewest members a member must see to serve the ledger, jobs and schedules (a majority of {@code clusterSize}
-     * unless set explicitly), or 0 for none: below it, a member is the minority side of a split and stops.
-     */
-    public int requiredMembers() {
-        if (splitBrainProtection > 0) {
-            return splitBrainProtection > 1 ? splitBrainProtection : 0;
-        }
-        return clusterSize >= 3 ? clusterSize / 2 + 1 : 0;
-    }
 
     public enum Discovery { MULTICAST, TCP, KUBERNETES }
 

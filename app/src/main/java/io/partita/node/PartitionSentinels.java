@@ -63,7 +63,7 @@ public final class PartitionSentinels {
         hazelcast.getLifecycleService().addLifecycleListener(this::lifecycle);
         IMap<String, Long> sentinels = map();
         if (sentinels.isEmpty()) {
-            long now = System.currentTimeMillis();
+            long now = ClusterClock.now(hazelcast);
             Members.repeatUntilDone(() -> {
                 for (int partition = 0; partition < HazelcastConfigs.PARTITION_COUNT; partition++) {
                     sentinels.putIfAbsent(PartitionKeys.of(hazelcast, partition), now);
@@ -94,7 +94,7 @@ public final class PartitionSentinels {
 
     /** Declares {@code partition}'s data present again (it came back, or it is accepted as gone). */
     public boolean restore(int partition) {
-        return map().putIfAbsent(PartitionKeys.of(hazelcast, partition), System.currentTimeMillis()) == null;
+        return map().putIfAbsent(PartitionKeys.of(hazelcast, partition), ClusterClock.now(hazelcast)) == null;
     }
 
     /** Partition-lost events this member has seen since it started. */

@@ -42,7 +42,8 @@ public final class Serialization {
     /** Registers the factory of every feature's classes; refuses two classes under one id. */
     static void register(SerializationConfig config, List<? extends Feature> features) {
         Map<Integer, Supplier<? extends IdentifiedDataSerializable>> classes = new HashMap<>();
-        claim(classes, List.of(BackedUpCalls.Entries::new, ReplaceValue::new), "the node");
+        claim(classes, List.of(BackedUpCalls.Entries::new, ReplaceValue::new, MembershipNotice::new,
+                ClusterClock.Reading::new), "the node");
         for (Feature feature : features) {
             claim(classes, feature.classes(), feature.getClass().getSimpleName());
         }

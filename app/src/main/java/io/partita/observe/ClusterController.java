@@ -5,6 +5,7 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.partition.Partition;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.Delete;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
@@ -14,8 +15,11 @@ import io.partita.account.MergeConflicts;
 import io.partita.account.MergeReport;
 import io.partita.locking.CpMembership;
 import io.partita.node.HazelcastConfigs;
+import io.partita.node.Membership;
+import io.partita.node.MembershipNotice;
 import io.partita.node.PartitionSentinels;
 
+import java.security.Principal;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -61,15 +65,33 @@ class ClusterController {
                 owned.merge(owner.getUuid(), 1, Integer::sum);
             }
         }
+        Map<UUID, MemberSnapshot> snapshots = views.latest().byMember();
         List<MemberView> members = hazelcast.getCluster().getMembers().stream()
-                .map(member -> new MemberView(member.getUuid().toString(), address(member),
-                        member.getAttribute(HazelcastConfigs.HTTP_URL_ATTRIBUTE), member.localMember(),
-                        owned.getOrDefault(member.getUuid(), 0)))
+                .map(member -> {
+                    MemberSnapshot snapshot = snapshots.get(member.getUuid());
+                    return new MemberView(member.getUuid().toString(), address(member),
+                            member.getAttribute(HazelcastConfigs.HTTP_URL_ATTRIBUTE), member.localMember(),
+                            owned.getOrDefault(member.getUuid(), 0),
+                            snapshot == null ? null : snapshot.clockOffsetMillis());
+                })
                 .sorted(Comparator.comparing(MemberView::address))
                 .toList();
         return new ClusterView(hazelcast.getConfig().getClusterName(), HazelcastConfigs.PARTITION_COUNT,
                 safety.isSafe(), migrations.inFlight(), members, cp.view(),
-                PartitionSentinels.of(hazelcast).lostPartitions());
+                PartitionSentinels.of(hazelcast).lostPartitions(), Membership.of(hazelcast).view(),
+                HazelcastConfigs.majorityPresent(hazelcast), ClockWatch.WARN_ABOVE.toMillis());
+    }
+
+    /**
+     * Declares the members this cluster misses gone for good (an admin's call: they crashed and will not return, or
+     * their side of a network split is abandoned): every member takes the cluster as whole with the members present
+     * now, so split-brain protection counts a majority of them and accounts' tails stop keeping what a merge would
+     * need. Logged on every member with who asked, and shown under {@code membership.lastForgotten}.
+     */
+    @Delete("/missing")
+    @ExecuteOn(TaskExecutors.BLOCKING)
+    Membership.Forgotten forgetMissing(@Nullable Principal principal) {
+        return MembershipNotice.forgetMissing(hazelcast, principal == null ? "anonymous" : principal.getName());
     }
 
     /**
@@ -110,10 +132,18 @@ class ClusterController {
         return member.getAddress().getHost() + ":" + member.getAddress().getPort();
     }
 
-    /** @param lostPartitions partitions that lost every copy of their data: their accounts answer 503 partition-lost */
+    /**
+     * @param lostPartitions       partitions that lost every copy of their data: their accounts answer 503
+     *                             partition-lost
+     * @param membership           the cluster as this node last saw it whole, and the members it misses
+     * @param majorityHeardFrom    whether this node hears from a majority of it (split-brain protection; true when
+     *                             the protection is off)
+     * @param clockWarnAboveMillis a node logs a warning while its clock is further than this from the cluster's time
+     */
     @Serdeable
     record ClusterView(String clusterName, int partitionCount, boolean clusterSafe, int migrationsInFlight,
-                       List<MemberView> members, CpMembership.View cp, List<Integer> lostPartitions) {
+                       List<MemberView> members, CpMembership.View cp, List<Integer> lostPartitions,
+                       Membership.View membership, boolean majorityHeardFrom, long clockWarnAboveMillis) {
     }
 
     /**
@@ -134,7 +164,11 @@ class ClusterController {
     record NodeMergesView(long accountsJoined, long transactionsAdded, long conflicts) {
     }
 
+    /**
+     * @param clockOffsetMillis how far the member's wall clock is ahead of the cluster's time; null until it answered
+     */
     @Serdeable
-    record MemberView(String uuid, String address, @Nullable String httpUrl, boolean local, int ownedPartitions) {
+    record MemberView(String uuid, String address, @Nullable String httpUrl, boolean local, int ownedPartitions,
+                      @Nullable Long clockOffsetMillis) {
     }
 }

@@ -7,6 +7,7 @@ import io.micronaut.management.health.indicator.HealthIndicator;
 import io.micronaut.management.health.indicator.HealthResult;
 import io.micronaut.management.health.indicator.annotation.Readiness;
 import io.partita.node.HazelcastConfigs;
+import io.partita.node.Membership;
 import io.partita.node.PartitaProperties;
 import jakarta.inject.Singleton;
 import org.reactivestreams.Publisher;
@@ -15,9 +16,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Readiness of this node: UP once its member runs, the cluster has the members this node needs (at least
- * {@code partita.min-cluster-size}, and at least {@code partita.split-brain-protection}, below which it would answer
- * 503 to every ledger call anyway), and the cluster is safe (no partition is without its backup, no migration is in
+ * Readiness of this node: UP once its member runs, the cluster has at least {@code partita.min-cluster-size} members,
+ * this member hears from a majority of the cluster (split-brain protection; below it, it would answer 503 to every
+ * ledger call anyway), and the cluster is safe (no partition is without its backup, no migration is in
  * flight). A load balancer or Kubernetes sends traffic only then, and a rolling restart waits for it before stopping
  * the next node.
  * <b>Threads:</b> it runs on the event loop that serves the probe and never waits there: the member list is local, and
@@ -31,13 +32,11 @@ class MemberReadiness implements HealthIndicator {
     private final HazelcastInstance hazelcast;
     private final ClusterSafety safety;
     private final int minClusterSize;
-    private final int requiredMembers;
 
     MemberReadiness(HazelcastInstance hazelcast, PartitaProperties properties, ClusterSafety safety) {
         this.hazelcast = hazelcast;
         this.safety = safety;
         this.minClusterSize = properties.minClusterSize();
-        this.requiredMembers = Math.max(properties.minClusterSize(), properties.requiredMembers());
     }
 
     @Override
@@ -56,10 +55,10 @@ class MemberReadiness implements HealthIndicator {
             boolean majority = HazelcastConfigs.majorityPresent(hazelcast);
             details.put("members", members);
             details.put("minClusterSize", minClusterSize);
-            details.put("requiredMembers", requiredMembers);
+            details.put("expectedMembers", Membership.of(hazelcast).view().expected());
             details.put("clusterSafe", safe);
             details.put("majorityHeardFrom", majority);
-            up = members >= requiredMembers && safe && majority;
+            up = members >= minClusterSize && safe && majority;
         }
         return HealthResult.builder("hazelcast", up ? HealthStatus.UP : HealthStatus.DOWN).details(details).build();
     }

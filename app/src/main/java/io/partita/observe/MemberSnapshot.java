@@ -10,7 +10,7 @@ import java.util.UUID;
 
 /**
  * One member's answer to {@link MemberSnapshotTask}: the partitions it owned when asked, the accounts in each, and its
- * node's transaction counters.
+ * node's transaction counters, and how far its wall clock is from the cluster's time.
  */
 @ClassId(81)
 final class MemberSnapshot implements FieldList {
@@ -20,12 +20,13 @@ final class MemberSnapshot implements FieldList {
     private long[] accountEntries;
     private long transactions;
     private double transactionsPerSecond;
+    private long clockOffsetMillis;
 
     MemberSnapshot() {
     }
 
     MemberSnapshot(UUID member, int[] partitionIds, long[] accountEntries, long transactions,
-                   double transactionsPerSecond) {
+                   double transactionsPerSecond, long clockOffsetMillis) {
         if (partitionIds.length != accountEntries.length) {
             throw new IllegalArgumentException("one entry count per partition");
         }
@@ -34,6 +35,12 @@ final class MemberSnapshot implements FieldList {
         this.accountEntries = accountEntries.clone();
         this.transactions = transactions;
         this.transactionsPerSecond = transactionsPerSecond;
+        this.clockOffsetMillis = clockOffsetMillis;
+    }
+
+    /** How far the member's wall clock is ahead of the cluster's time, in milliseconds. */
+    long clockOffsetMillis() {
+        return clockOffsetMillis;
     }
 
     UUID member() {
@@ -70,6 +77,7 @@ final class MemberSnapshot implements FieldList {
         accountEntries = fields.int64s(accountEntries);
         transactions = fields.int64(transactions);
         transactionsPerSecond = fields.float64(transactionsPerSecond);
+        clockOffsetMillis = fields.int64(clockOffsetMillis);
     }
 
     @Override
@@ -78,7 +86,8 @@ final class MemberSnapshot implements FieldList {
                 && Arrays.equals(partitionIds, other.partitionIds)
                 && Arrays.equals(accountEntries, other.accountEntries)
                 && transactions == other.transactions
-                && Double.compare(transactionsPerSecond, other.transactionsPerSecond) == 0;
+                && Double.compare(transactionsPerSecond, other.transactionsPerSecond) == 0
+                && clockOffsetMillis == other.clockOffsetMillis;
     }
 
     @Override

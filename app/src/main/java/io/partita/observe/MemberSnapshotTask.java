@@ -5,6 +5,7 @@ import com.hazelcast.core.HazelcastInstanceAware;
 import com.hazelcast.partition.Partition;
 import io.partita.account.AccountFeature;
 import io.partita.node.ClassId;
+import io.partita.node.ClusterClock;
 import io.partita.node.Internals;
 import io.partita.node.NodeActivity;
 import io.partita.node.Stateless;
@@ -49,6 +50,6 @@ final class MemberSnapshotTask implements Callable<MemberSnapshot>, HazelcastIns
             rate = node.transactionsPerSecond();
         }
         return new MemberSnapshot(hazelcast.getCluster().getLocalMember().getUuid(), partitionIds, entries,
-                transactions, rate);
+                transactions, rate, ClusterClock.offset(hazelcast));
     }
 }

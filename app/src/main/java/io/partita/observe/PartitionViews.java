@@ -22,10 +22,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The partition table with entry counts, and each node's share of it, cheap enough for a dashboard to poll every
@@ -50,7 +52,9 @@ class PartitionViews {
     private final HazelcastInstance hazelcast;
     private final IExecutorService executor;
     private final int backupCount;
-    private Gathered gathered;
+    private volatile Gathered gathered;
+    /** Whether a round that {@link #latest} started is still under way. */
+    private final AtomicBoolean refreshing = new AtomicBoolean();
 
     PartitionViews(HazelcastInstance hazelcast) {
         this.hazelcast = hazelcast;
@@ -92,10 +96,33 @@ class PartitionViews {
                             owned.getOrDefault(member.getUuid(), 0),
                             snapshot == null ? null : snapshot.ownedAccounts(),
                             snapshot == null ? null : snapshot.transactions(),
-                            snapshot == null ? null : snapshot.transactionsPerSecond());
+                            snapshot == null ? null : snapshot.transactionsPerSecond(),
+                            snapshot == null ? null : snapshot.clockOffsetMillis());
                 })
                 .sorted(Comparator.comparing(NodeView::address))
                 .toList();
+    }
+
+    /**
+     * The last round's snapshots without waiting for any member (empty before the first): a stale one starts a new
+     * round on the common pool, for the next caller. {@code GET /cluster} reads the members' clock offsets here, so
+     * that a paused member never holds it.
+     */
+    Gathered latest() {
+        Gathered last = gathered;
+        boolean stale = last == null || System.nanoTime() - last.at() > FRESH_FOR.toNanos();
+        if (stale && refreshing.compareAndSet(false, true)) {
+            CompletableFuture.runAsync(() -> {
+                try {
+                    snapshots();
+                } catch (RuntimeException e) {
+                    LOG.debug("No snapshots gathered: {}", e.toString());
+                } finally {
+                    refreshing.set(false);
+                }
+            });
+        }
+        return last == null ? Gathered.of(Map.of(), System.nanoTime()) : last;
     }
 
     synchronized Gathered snapshots() {
@@ -178,10 +205,12 @@ class PartitionViews {
      * @param accounts              accounts in the partitions the member owns; null while it has not answered
      * @param transactions          transactions its node answered since it started
      * @param transactionsPerSecond its node's recent rate
+     * @param clockOffsetMillis     how far its wall clock is ahead of the cluster's time
      */
     @Serdeable
     @JsonInclude(JsonInclude.Include.ALWAYS)
     record NodeView(String uuid, String address, @Nullable String httpUrl, boolean local, int ownedPartitions,
-                    @Nullable Long accounts, @Nullable Long transactions, @Nullable Double transactionsPerSecond) {
+                    @Nullable Long accounts, @Nullable Long transactions, @Nullable Double transactionsPerSecond,
+                    @Nullable Long clockOffsetMillis) {
     }
 }

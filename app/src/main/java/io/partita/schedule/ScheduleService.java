@@ -2,6 +2,7 @@ package io.partita.schedule;
 
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
+import io.partita.node.ClusterClock;
 import io.partita.job.JobSpec;
 import io.partita.refusal.Refusal;
 import jakarta.inject.Singleton;
@@ -18,9 +19,11 @@ import java.util.Optional;
 @Singleton
 class ScheduleService {
 
+    private final HazelcastInstance hazelcast;
     private final IMap<String, Schedule> schedules;
 
     ScheduleService(HazelcastInstance hazelcast) {
+        this.hazelcast = hazelcast;
         this.schedules = ScheduleFeature.schedules(hazelcast);
     }
 
@@ -39,7 +42,7 @@ class ScheduleService {
                     + "fields (minute hour day-of-month month day-of-week) or 6 (seconds first), in UTC, that fires "
                     + "at least once");
         }
-        Schedule schedule = Schedule.create(name, cron.trim(), job, System.currentTimeMillis());
+        Schedule schedule = Schedule.create(name, cron.trim(), job, ClusterClock.now(hazelcast));
         schedules.set(name, schedule);
         return schedule;
     }

@@ -4,6 +4,7 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastInstanceNotActiveException;
 import com.hazelcast.map.IMap;
 import io.micronaut.context.annotation.Context;
+import io.partita.node.ClusterClock;
 import io.partita.job.Job;
 import io.partita.job.JobService;
 import io.partita.job.JobSettings;
@@ -80,7 +81,7 @@ public final class ScheduleTrigger implements AutoCloseable {
 
     private void tick() {
         try {
-            long now = System.currentTimeMillis();
+            long now = ClusterClock.now(hazelcast);
             for (String name : schedules.localKeySet()) {
                 try {
                     evaluate(name, now);

@@ -52,7 +52,7 @@ class BatchController {
         }
         List<TransactionApi.BatchItem> items = body.items();
         ProcessingMode processingMode = TransactionService.parseMode(mode);
-        long now = System.currentTimeMillis();
+        long now = batches.now();
         TransactionApi.BatchAnswer[] answers = new TransactionApi.BatchAnswer[items.size()];
         List<Integer> valid = new ArrayList<>(items.size());
         for (int i = 0; i < items.size(); i++) {

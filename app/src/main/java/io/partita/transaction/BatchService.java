@@ -6,6 +6,7 @@ import io.partita.account.ApplyTransactions;
 import io.partita.account.TxOutcome;
 import io.partita.account.TxOutcomes;
 import io.partita.account.TxRequest;
+import io.partita.node.ClusterClock;
 import io.partita.node.BackedUpCalls;
 import io.partita.node.Continuations;
 import io.partita.node.HazelcastConfigs;
@@ -60,6 +61,11 @@ class BatchService {
         this.accounts = accounts;
         this.hazelcast = hazelcast;
         this.stores = LocalStores.of(hazelcast);
+    }
+
+    /** Now in the cluster's time ({@link ClusterClock}): what a batch arriving here is stamped with. */
+    long now() {
+        return ClusterClock.now(hazelcast);
     }
 
     int partitionOf(String accountId) {

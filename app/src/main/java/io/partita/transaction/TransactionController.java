@@ -52,7 +52,7 @@ class TransactionController {
             @Valid @Body TransactionApi.PostTransaction body,
             @Nullable @QueryValue String mode) {
         TxRequest request = TxRequest.of(body.txId(), TxType.valueOf(body.type()), body.amount().longValueExact(),
-                System.currentTimeMillis());
+                accounts.now());
         ProcessingMode processingMode = TransactionService.parseMode(mode);
         return inFlight.run(1, () -> transactions.apply(id, request, processingMode))
                 .thenApply(outcome -> respond(id, body.txId(), outcome, accounts::partitionOf));

@@ -7,6 +7,7 @@ import com.hazelcast.map.IMap;
 import com.hazelcast.query.Predicate;
 import com.hazelcast.query.Predicates;
 import io.micronaut.context.annotation.Context;
+import io.partita.node.ClusterClock;
 import io.partita.node.PartitaProperties;
 import io.partita.node.Timers;
 import io.partita.refusal.Refusal;
@@ -85,7 +86,7 @@ class TransferRecovery implements MembershipListener, AutoCloseable {
     }
 
     void recoverStale() {
-        long startedBefore = System.currentTimeMillis() - recoveryAfter.toMillis();
+        long startedBefore = ClusterClock.now(hazelcast) - recoveryAfter.toMillis();
         recover(Predicates.and(unfinished(), Predicates.lessThan("at", startedBefore)));
     }
 

@@ -3,6 +3,7 @@ package io.partita.transfer;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import io.micronaut.core.annotation.Nullable;
+import io.partita.node.ClusterClock;
 import io.partita.account.Account;
 import io.partita.account.AccountService;
 import io.partita.account.TxOutcome;
@@ -71,6 +72,7 @@ class TransferService {
     private static final Duration PARTITION_LOST_RETRY = Duration.ofSeconds(5);
 
     private final AccountService accounts;
+    private final HazelcastInstance hazelcast;
     private final TransactionService transactions;
     private final AccountLocks locks;
     private final TransactionPath partitioned;
@@ -81,6 +83,7 @@ class TransferService {
 
     TransferService(HazelcastInstance hazelcast, AccountService accounts, TransactionService transactions,
                     AccountLocks locks, List<TransactionPath> paths, PartitaProperties properties) {
+        this.hazelcast = hazelcast;
         this.transfers = TransferFeature.transfers(hazelcast);
         this.accounts = accounts;
         this.transactions = transactions;
@@ -159,7 +162,7 @@ class TransferService {
 
     /** Records the transfer, or finds it recorded (a retry), and drives it to its end: a finished one is as it is. */
     private Result beginAndDrive(TransferRequest request, TransactionPath path, Deadline deadline) {
-        Transfer proposed = Transfer.begin(request, System.currentTimeMillis(), localMember);
+        Transfer proposed = Transfer.begin(request, ClusterClock.now(hazelcast), localMember);
         deadline.beforeWrite();
         Transfer existing = deadline.await(transfers.submitToKey(request.key(), new BeginTransfer(proposed)));
         if (existing != null) {

@@ -22,7 +22,8 @@ import java.util.Set;
  * <ul>
  *   <li>anyone: {@code /health} (probes) and {@code /prometheus} (scrapers);</li>
  *   <li>admin: {@code /jobs}, {@code /schedules}, {@code /sql}, opening an account ({@code POST /accounts}), creating
- *   and deleting lease groups ({@code PUT}/{@code DELETE /groups/{group}});</li>
+ *   and deleting lease groups ({@code PUT}/{@code DELETE /groups/{group}}), declaring missing members gone
+ *   ({@code DELETE /cluster/missing});</li>
  *   <li>client (and admin): everything else: transactions, transfers, batches, reads, the cluster views and the
  *   dashboard, lease workers.</li>
  * </ul>
@@ -75,7 +76,8 @@ class AccessRule implements SecurityRule<HttpRequest<?>> {
     }
 
     private static boolean adminOnly(HttpMethod method, String path) {
-        if (under(path, "/jobs") || under(path, "/schedules") || under(path, "/sql")) {
+        if (under(path, "/jobs") || under(path, "/schedules") || under(path, "/sql")
+                || under(path, "/cluster/missing")) {
             return true;
         }
         if (method == HttpMethod.POST && (path.equals("/accounts") || path.equals("/accounts/"))) {

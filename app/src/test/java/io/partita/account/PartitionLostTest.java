@@ -1,7 +1,10 @@
 package io.partita.account;
 
 import com.hazelcast.core.HazelcastInstance;
+import io.partita.node.HazelcastConfigs;
+import io.partita.node.MembershipNotice;
 import io.partita.node.PartitionSentinels;
+import io.partita.refusal.GridFailures;
 import io.partita.refusal.Refusal;
 import io.partita.support.TestCluster;
 import io.partita.transaction.PartitionedPath;
@@ -24,11 +27,13 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Two of three members crash at once: the partitions whose owner and backup were both on them lose every copy. Their
- * accounts must answer 503 partition-lost (not 404, and they must not be opened again over the loss), the survivor
+ * Two of three members crash at once: the partitions whose owner and backup were both on them lose every copy. The
+ * survivor refuses everything (it hears from no majority) until an admin declares the two gone; then those accounts
+ * must answer 503 partition-lost (not 404, and they must not be opened again over the loss), the survivor
  * must list those partitions as lost, and every account in a partition it does not list must keep its balance.
  */
 class PartitionLostTest {
@@ -63,6 +68,14 @@ class PartitionLostTest {
             crash.join();
             cluster.awaitSize(1);
             cluster.awaitSafe();
+            // Alone out of three, the survivor cannot tell two crashes from a network split: it refuses, as the
+            // minority side of one must, until an admin declares the other two gone.
+            await().atMost(Duration.ofSeconds(30)).until(() -> !HazelcastConfigs.majorityPresent(survivor));
+            CompletionException cutOff = assertThrows(CompletionException.class,
+                    () -> service.find(ids.get(0)).toCompletableFuture().join());
+            assertEquals(GridFailures.cutOff().detail(), assertInstanceOf(Refusal.class, cutOff.getCause()).detail());
+            MembershipNotice.forgetMissing(survivor, "test");
+            await().atMost(Duration.ofSeconds(30)).until(() -> HazelcastConfigs.majorityPresent(survivor));
 
             // Every partition without a copy on the survivor is lost; a few more can be, when the first crash set off
             // migrations that the second cut short. Whatever is lost must say so, and nothing else may be missing.

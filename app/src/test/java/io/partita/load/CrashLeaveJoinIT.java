@@ -7,18 +7,24 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
+import io.partita.support.Blocking;
+
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Three node processes from the built jar, configured as compose configures them (CP Subsystem with 3 members
- * included, though this load runs in partitioned mode), the load tool's workload through HTTP, and one fault per test,
- * chained on the same cluster to save start-up time: kill -9 and restart, SIGTERM (graceful leave) and restart, a
- * fourth node joining. Each fault lands once the load is acknowledged and ends when the node is back (with the CP
- * Subsystem whole again) or has joined; the load then runs until it is acknowledged again, the cluster is safe again,
- * and every acknowledged operation checks out.
+ * included, though this load runs in partitioned mode) but with no cluster size and no split-brain protection setting,
+ * as the README starts them; the load tool's workload through HTTP, and one fault per test, chained on the same
+ * cluster to save start-up time: kill -9 and restart, SIGTERM (graceful leave) and restart, a rolling restart of all
+ * three, a fourth node joining. Each fault lands once the load is acknowledged and ends when the node is back (with
+ * the CP Subsystem whole again) or has joined; the load then runs until it is acknowledged again, the cluster is safe
+ * again, and every acknowledged operation checks out.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class CrashLeaveJoinIT {
@@ -29,6 +35,7 @@ class CrashLeaveJoinIT {
     private static final int ACKNOWLEDGED_FIRST = 200;
     /** Acknowledged after the fault is over (the node restarted, joined): the cluster serves again. */
     private static final int ACKNOWLEDGED_AFTER = 300;
+    private static final String CUT_OFF = "cut off from the majority";
     @AutoClose
     private static ProcessCluster cluster;
 
@@ -55,8 +62,52 @@ class CrashLeaveJoinIT {
                 ACKNOWLEDGED_FIRST, () -> stopAndRestart(1, "TERM", Duration.ofSeconds(60)), ACKNOWLEDGED_AFTER, 3);
     }
 
+    /**
+     * A rolling restart as the README describes one: each node in turn gets SIGTERM, exits, starts again, and the next
+     * is stopped only once the cluster (and its CP Subsystem) is whole again. Meanwhile every node still running is
+     * probed with writes four times a second: none may ever answer that it is cut off from the majority, since no
+     * node leaves without saying so.
+     */
     @Test
     @Order(3)
+    void shouldNeverRefuseAsCutOffDuringARollingRestart() throws Exception {
+        List<Probes.Probe> cutOff = new CopyOnWriteArrayList<>();
+        FaultScenarios.run(cluster, FaultScenarios.options(cluster, "rolling", "partitioned", LOAD),
+                ACKNOWLEDGED_FIRST, workload -> {
+                    AtomicBoolean restarting = new AtomicBoolean(true);
+                    try (Probes probes = new Probes(workload, FaultScenarios.ATTEMPT_TIMEOUT)) {
+                        Thread prober = new Thread(() -> {
+                            String account = workload.accounts().get(0);
+                            while (restarting.get()) {
+                                for (int i = 0; i < 3; i++) {
+                                    NodeProcess node = cluster.node(i);
+                                    if (node.alive()) {
+                                        Probes.Probe probe = probes.write(node, account);
+                                        if (probe.detail() != null && probe.detail().contains(CUT_OFF)) {
+                                            cutOff.add(probe);
+                                        }
+                                    }
+                                }
+                                Blocking.run(() -> Thread.sleep(250));
+                            }
+                        }, "rolling-prober");
+                        prober.start();
+                        try {
+                            for (int i = 0; i < 3; i++) {
+                                stopAndRestart(i, "TERM", Duration.ofSeconds(60));
+                                cluster.awaitSafe(3);
+                            }
+                        } finally {
+                            restarting.set(false);
+                            prober.join();
+                        }
+                    }
+                }, ACKNOWLEDGED_AFTER, 3);
+        assertTrue(cutOff.isEmpty(), () -> "answered as cut off during a rolling restart: " + cutOff);
+    }
+
+    @Test
+    @Order(4)
     void shouldKeepEveryAcknowledgedTransactionWhenANodeJoins() throws Exception {
         FaultScenarios.run(cluster, FaultScenarios.options(cluster, "join", "partitioned", LOAD),
                 ACKNOWLEDGED_FIRST, () -> {

@@ -28,6 +28,11 @@ final class FaultScenarios {
         void inject() throws Exception;
     }
 
+    /** A fault that also sends requests of its own into the run (probes), recorded for the final check. */
+    interface ProbingFault {
+        void inject(Workload workload) throws Exception;
+    }
+
     private FaultScenarios() {
     }
 
@@ -47,6 +52,12 @@ final class FaultScenarios {
      */
     static Verification.Verdict run(ProcessCluster cluster, LoadOptions options, int acknowledgedFirst, Fault fault,
                                     int acknowledgedAfter, int membersAfter) throws Exception {
+        return run(cluster, options, acknowledgedFirst, workload -> fault.inject(), acknowledgedAfter, membersAfter);
+    }
+
+    /** {@link #run(ProcessCluster, LoadOptions, int, Fault, int, int)} with a fault that probes the run's nodes. */
+    static Verification.Verdict run(ProcessCluster cluster, LoadOptions options, int acknowledgedFirst,
+                                    ProbingFault fault, int acknowledgedAfter, int membersAfter) throws Exception {
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         Workload workload = new Workload(options, out);
         workload.open();
@@ -60,7 +71,7 @@ final class FaultScenarios {
         try {
             await("the load acknowledged before the fault").atMost(Duration.ofSeconds(60))
                     .until(() -> workload.definiteAnswers() >= acknowledgedFirst);
-            fault.inject();
+            fault.inject(workload);
             long afterFault = workload.definiteAnswers();
             await("the load acknowledged after the fault").atMost(Duration.ofSeconds(60))
                     .until(() -> workload.definiteAnswers() >= afterFault + acknowledgedAfter);

@@ -3,7 +3,10 @@ package io.partita.load;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 import java.io.PrintStream;
 import java.net.URI;
@@ -44,20 +47,32 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  *   <li>every node is ready again within 60 s of the heal.</li>
  * </ul>
  *
- * <p>In {@code mvn -B verify} the split lasts {@link #SHORT_SPLIT} and the minority does not hold the master. The full
- * runs (README, "Network splits") choose with {@code -Dpartita.split=minority|master|bridge|pause} (the minority holds
- * the master; a bridge partition, where one node sees both sides; SIGSTOP of one node instead of a cut) and
- * {@code -Dpartita.split.seconds=90}. Needs root and iproute2; skipped elsewhere.
+ * <p>The nodes run as the README starts them: no cluster size and no split-brain protection setting (each takes the
+ * cluster's size from the members it has seen). In {@code mvn -B verify} the split lasts {@link #SHORT_SPLIT} and the
+ * minority does not hold the master. The full runs (README, "Network splits") choose with
+ * {@code -Dpartita.split=minority|master|bridge|even|pause} (the minority holds the master; a bridge partition, where
+ * one node sees both sides; four nodes split 2/2, where only the half with the oldest member may serve; SIGSTOP of
+ * one node instead of a cut), {@code -Dpartita.split.seconds=90}, and {@code -Dpartita.protection=off}, where both
+ * sides keep deciding writes and the merge alone must keep them all; {@code -Dpartita.cluster-size=5} sets the
+ * optional explicit size. Needs root and iproute2; skipped elsewhere.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class NetworkSplitIT {
 
-    private static final int NODES = 5;
+    /** Which split ({@code -Dpartita.split}) and whether protection runs ({@code -Dpartita.protection=off}). */
+    private static final String VARIANT = System.getProperty("partita.split", "minority");
+    private static final boolean PROTECTED = !"off".equals(System.getProperty("partita.protection", "on"));
+    /** Five nodes; four for an even split. */
+    private static final int NODES = "even".equals(VARIANT) ? 4 : 5;
     private static final Duration HEARTBEAT_TIMEOUT = Duration.ofSeconds(8);
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(3);
     private static final Duration SHORT_SPLIT = Duration.ofSeconds(30);
     /** How soon after the cut the minority must refuse: it notices the others are gone, then protection applies. */
     private static final Duration MINORITY_STOPS_WITHIN = HEARTBEAT_TIMEOUT.plusSeconds(5);
     private static final Duration READY_WITHIN = Duration.ofSeconds(60);
+    private static final int JOB_ACCOUNTS = 200;
+    private static final long OPENING = 1_000_000;
+    private static final Duration JOB_SPLIT = Duration.ofSeconds(20);
     private static final String CUT_OFF = "cut off from the majority";
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(2)).build();
@@ -72,9 +87,18 @@ class NetworkSplitIT {
     static void startFiveNodesInTheirOwnNamespaces() throws Exception {
         assumeTrue(Netns.available(), "needs root and iproute2 (ip netns)");
         netns = new Netns(NODES);
-        cluster = ProcessCluster.inNamespaces("split", netns, NODES, Map.of(
+        Map<String, String> settings = new HashMap<>(Map.of(
                 "PARTITA_HEARTBEAT_TIMEOUT", HEARTBEAT_TIMEOUT.toSeconds() + "s",
-                "PARTITA_REQUEST_TIMEOUT", REQUEST_TIMEOUT.toSeconds() + "s")).start();
+                "PARTITA_REQUEST_TIMEOUT", REQUEST_TIMEOUT.toSeconds() + "s"));
+        if (!PROTECTED) {
+            settings.put("PARTITA_SPLIT_BRAIN_PROTECTION", "1");
+        }
+        String clusterSize = System.getProperty("partita.cluster-size");
+        if (clusterSize != null) {
+            settings.put("PARTITA_CLUSTER_SIZE", clusterSize);
+        }
+        // Node 0 is the oldest member (the master), as an even split's tie-break needs to know.
+        cluster = ProcessCluster.inNamespaces("split", netns, NODES, settings).startInOrder();
     }
 
     @AfterAll
@@ -89,9 +113,10 @@ class NetworkSplitIT {
     }
 
     @Test
+    @Order(1)
     void shouldKeepEveryAcknowledgedTransactionThroughASplitAndAHeal() throws Exception {
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-        String variant = System.getProperty("partita.split", "minority");
+        String variant = VARIANT;
         Duration split = Duration.ofSeconds(Long.getLong("partita.split.seconds", SHORT_SPLIT.toSeconds()));
         Workload workload = new Workload(options(split), out);
         workload.open();
@@ -113,7 +138,9 @@ class NetworkSplitIT {
             }
         });
         Map<String, Long> firstRefusal = new HashMap<>();
+        Map<String, Long> decidedApart = new java.util.concurrent.ConcurrentHashMap<>();
         long healedAt;
+        long acknowledgedApart;
         try (Probes probes = new Probes(workload, REQUEST_TIMEOUT.plusSeconds(5))) {
             await("load acknowledged before the split").atMost(Duration.ofSeconds(60))
                     .until(() -> workload.definiteAnswers() >= 200);
@@ -127,11 +154,12 @@ class NetworkSplitIT {
                         .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(250))
                         .until(() -> {
                             if (!"pause".equals(variant)) {
-                                probeMinority(probes, minority, probed, cutAt, firstRefusal);
+                                probeMinority(probes, minority, probed, cutAt, firstRefusal, decidedApart);
                             }
                             return System.nanoTime() - cutAt >= split.toNanos();
                         });
             } finally {
+                acknowledgedApart = workload.definiteAnswers() - acknowledgedBefore;
                 heal(variant, minority);
             }
             healedAt = System.nanoTime();
@@ -155,8 +183,15 @@ class NetworkSplitIT {
                 merges());
 
         assertTrue(verdict.pass(), () -> verdict.summary() + " " + verdict.failures());
+        // The side that keeps serving (the majority, or the even split's half with the oldest member) decides writes.
+        assertTrue(acknowledgedApart >= 20, "operations acknowledged while split: " + acknowledgedApart);
         assertEquals(0, mismatches, "AUDIT: accounts whose balance disagrees with their journal");
-        if (!"pause".equals(variant) && !"bridge".equals(variant)) {
+        if (!PROTECTED && !"pause".equals(variant)) {
+            // Both sides write: the merge alone must keep every transaction (checked above).
+            for (NodeProcess node : minority) {
+                assertTrue(decidedApart.getOrDefault(node.name, 0L) > 0, node + " decided writes while cut off");
+            }
+        } else if (!"pause".equals(variant) && !"bridge".equals(variant)) {
             // Which side a bridge partition leaves out is the cluster's choice, so only a plain cut has a known side.
             for (NodeProcess node : minority) {
                 Long refusedAfter = firstRefusal.get(node.name);
@@ -165,6 +200,100 @@ class NetworkSplitIT {
                                 + MINORITY_STOPS_WITHIN.toMillis() + " ms");
             }
         }
+    }
+
+    /**
+     * A FEE job started as the network splits, and a schedule firing a FEE job every 5 s on all sides of it: once the
+     * split has healed and the jobs have finished, every account carries exactly one charge of each job that ran, in
+     * its journal and in its balance; and the schedule's firings are one job per period (a firing's job id names its
+     * period, so a second firing of one period would be a second charge under one id, or a job of a period that
+     * never completes).
+     */
+    @Test
+    @Order(2)
+    @SuppressWarnings("unchecked")
+    void shouldChargeEveryAccountOnceWhenAJobAndAScheduleRunAcrossASplit() throws Exception {
+        PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+        NodeProcess via = cluster.master();
+        List<NodeProcess> minority = minority("minority");
+        List<String> accounts = new ArrayList<>();
+        for (int i = 0; i < JOB_ACCOUNTS; i++) {
+            String id = "js-" + i;
+            accounts.add(id);
+            assertEquals(201, send(via, "POST", "/accounts", "{\"id\":\"" + id + "\",\"balance\":" + OPENING + "}")
+                    .statusCode());
+        }
+        assertEquals(200, send(via, "PUT", "/schedules/js-every-5s", "{\"cron\":\"*/5 * * * * *\","
+                + "\"job\":{\"type\":\"FEE\",\"amount\":1,\"concurrent\":true}}").statusCode());
+        await("the schedule fires before the split").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
+                .until(() -> firings(via) >= 1);
+
+        long cutAt = System.nanoTime();
+        netns.cut(indexes(minority));
+        try {
+            HttpResponse<String> started = send(via, "POST", "/jobs",
+                    "{\"id\":\"js-cut\",\"type\":\"FEE\",\"amount\":7,\"concurrent\":true}");
+            assertEquals(202, started.statusCode(), started.body());
+            await("the split lasted " + JOB_SPLIT.toSeconds() + " s").atMost(JOB_SPLIT.plusSeconds(10))
+                    .pollInterval(Duration.ofMillis(500)).until(() -> System.nanoTime() - cutAt >= JOB_SPLIT.toNanos());
+        } finally {
+            netns.heal();
+        }
+        awaitEveryNodeReady(System.nanoTime());
+        long firingsAtHeal = firings(via);
+        await("the schedule fires after the heal").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
+                .until(() -> firings(via) >= firingsAtHeal + 1);
+        assertEquals(204, send(via, "DELETE", "/schedules/js-every-5s", "").statusCode());
+
+        AtomicReference<List<Map<String, Object>>> jobs = new AtomicReference<>();
+        await("every job of the test finished").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1))
+                .until(() -> {
+                    String body = via.get("/jobs?limit=1000");
+                    if (body == null) {
+                        return false;
+                    }
+                    List<Map<String, Object>> ours = ((List<Object>) Json.parse(body)).stream()
+                            .map(job -> (Map<String, Object>) job)
+                            .filter(job -> ((String) job.get("id")).startsWith("js-")).toList();
+                    jobs.set(ours);
+                    return ours.stream().noneMatch(job -> "RUNNING".equals(job.get("state")));
+                });
+        Map<String, Long> fees = new HashMap<>();
+        for (Map<String, Object> job : jobs.get()) {
+            assertEquals("COMPLETED", job.get("state"), "job " + job);
+            fees.put((String) job.get("id"), ((Number) job.get("amount")).longValue());
+        }
+        assertTrue(fees.containsKey("js-cut"), "the job started at the cut: " + fees.keySet());
+        assertTrue(fees.size() >= 3, "the schedule fired before, during or after the split: " + fees.keySet());
+        long charged = fees.values().stream().mapToLong(Long::longValue).sum();
+        for (String account : accounts) {
+            Map<String, Object> view = Json.object(via.get("/accounts/" + account));
+            Map<String, Long> charges = new HashMap<>();
+            String journal = via.get("/accounts/" + account + "/transactions?limit=1000");
+            for (Object line : (List<Object>) Json.parse(journal)) {
+                Map<String, Object> entry = (Map<String, Object>) line;
+                if (entry.get("ref") instanceof String ref && ref.startsWith("js-")) {
+                    assertEquals("APPLIED", entry.get("status"), account + " " + entry);
+                    charges.merge(ref, 1L, Long::sum);
+                }
+            }
+            assertEquals(fees.keySet(), charges.keySet(), account + ": one charge of each job that ran");
+            assertTrue(charges.values().stream().allMatch(count -> count == 1), account + " charged twice: " + charges);
+            assertEquals(OPENING - charged, ((Number) view.get("balance")).longValue(), account + "'s balance");
+        }
+        out.printf("jobs across the split: %s; every one of %d accounts charged once by each%n", fees, accounts.size());
+    }
+
+    private static long firings(NodeProcess node) {
+        String body = node.get("/schedules/js-every-5s");
+        return body == null ? 0 : ((Number) Json.object(body).get("firings")).longValue();
+    }
+
+    private static HttpResponse<String> send(NodeProcess node, String method, String path, String body)
+            throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(node.url() + path))
+                .header("Content-Type", "application/json").timeout(Duration.ofSeconds(20))
+                .method(method, HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     /**
@@ -180,10 +309,10 @@ class NetworkSplitIT {
             }
         }
         return switch (variant) {
-            case "minority", "bridge" -> List.of(others.get(0), others.get(1));
+            case "minority", "bridge", "even" -> List.of(others.get(0), others.get(1));
             case "master" -> List.of(master, others.get(0));
             case "pause" -> List.of(others.get(0));
-            default -> throw new IllegalArgumentException("partita.split is minority, master, bridge or pause: "
+            default -> throw new IllegalArgumentException("partita.split is minority, master, bridge, even or pause: "
                     + variant);
         };
     }
@@ -228,7 +357,7 @@ class NetworkSplitIT {
      * off (each probe notes when its own answer came, not when the round ended).
      */
     private static void probeMinority(Probes probes, List<NodeProcess> minority, List<String> accounts, long cutAt,
-                                      Map<String, Long> firstRefusal) {
+                                      Map<String, Long> firstRefusal, Map<String, Long> decided) {
         Map<String, List<CompletableFuture<Long>>> sent = new HashMap<>();
         for (NodeProcess node : minority) {
             if (firstRefusal.containsKey(node.name)) {
@@ -236,6 +365,9 @@ class NetworkSplitIT {
             }
             sent.put(node.name, accounts.stream().map(account -> CompletableFuture.supplyAsync(() -> {
                 Probes.Probe probe = probes.write(node, account);
+                if (probe.decided() && System.nanoTime() - cutAt > HEARTBEAT_TIMEOUT.toNanos() * 2) {
+                    decided.merge(node.name, 1L, Long::sum);
+                }
                 boolean refused = probe.status() == 503 && probe.retryAfter() && probe.detail().contains(CUT_OFF);
                 return refused ? (System.nanoTime() - cutAt) / 1_000_000 : null;
             }, PROBES)).toList());

@@ -27,13 +27,21 @@ import static org.awaitility.Awaitility.await;
  */
 final class ProcessCluster implements AutoCloseable {
 
-    /** The timing variables a test may set on top of compose's configuration. */
+    /**
+     * The variables a test may set on top of compose's configuration: timing, and the two split settings the README
+     * describes (protection off or a fixed count, an explicit cluster size), which no test needs by default.
+     */
     static final Set<String> TIMING = Set.of("PARTITA_HEARTBEAT_TIMEOUT", "PARTITA_REQUEST_TIMEOUT",
-            "PARTITA_CP_LOCK_TIMEOUT", "PARTITA_CP_SESSION_TTL", "PARTITA_CP_MISSING_MEMBER_REMOVAL");
+            "PARTITA_CP_LOCK_TIMEOUT", "PARTITA_CP_SESSION_TTL", "PARTITA_CP_MISSING_MEMBER_REMOVAL",
+            "PARTITA_SPLIT_BRAIN_PROTECTION", "PARTITA_CLUSTER_SIZE");
+    /** What one node's process may have on top of the cluster's variables: a faked wall clock (libfaketime). */
+    static final Set<String> NODE_ONLY = Set.of("LD_PRELOAD", "FAKETIME", "FAKETIME_TIMESTAMP_FILE",
+            "FAKETIME_CACHE_DURATION", "FAKETIME_DONT_FAKE_MONOTONIC", "FAKETIME_FORCE_MONOTONIC_FIX");
 
     final String clusterName;
     private final Map<String, String> env = new HashMap<>();
     private final List<NodeProcess> nodes = new ArrayList<>();
+    private final Map<Integer, Map<String, String>> nodeEnv = new HashMap<>();
     /** Where each node runs, including the places a node that joins later may take. */
     private final List<NodeProcess.Place> places;
     private int started;
@@ -67,8 +75,8 @@ final class ProcessCluster implements AutoCloseable {
                 .collect(Collectors.joining(",")));
         env.put("PARTITA_CP_MEMBERS", "3");
         env.put("PARTITA_MIN_CLUSTER_SIZE", String.valueOf(size));
-        // A member that sees fewer than a majority of the cluster refuses the ledger (503) instead of serving stale data.
-        env.put("PARTITA_CLUSTER_SIZE", String.valueOf(size));
+        // No cluster size and no split-brain protection setting: the nodes take both from the members they see, as a
+        // node started as the README says does.
         env.putAll(timing);
         for (int i = 0; i < size; i++) {
             nodes.add(new NodeProcess(clusterName + "-n" + (i + 1), places.get(i), env));
@@ -92,6 +100,37 @@ final class ProcessCluster implements AutoCloseable {
         started = nodes.size();
         awaitSafe(nodes.size());
         return this;
+    }
+
+    /**
+     * Starts the nodes one after another, each once the ones before it form a safe cluster, so that node 0 is the
+     * oldest member (the master) and the last is the youngest.
+     */
+    ProcessCluster startInOrder() throws IOException {
+        Runtime.getRuntime().addShutdownHook(new Thread(this::close));
+        for (int i = 0; i < nodes.size(); i++) {
+            nodes.get(i).start();
+            awaitSafe(i + 1, nodes.subList(0, i + 1), Duration.ofSeconds(120));
+        }
+        started = nodes.size();
+        return this;
+    }
+
+    /** Gives node {@code index}'s process {@code env} on top of the cluster's (before it starts: {@link #NODE_ONLY}). */
+    ProcessCluster withNodeEnv(int index, Map<String, String> env) {
+        if (!NODE_ONLY.containsAll(env.keySet())) {
+            throw new IllegalArgumentException("only " + NODE_ONLY + " may differ between nodes: " + env.keySet());
+        }
+        nodeEnv.put(index, Map.copyOf(env));
+        NodeProcess node = nodes.get(index);
+        nodes.set(index, new NodeProcess(node.name, node.place, envOf(index)));
+        return this;
+    }
+
+    private Map<String, String> envOf(int index) {
+        Map<String, String> merged = new HashMap<>(env);
+        merged.putAll(nodeEnv.getOrDefault(index, Map.of()));
+        return merged;
     }
 
     NodeProcess node(int index) {
@@ -121,7 +160,7 @@ final class ProcessCluster implements AutoCloseable {
     NodeProcess restart(int index) throws IOException {
         NodeProcess old = nodes.get(index);
         old.destroy();
-        NodeProcess again = new NodeProcess(old.name + "-r" + (++started), old.place, env);
+        NodeProcess again = new NodeProcess(old.name + "-r" + (++started), old.place, envOf(index));
         nodes.set(index, again);
         return again.start();
     }

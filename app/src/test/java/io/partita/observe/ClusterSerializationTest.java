@@ -18,9 +18,10 @@ class ClusterSerializationTest {
     @Test
     void shouldRoundTripAMemberSnapshot() {
         MemberSnapshot snapshot = new MemberSnapshot(UUID.randomUUID(), new int[] {3, 7, 270}, new long[] {10, 0, 5},
-                1234, 56.5);
+                1234, 56.5, -60_000);
         MemberSnapshot back = roundTrip(snapshot);
         assertEquals(snapshot, back);
+        assertEquals(-60_000, back.clockOffsetMillis());
         assertEquals(15, back.ownedAccounts());
     }
 
@@ -28,7 +29,7 @@ class ClusterSerializationTest {
     void shouldRoundTripTheSnapshotTaskUnderItsRegisteredId() {
         MemberSnapshotTask back = roundTrip(new MemberSnapshotTask());
         assertEquals(80, back.getClassId());
-        assertEquals(81, roundTrip(new MemberSnapshot(UUID.randomUUID(), new int[0], new long[0], 0, 0)).getClassId());
+        assertEquals(81, roundTrip(new MemberSnapshot(UUID.randomUUID(), new int[0], new long[0], 0, 0, 0)).getClassId());
     }
 
     private <T extends IdentifiedDataSerializable> T roundTrip(T object) {

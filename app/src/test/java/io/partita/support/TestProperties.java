@@ -47,7 +47,7 @@ public final class TestProperties {
                 cp(cpMembers),
                 new PartitaProperties.Processing(ProcessingMode.PARTITIONED),
                 journal,
-                transfers(), Duration.ofSeconds(10), 0, 1, 1, NO_GROUPS);
+                transfers(), Duration.ofSeconds(10), 0, 0, 1, NO_GROUPS);
     }
 
     /** {@code base} for a cluster meant to have {@code clusterSize} members. */

@@ -29,6 +29,11 @@ class AccessRuleTest {
         }
         assertEquals(SecurityRuleResult.REJECTED, secured.decide(HttpMethod.POST, "/accounts", CLIENT));
         assertEquals(SecurityRuleResult.REJECTED, secured.decide(HttpMethod.PUT, "/groups/g", CLIENT));
+        // Declaring missing members gone changes how the whole cluster decides: an admin's call, however spelled.
+        for (String path : List.of("/cluster/missing", "//cluster/missing", "/cluster/missing/", "/x/../cluster/missing")) {
+            assertEquals(SecurityRuleResult.REJECTED, secured.decide(HttpMethod.DELETE, path, CLIENT), path);
+            assertEquals(SecurityRuleResult.ALLOWED, secured.decide(HttpMethod.DELETE, path, ADMIN), path);
+        }
         assertEquals(SecurityRuleResult.REJECTED, secured.decide(HttpMethod.GET, "/%zz", CLIENT), "undecodable");
     }
 

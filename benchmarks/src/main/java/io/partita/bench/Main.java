@@ -1,5 +1,6 @@
 package io.partita.bench;
 
+import io.partita.bench.peers.HttpClients;
 import io.partita.bench.peers.Peers;
 import io.partita.bench.store.StoreFootprint;
 
@@ -29,6 +30,7 @@ public final class Main {
             case "profile" -> Profile.main(rest);
             case "chart" -> Chart.main(rest);
             case "peers" -> Peers.main(rest);
+            case "http-clients" -> HttpClients.main(rest);
             case "store" -> StoreFootprint.main(rest);
             default -> org.openjdk.jmh.Main.main(args);
         }

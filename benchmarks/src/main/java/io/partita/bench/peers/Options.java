@@ -78,7 +78,8 @@ record Options(List<Peer> systems, List<Integer> accounts, Trial.Settings settin
                 default -> throw new IllegalArgumentException("unknown option " + name);
             }
         }
-        boolean http = systems.contains(Peer.PARTITA_HTTP_1) || systems.contains(Peer.PARTITA_HTTP_3);
+        boolean http = systems.contains(Peer.PARTITA_HTTP_1) || systems.contains(Peer.PARTITA_HTTP_3)
+                || systems.contains(Peer.PARTITA_HTTP_3_SPREAD);
         if (http && accounts.stream().anyMatch(count -> count > MAX_HTTP_ACCOUNTS)) {
             // The check reads every account back with one POST /sql, whose answer holds at most 100,000 rows.
             throw new IllegalArgumentException("the HTTP systems are checked for at most " + MAX_HTTP_ACCOUNTS

@@ -2,6 +2,9 @@ package io.partita.bench.peers;
 
 import io.micronaut.json.JsonMapper;
 import io.micronaut.json.tree.JsonNode;
+import io.partita.client.PartitaClient;
+import io.partita.client.TxResult;
+import io.partita.client.TxType;
 
 import java.io.IOException;
 import java.net.URI;
@@ -19,15 +22,19 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Partita over HTTP: {@code nodes} node processes ({@link NodeProcesses}), each transaction one
- * {@code POST /accounts/{id}/transactions} (API.md) from the client thread, waiting for its answer: 200 applied,
- * 422 rejected, {@code Idempotent-Replayed: true} on a replay. Client thread {@code i} calls node {@code i mod nodes}
- * over a kept-alive HTTP/1.1 connection of one shared JDK client. A 503 or 429 is re-sent at once with the same
- * body (the same id); the answer to a retry is judged by its figures, not its replay header.
+ * {@code POST /accounts/{id}/transactions} from the client thread through Partita's Java client
+ * ({@code io.partita.client.PartitaClient}), waiting for its answer: applied, rejected, replayed. With {@code routed}
+ * the client sends each call to the owner of its account's partition; without, client thread {@code i} calls node
+ * {@code i mod nodes}, which forwards to the owner (how every call went before the client existed). The client
+ * retries an unknown outcome (503, connection error) with the same txId; the answer to a retried call is judged by
+ * its figures, not its replay header.
+ *
+ * <p>Before the client, this system sent its calls with the JDK's {@code HttpClient}, which on 2 cores spent more
+ * CPU per call than the node (see benchmarks/results/http-client-20261126.txt); the peers table of 2026-11-25
+ * measured that client, not the node.
  *
  * <p>Cores: the node processes'. The correctness check reads the nodes back with {@code POST /sql} (the accounts'
  * count and balances, the journal's rows, rejections and applied amounts) once the journal holds one row per
@@ -39,9 +46,9 @@ final class PartitaHttpLedger implements PeerLedger {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
     private static final Duration JOURNAL_TIMEOUT = Duration.ofMinutes(2);
     private static final int MAX_ATTEMPTS = 10;
-    private static final Pattern BALANCE = Pattern.compile("\"balance\"\\s*:\\s*(-?\\d+)");
 
     private final int size;
+    private final boolean routed;
     private final Path jar;
     private final Path logs;
     private final LongAdder retries = new LongAdder();
@@ -49,10 +56,13 @@ final class PartitaHttpLedger implements PeerLedger {
     private NodeProcesses nodes;
     private ExecutorService httpThreads;
     private HttpClient http;
+    private PartitaClient routedClient;
+    private final List<PartitaClient> nodeClients = new ArrayList<>();
     private long opening;
 
-    PartitaHttpLedger(int size, Path jar, Path logs) {
+    PartitaHttpLedger(int size, boolean routed, Path jar, Path logs) {
         this.size = size;
+        this.routed = routed;
         this.jar = jar;
         this.logs = logs;
     }
@@ -67,8 +77,16 @@ final class PartitaHttpLedger implements PeerLedger {
             thread.setDaemon(true);
             return thread;
         });
+        // The check's reads (SQL, the AUDIT job, the cluster view) are off the measured path; they keep the JDK client.
         http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(httpThreads)
                 .connectTimeout(Duration.ofSeconds(5)).build();
+        String[] urls = nodes.urls().stream().map(URI::toString).toArray(String[]::new);
+        routedClient = PartitaClient.builder(urls).attemptTimeout(TIMEOUT).retryBudget(Duration.ofMinutes(1))
+                .executor(httpThreads).build();
+        for (String url : urls) {
+            nodeClients.add(PartitaClient.builder(url).partitionAware(false).attemptTimeout(TIMEOUT)
+                    .retryBudget(Duration.ofMinutes(1)).executor(httpThreads).build());
+        }
         ExecutorService openers = Executors.newFixedThreadPool(16);
         try {
             List<Future<?>> opened = new ArrayList<>();
@@ -76,8 +94,8 @@ final class PartitaHttpLedger implements PeerLedger {
                 int first = worker;
                 opened.add(openers.submit(() -> {
                     for (int i = first; i < accounts; i += 16) {
-                        openAccount(nodes.urls().get(i % size), "{\"id\":\"" + PartitaLedger.accountId(i)
-                                + "\",\"balance\":" + opening + ",\"overdraftLimit\":" + overdraft + "}");
+                        // Retried within the client's budget; a 409 after a lost answer reads the account back.
+                        routedClient.openAccount(PartitaLedger.accountId(i), opening, overdraft);
                     }
                     return null;
                 }));
@@ -90,24 +108,6 @@ final class PartitaHttpLedger implements PeerLedger {
         }
     }
 
-    /**
-     * {@code POST /accounts}, re-sent on a 503 or 429 (a write its backup did not confirm in time, on a busy machine);
-     * a 409 answering a re-sent one means an earlier attempt opened the account.
-     */
-    private void openAccount(URI node, String body) throws IOException, InterruptedException {
-        for (int attempt = 1; ; attempt++) {
-            HttpResponse<String> response = send(node, "/accounts", body);
-            int status = response.statusCode();
-            if (status == 201 || status == 409 && attempt > 1) {
-                return;
-            }
-            if ((status != 503 && status != 429) || attempt == MAX_ATTEMPTS) {
-                throw new IllegalStateException("POST /accounts " + body + " answered " + status + " "
-                        + response.body());
-            }
-        }
-    }
-
     private HttpResponse<String> send(URI node, String path, String body) throws IOException, InterruptedException {
         return http.send(HttpRequest.newBuilder(node.resolve(path)).timeout(TIMEOUT)
                 .header("Content-Type", "application/json")
@@ -116,24 +116,16 @@ final class PartitaHttpLedger implements PeerLedger {
 
     @Override
     public Session session(int client) {
-        URI node = nodes.urls().get(client % size);
+        PartitaClient calls = routed ? routedClient : nodeClients.get(client % size);
         return new Session() {
             @Override
-            public Answer post(Tx tx) throws IOException, InterruptedException {
-                String path = "/accounts/" + PartitaLedger.accountId(tx.account()) + "/transactions";
-                String body = "{\"txId\":\"" + tx.id() + "\",\"type\":\"" + (tx.amount() < 0 ? "DEBIT" : "CREDIT")
-                        + "\",\"amount\":" + Math.abs(tx.amount()) + "}";
-                for (int attempt = 1; ; attempt++) {
-                    HttpResponse<String> response = send(node, path, body);
-                    int status = response.statusCode();
-                    if ((status == 503 || status == 429) && attempt < MAX_ATTEMPTS) {
-                        retries.increment();
-                        continue;
-                    }
-                    boolean replayed = response.headers().firstValue("Idempotent-Replayed")
-                            .map("true"::equalsIgnoreCase).orElse(false);
-                    return answer(tx, status, response.body(), replayed, attempt > 1);
+            public Answer post(Tx tx) {
+                TxResult result = calls.post(PartitaLedger.accountId(tx.account()),
+                        tx.amount() < 0 ? TxType.DEBIT : TxType.CREDIT, Math.abs(tx.amount()), tx.id());
+                if (result.attempts() > 1) {
+                    retries.add(result.attempts() - 1);
                 }
+                return answer(result);
             }
 
             @Override
@@ -147,16 +139,12 @@ final class PartitaHttpLedger implements PeerLedger {
         };
     }
 
-    /** An HTTP answer: 200 applied, 422 rejected, both with the balance; anything else throws. */
-    static Answer answer(Tx tx, int status, String body, boolean replayed, boolean retried) {
-        Matcher balance = BALANCE.matcher(body);
-        if (status != 200 && status != 422 || !balance.find()) {
-            throw new IllegalStateException(tx + " was answered " + status + " " + body);
-        }
+    /** The client's answer: applied or rejected, with the balance; after a retry the replay header says nothing. */
+    static Answer answer(TxResult result) {
         // After a retry the header says nothing: the first attempt may have been recorded before its 503.
-        Answer.Replay replay = retried ? Answer.Replay.UNSAID
-                : replayed ? Answer.Replay.REPLAYED : Answer.Replay.FIRST;
-        return new Answer(status == 200, Long.parseLong(balance.group(1)), replay);
+        Answer.Replay replay = result.attempts() > 1 ? Answer.Replay.UNSAID
+                : result.replayed() ? Answer.Replay.REPLAYED : Answer.Replay.FIRST;
+        return new Answer(result.applied(), result.balance(), replay);
     }
 
     @Override
@@ -244,11 +232,16 @@ final class PartitaHttpLedger implements PeerLedger {
                 .timeout(TIMEOUT).build(), HttpResponse.BodyHandlers.ofString());
         JsonNode view = json.readValue(cluster.body(), JsonNode.class);
         return "Partita over HTTP, " + view.get("members").size() + " node process(es) of " + jar + ", CP "
-                + view.get("cp").get("mode").getStringValue();
+                + view.get("cp").get("mode").getStringValue() + ", Partita's Java client, "
+                + (routed ? "each call to its account's owner" : "client thread i to node i mod n");
     }
 
     @Override
     public void close() {
+        if (routedClient != null) {
+            routedClient.close();
+        }
+        nodeClients.forEach(PartitaClient::close);
         if (nodes != null) {
             nodes.close();
         }

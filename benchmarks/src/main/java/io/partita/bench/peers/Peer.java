@@ -23,13 +23,19 @@ enum Peer {
     PARTITA_HTTP_1("partita-http-1", "Partita over HTTP, 1 node process") {
         @Override
         PeerLedger ledger(Options options) {
-            return new PartitaHttpLedger(1, options.partitaJar(), options.logs());
+            return new PartitaHttpLedger(1, true, options.partitaJar(), options.logs());
         }
     },
-    PARTITA_HTTP_3("partita-http-3", "Partita over HTTP, 3 node processes") {
+    PARTITA_HTTP_3("partita-http-3", "Partita over HTTP, 3 node processes, calls to the owner") {
         @Override
         PeerLedger ledger(Options options) {
-            return new PartitaHttpLedger(3, options.partitaJar(), options.logs());
+            return new PartitaHttpLedger(3, true, options.partitaJar(), options.logs());
+        }
+    },
+    PARTITA_HTTP_3_SPREAD("partita-http-3-spread", "Partita over HTTP, 3 node processes, calls spread (forwarded)") {
+        @Override
+        PeerLedger ledger(Options options) {
+            return new PartitaHttpLedger(3, false, options.partitaJar(), options.logs());
         }
     },
     POSTGRES_ASYNC("postgres-async", "PostgreSQL, synchronous_commit=off") {

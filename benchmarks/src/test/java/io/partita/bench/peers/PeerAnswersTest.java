@@ -4,6 +4,7 @@ import io.partita.account.JournalEntry;
 import io.partita.account.TxOutcome;
 import io.partita.account.TxStatus;
 import io.partita.account.TxType;
+import io.partita.client.TxResult;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -23,20 +24,14 @@ class PeerAnswersTest {
     }
 
     @Test
-    void anHttpAnswerIsAppliedOn200RejectedOn422AndAReplayWhenTheHeaderSaysSoUnlessRetried() {
-        String applied = "{\"txId\":\"t0-1\",\"accountId\":\"acc-3\",\"status\":\"APPLIED\",\"balance\":-20}";
-        String rejected = "{\"txId\":\"t0-1\",\"accountId\":\"acc-3\",\"status\":\"REJECTED\",\"balance\":10,"
-                + "\"type\":\"https://partita.dev/problems/insufficient-funds\"}";
-        assertEquals(new Answer(true, -20, Answer.Replay.FIRST), PartitaHttpLedger.answer(DEBIT, 200, applied,
-                false, false));
-        assertEquals(new Answer(false, 10, Answer.Replay.REPLAYED), PartitaHttpLedger.answer(DEBIT, 422, rejected,
-                true, false));
+    void aClientResultIsAppliedOrRejectedWithItsBalanceAndAReplayWhenTheNodeSaysSoUnlessRetried() {
+        assertEquals(new Answer(true, -20, Answer.Replay.FIRST),
+                PartitaHttpLedger.answer(new TxResult("t0-1", "acc-3", true, -20, false, null, 1)));
+        assertEquals(new Answer(false, 10, Answer.Replay.REPLAYED),
+                PartitaHttpLedger.answer(new TxResult("t0-1", "acc-3", false, 10, true, "INSUFFICIENT_FUNDS", 1)));
         // After a retry (a 503 first) the header says nothing: the first attempt may have been recorded.
-        assertEquals(new Answer(true, -20, Answer.Replay.UNSAID), PartitaHttpLedger.answer(DEBIT, 200, applied,
-                true, true));
-        assertThrows(IllegalStateException.class, () -> PartitaHttpLedger.answer(DEBIT, 409, "{\"status\":409}",
-                false, false));
-        assertThrows(IllegalStateException.class, () -> PartitaHttpLedger.answer(DEBIT, 404, "{}", false, false));
+        assertEquals(new Answer(true, -20, Answer.Replay.UNSAID),
+                PartitaHttpLedger.answer(new TxResult("t0-1", "acc-3", true, -20, true, null, 2)));
     }
 
     @Test

@@ -1,0 +1,7 @@
+package io.partita.client;
+
+/** What a transaction does to its account. */
+public enum TxType {
+    DEBIT,
+    CREDIT
+}

@@ -1,0 +1,121 @@
+package io.partita.node;
+
+import com.hazelcast.cluster.Member;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.HazelcastInstanceAware;
+import com.hazelcast.core.IExecutorService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * What one member tells every member about the membership ({@link Membership}): that it is leaving gracefully (sent
+ * as it starts shutting down, before it hands its partitions over, so that its removal is not taken for a split), or
+ * that an admin declared the missing members gone.
+ * <b>Threads:</b> {@link #call} runs on the thread of the {@code partita.membership} executor of each member it is
+ * sent to.
+ */
+@ClassId(84)
+public final class MembershipNotice implements Callable<Boolean>, HazelcastInstanceAware, FieldList {
+
+    /** The executor the notices travel on: one thread, apart from every other pool. */
+    static final String EXECUTOR = "partita.membership";
+    private static final Logger LOG = LoggerFactory.getLogger(MembershipNotice.class);
+    private static final long LEAVE_WAIT_MILLIS = 2_000;
+
+    private transient HazelcastInstance hazelcast;
+    private boolean forget;
+    private UUID member;
+    private String by;
+
+    public MembershipNotice() {
+    }
+
+    private MembershipNotice(boolean forget, UUID member, String by) {
+        this.forget = forget;
+        this.member = member;
+        this.by = by;
+    }
+
+    /**
+     * Tells every other member that {@code hazelcast}'s member is leaving; waits up to 2 s for them to hear it. A
+     * member that does not hear it in time takes the removal for a possible split: safe, it only holds more.
+     */
+    static void announceLeave(HazelcastInstance hazelcast) {
+        Member local = hazelcast.getCluster().getLocalMember();
+        if (hazelcast.getCluster().getMembers().size() < 2) {
+            return;
+        }
+        try {
+            Map<Member, Future<Boolean>> sent = executor(hazelcast).submitToMembers(
+                    new MembershipNotice(false, local.getUuid(), ""), member -> !member.localMember());
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(LEAVE_WAIT_MILLIS);
+            for (Future<Boolean> answer : sent.values()) {
+                answer.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException | RuntimeException e) {
+            LOG.warn("Not every member heard that this one is leaving ({}); they hold what a merge needs until as "
+                    + "many members are back", e.toString());
+        }
+    }
+
+    /**
+     * Declares the missing members gone on every member, on behalf of {@code by}; answers what this member
+     * declared.
+     */
+    public static Membership.Forgotten forgetMissing(HazelcastInstance hazelcast, String by) {
+        try {
+            if (hazelcast.getCluster().getMembers().size() > 1) {
+                executor(hazelcast).submitToMembers(new MembershipNotice(true, null, by),
+                        member -> !member.localMember());
+            }
+        } catch (RejectedExecutionException e) {
+            // The others left meanwhile: there is no one else to tell.
+        }
+        return Membership.of(hazelcast).forgetMissing(by);
+    }
+
+    private static IExecutorService executor(HazelcastInstance hazelcast) {
+        return hazelcast.getExecutorService(EXECUTOR);
+    }
+
+    @Override
+    public void setHazelcastInstance(HazelcastInstance hazelcastInstance) {
+        this.hazelcast = hazelcastInstance;
+    }
+
+    @Override
+    public Boolean call() {
+        Membership membership = Membership.of(hazelcast);
+        if (forget) {
+            membership.forgetMissing(by);
+        } else {
+            membership.leaving(member);
+        }
+        return true;
+    }
+
+    @Override
+    public void fields(Fields fields) throws IOException {
+        forget = fields.int32(forget ? 1 : 0) == 1;
+        member = fields.value(member, (out, id) -> {
+            out.writeBoolean(id != null);
+            if (id != null) {
+                out.writeLong(id.getMostSignificantBits());
+                out.writeLong(id.getLeastSignificantBits());
+            }
+        }, in -> in.readBoolean() ? new UUID(in.readLong(), in.readLong()) : null);
+        by = fields.string(by);
+    }
+}
