@@ -3,6 +3,7 @@ package io.partita;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.syntax.ArchRuleDefinition;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -43,6 +44,15 @@ class LayoutTest {
     void shouldKeepTheWebLayerAndRefusalsFreeOfEveryFeature() {
         noClasses().that().resideInAnyPackage("io.partita.web..", "io.partita.refusal..")
                 .should().dependOnClassesThat().resideInAnyPackage(FEATURES).check(classes);
+    }
+
+    @Test
+    void shouldKeepTheStoreFreeOfTheRestOfTheNode() {
+        // The journal's disk store sits below the node: the node and the features may use it, it uses none of them.
+        ArchRuleDefinition.classes().that().resideInAPackage("io.partita.store..")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("io.partita.store..", "java..",
+                        "org.rocksdb..", "org.slf4j..")
+                .check(classes);
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.partita.bench;
 
 import io.partita.bench.peers.HttpClients;
 import io.partita.bench.peers.Peers;
+import io.partita.bench.store.StoreFootprint;
 
 import java.util.Arrays;
 
@@ -30,6 +31,7 @@ public final class Main {
             case "chart" -> Chart.main(rest);
             case "peers" -> Peers.main(rest);
             case "http-clients" -> HttpClients.main(rest);
+            case "store" -> StoreFootprint.main(rest);
             default -> org.openjdk.jmh.Main.main(args);
         }
     }

@@ -1,0 +1,467 @@
+package io.partita.store;
+
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.BloomFilter;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.CompressionType;
+import org.rocksdb.DBOptions;
+import org.rocksdb.LRUCache;
+import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.Slice;
+import org.rocksdb.Snapshot;
+import org.rocksdb.WriteBatch;
+import org.rocksdb.WriteOptions;
+import org.rocksdb.WriteBufferManager;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
+
+/**
+ * One member's journal on disk: entries by partition, account and seq, found by txId, deleted past the retention, and
+ * exported, imported and dropped a partition at a time. A RocksDB database in the member's own directory.
+ *
+ * <p><b>Threads:</b> every method may be called from any thread. Writes ({@link #append}, {@link #holdPartition},
+ * {@link #dropPartition}) never wait for the disk: they are queued to the {@link GroupCommitter}'s thread, and their
+ * future completes once the write is as durable as the {@link Durability} asks, on that thread. Reads
+ * ({@link #history}, {@link #find}, {@link #export}) and {@link #expireBefore} run on the caller's thread and may read
+ * the disk: call them from request, background or migration threads, not from partition threads, except {@link #find}
+ * of a txId that is not there, which the txId family's bloom filters answer from memory almost always (see Memory).
+ *
+ * <p>Memory: one LRU block cache of {@link StoreSettings#cacheBytes} holds data blocks, index and filter blocks (at
+ * high priority, so that they stay), and is charged with the memtables through a write buffer manager; that bounds
+ * the store's native memory. Nothing per entry is kept on the heap.
+ *
+ * <p>Failure: a write that fails fails its future ({@link StoreFailure}), and a full queue refuses a write at once
+ * ({@link StoreBusy}). After a crash, opening the directory again replays the write-ahead log: every write whose future
+ * completed is there (in FLUSH mode unless the machine itself went down). RocksDB locks the directory, so a second
+ * process cannot open the same store.
+ */
+public final class JournalStore implements AutoCloseable {
+
+    static {
+        RocksDB.loadLibrary();
+    }
+
+    private static final int ENTRIES = 1;
+    private static final int TXIDS = 2;
+    private static final int EXPIRY = 3;
+    private static final int EXPIRY_DELETE_BATCH = 4_096;
+
+    private final StoreSettings settings;
+    private final LRUCache cache;
+    private final WriteBufferManager writeBuffers;
+    private final DBOptions options;
+    private final List<ColumnFamilyOptions> familyOptions;
+    /** The bloom filter policies the family options refer to; native objects, closed with them. */
+    private final List<BloomFilter> filters = new ArrayList<>();
+    private final List<ColumnFamilyHandle> families;
+    private final RocksDB db;
+    private final GroupCommitter committer;
+
+    private JournalStore(StoreSettings settings, UnaryOperator<GroupCommitter.Sync> syncSeam) {
+        this.settings = settings;
+        this.cache = new LRUCache(settings.cacheBytes(), -1, false, 0.5);
+        this.writeBuffers = new WriteBufferManager(settings.writeBufferBytes(), cache);
+        this.options = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
+                .setWriteBufferManager(writeBuffers).setMaxBackgroundJobs(2).setKeepLogFileNum(3)
+                .setMaxTotalWalSize(4 * settings.writeBufferBytes());
+        this.familyOptions = List.of(familyOptions(false), familyOptions(false), familyOptions(true),
+                familyOptions(false));
+        List<ColumnFamilyDescriptor> descriptors = List.of(
+                new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, familyOptions.get(0)),
+                new ColumnFamilyDescriptor(bytes("entries"), familyOptions.get(ENTRIES)),
+                new ColumnFamilyDescriptor(bytes("txids"), familyOptions.get(TXIDS)),
+                new ColumnFamilyDescriptor(bytes("expiry"), familyOptions.get(EXPIRY)));
+        this.families = new ArrayList<>();
+        try {
+            Files.createDirectories(settings.directory());
+            this.db = RocksDB.open(options, settings.directory().toString(), descriptors, families);
+        } catch (RocksDBException | IOException e) {
+            closeOptions();
+            throw new StoreFailure("cannot open the store in " + settings.directory(), e);
+        }
+        GroupCommitter.Sync walSync = () -> db.syncWal();
+        this.committer = new GroupCommitter(db, settings.durability(), syncSeam.apply(walSync),
+                settings.maxQueuedWrites(), settings.directory().getFileName().toString());
+    }
+
+    /** Opens (or creates) the store in {@code settings.directory()}. */
+    public static JournalStore open(StoreSettings settings) {
+        return new JournalStore(settings, UnaryOperator.identity());
+    }
+
+    /** For tests that watch the sync: {@code seam} wraps the store's own. */
+    static JournalStore open(StoreSettings settings, UnaryOperator<GroupCommitter.Sync> seam) {
+        return new JournalStore(settings, seam);
+    }
+
+    private ColumnFamilyOptions familyOptions(boolean pointLookups) {
+        BlockBasedTableConfig table = new BlockBasedTableConfig().setBlockCache(cache)
+                .setCacheIndexAndFilterBlocks(true).setCacheIndexAndFilterBlocksWithHighPriority(true)
+                .setPinL0FilterAndIndexBlocksInCache(true);
+        if (pointLookups) {
+            // 10 bits a key: about 1% false positives, so a txId that is not there almost never reads a data block.
+            BloomFilter filter = new BloomFilter(10);
+            filters.add(filter);
+            table.setFilterPolicy(filter).setWholeKeyFiltering(true);
+        }
+        long perFamily = Math.max(1L << 20, settings.writeBufferBytes() / 4);
+        return new ColumnFamilyOptions().setTableFormatConfig(table).setWriteBufferSize(perFamily)
+                .setMaxWriteBufferNumber(2).setCompressionType(CompressionType.LZ4_COMPRESSION)
+                .setLevelCompactionDynamicLevelBytes(true);
+    }
+
+    public StoreSettings settings() {
+        return settings;
+    }
+
+    /**
+     * Writes {@code entries} of {@code partition}, atomically, with the txId and retention records that go with
+     * them; an entry with an account and seq already stored replaces it. Checks and encodes them on the caller's
+     * thread (an {@link IllegalArgumentException} for an id too long); the future completes once they are durable.
+     */
+    public CompletableFuture<Void> append(int partition, List<StoredEntry> entries) {
+        Keys.checkPartition(partition);
+        int count = entries.size();
+        byte[][] keys = new byte[count * 3][];
+        byte[][] values = new byte[count * 3][];
+        for (int i = 0; i < count; i++) {
+            StoredEntry entry = entries.get(i);
+            byte[] account = Keys.id(entry.accountId());
+            byte[] txId = Keys.id(entry.txId());
+            keys[3 * i] = Keys.entry(partition, account, entry.seq());
+            values[3 * i] = Keys.entryValue(txId, entry.at(), entry.payload());
+            keys[3 * i + 1] = Keys.txId(partition, account, txId);
+            values[3 * i + 1] = Keys.longBytes(entry.seq());
+            keys[3 * i + 2] = Keys.expiry(partition, entry.at(), account, entry.seq());
+            values[3 * i + 2] = txId;
+        }
+        return committer.submit(batch -> {
+            for (int i = 0; i < keys.length; i++) {
+                batch.put(families.get(1 + i % 3), keys[i], values[i]);
+            }
+        });
+    }
+
+    /** Up to {@code limit} of an account's entries with a seq below {@code beforeSeq}, newest first. */
+    public HistoryPage history(int partition, String accountId, long beforeSeq, int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be positive");
+        }
+        if (beforeSeq <= 0) {
+            return new HistoryPage(List.of(), -1);
+        }
+        byte[] account = Keys.id(accountId);
+        byte[] prefix = Keys.account(partition, account);
+        List<StoredEntry> page = new ArrayList<>(Math.min(limit, 256));
+        boolean more = false;
+        try (Slice upper = new Slice(Keys.end(prefix));
+             ReadOptions read = new ReadOptions().setIterateUpperBound(upper);
+             RocksIterator it = db.newIterator(families.get(ENTRIES), read)) {
+            for (it.seek(Keys.entry(partition, account, beforeSeq - 1)); it.isValid(); it.next()) {
+                if (page.size() == limit) {
+                    more = true;
+                    break;
+                }
+                page.add(Keys.decodeEntry(it.key(), it.value()));
+            }
+            check(it);
+        }
+        long next = more ? page.get(page.size() - 1).seq() : -1;
+        return new HistoryPage(page, next);
+    }
+
+    /**
+     * The entry of {@code accountId} recorded under {@code txId}, if the store holds it: the exactly-once check. A txId
+     * that is not there costs the bloom filters of the txId family (in the cache) and the memtables, as a rule no read
+     * from disk; one that is there costs two reads of a block.
+     */
+    public Optional<StoredEntry> find(int partition, String accountId, String txId) {
+        byte[] account = Keys.id(accountId);
+        byte[] tx = Keys.id(txId);
+        try {
+            byte[] seq = db.get(families.get(TXIDS), Keys.txId(partition, account, tx));
+            if (seq == null) {
+                return Optional.empty();
+            }
+            byte[] key = Keys.entry(partition, account, Keys.longAt(seq, 0));
+            byte[] value = db.get(families.get(ENTRIES), key);
+            // The seq may since hold another txId (an entry replaced by a merge): then this txId is not there.
+            if (value == null || !Arrays.equals(Keys.txIdOf(value), tx)) {
+                return Optional.empty();
+            }
+            return Optional.of(Keys.decodeEntry(key, value));
+        } catch (RocksDBException e) {
+            throw new StoreFailure("read failed", e);
+        }
+    }
+
+    /**
+     * Deletes every entry recorded before {@code cutoffAt} (epoch milliseconds), with its txId record: the retention.
+     * Walks the expiry family one partition at a time, in atomic batches; returns the entries deleted. Runs on the
+     * caller's thread (a background one): it reads and writes the disk.
+     */
+    public long expireBefore(long cutoffAt) {
+        long deleted = 0;
+        int partition = 0;
+        try (RocksIterator it = db.newIterator(families.get(EXPIRY));
+             WriteOptions write = new WriteOptions()) {
+            it.seekToFirst();
+            while (it.isValid()) {
+                partition = Keys.partitionOf(it.key());
+                byte[] bound = Keys.expiryBound(partition, cutoffAt);
+                List<byte[]> expired = new ArrayList<>();
+                while (it.isValid() && Arrays.compareUnsigned(it.key(), bound) < 0) {
+                    expired.add(it.key());
+                    expired.add(it.value());
+                    it.next();
+                    if (expired.size() == 2 * EXPIRY_DELETE_BATCH) {
+                        deleted += deleteExpired(partition, expired, write);
+                        expired.clear();
+                    }
+                }
+                deleted += deleteExpired(partition, expired, write);
+                if (partition == Keys.MAX_PARTITION) {
+                    break;
+                }
+                it.seek(Keys.partition(partition + 1));
+            }
+            check(it);
+        } catch (RocksDBException e) {
+            throw new StoreFailure("retention failed", e);
+        }
+        return deleted;
+    }
+
+    /**
+     * Deletes the entries named by {@code expired} (expiry key, txId, in turn), where they still hold that txId: one
+     * multi-get for the batch's entries, then one atomic write.
+     */
+    private int deleteExpired(int partition, List<byte[]> expired, WriteOptions write) throws RocksDBException {
+        int count = expired.size() / 2;
+        if (count == 0) {
+            return 0;
+        }
+        List<byte[]> entryKeys = new ArrayList<>(count);
+        for (int i = 0; i < expired.size(); i += 2) {
+            entryKeys.add(Keys.entryOfExpiry(expired.get(i)));
+        }
+        List<byte[]> values = db.multiGetAsList(Collections.nCopies(count, families.get(ENTRIES)), entryKeys);
+        int deleted = 0;
+        try (WriteBatch batch = new WriteBatch()) {
+            for (int i = 0; i < count; i++) {
+                byte[] expiryKey = expired.get(2 * i);
+                byte[] txId = expired.get(2 * i + 1);
+                byte[] value = values.get(i);
+                if (value != null && Arrays.equals(Keys.txIdOf(value), txId)) {
+                    batch.delete(families.get(ENTRIES), entryKeys.get(i));
+                    deleted++;
+                }
+                batch.delete(families.get(TXIDS), Keys.txId(partition, Keys.accountOfExpiry(expiryKey), txId));
+                batch.delete(families.get(EXPIRY), expiryKey);
+            }
+            db.write(write, batch);
+        }
+        return deleted;
+    }
+
+    /**
+     * Streams every entry of {@code partition}, as of one moment (a snapshot), in chunks of at most {@code chunkSize},
+     * to {@code sink} on the caller's thread: a partition's share, for its new owner or backup to {@link #append}.
+     * The txId and retention records are not sent: the importing side writes them from the entries.
+     */
+    public long export(int partition, int chunkSize, Consumer<List<StoredEntry>> sink) {
+        long exported = 0;
+        Snapshot snapshot = db.getSnapshot();
+        try (Slice upper = new Slice(Keys.partitionEnd(partition));
+             ReadOptions read = new ReadOptions().setSnapshot(snapshot).setIterateUpperBound(upper)
+                     .setFillCache(false);
+             RocksIterator it = db.newIterator(families.get(ENTRIES), read)) {
+            List<StoredEntry> chunk = new ArrayList<>(chunkSize);
+            for (it.seek(Keys.partition(partition)); it.isValid(); it.next()) {
+                chunk.add(Keys.decodeEntry(it.key(), it.value()));
+                if (chunk.size() == chunkSize) {
+                    sink.accept(List.copyOf(chunk));
+                    exported += chunk.size();
+                    chunk.clear();
+                }
+            }
+            check(it);
+            if (!chunk.isEmpty()) {
+                sink.accept(List.copyOf(chunk));
+                exported += chunk.size();
+            }
+        } finally {
+            db.releaseSnapshot(snapshot);
+        }
+        return exported;
+    }
+
+    /** Records that this disk holds a copy of {@code partition} (see {@link #heldPartitions}). */
+    public CompletableFuture<Void> holdPartition(int partition) {
+        byte[] key = Keys.held(partition);
+        return committer.submit(batch -> batch.put(families.get(0), key, new byte[0]));
+    }
+
+    /** Deletes everything of {@code partition}: its entries, their records, and that this disk holds it. */
+    public CompletableFuture<Void> dropPartition(int partition) {
+        byte[] from = Keys.partition(partition);
+        byte[] to = Keys.partitionEnd(partition);
+        byte[] held = Keys.held(partition);
+        return committer.submit(batch -> {
+            for (int family = ENTRIES; family <= EXPIRY; family++) {
+                batch.deleteRange(families.get(family), from, to);
+            }
+            batch.delete(families.get(0), held);
+        });
+    }
+
+    /** The partitions this disk holds a copy of: those held and not dropped since. */
+    public BitSet heldPartitions() {
+        BitSet held = new BitSet();
+        byte[] prefix = Keys.heldPrefix();
+        try (Slice upper = new Slice(Keys.end(prefix));
+             ReadOptions read = new ReadOptions().setIterateUpperBound(upper);
+             RocksIterator it = db.newIterator(families.get(0), read)) {
+            for (it.seek(prefix); it.isValid(); it.next()) {
+                held.set(Keys.heldPartition(it.key()));
+            }
+            check(it);
+        }
+        return held;
+    }
+
+    /**
+     * Records, synced before it returns whatever the mode, that {@code clusterName} holds data on this disk; keeps the
+     * first marker if there is one. Call it once the cluster has written its first data, off partition threads.
+     */
+    public DataMarker markHoldsData(String clusterName, long now) {
+        Optional<DataMarker> existing = marker();
+        if (existing.isPresent()) {
+            return existing.get();
+        }
+        DataMarker marker = new DataMarker(clusterName, now);
+        try (WriteOptions write = new WriteOptions().setSync(true)) {
+            db.put(families.get(0), write, Keys.MARKER, encode(marker));
+        } catch (RocksDBException e) {
+            throw new StoreFailure("cannot write the data marker", e);
+        }
+        return marker;
+    }
+
+    /** The marker, if a cluster has held data on this disk. */
+    public Optional<DataMarker> marker() {
+        try {
+            byte[] value = db.get(families.get(0), Keys.MARKER);
+            return value == null ? Optional.empty() : Optional.of(decode(value));
+        } catch (RocksDBException e) {
+            throw new StoreFailure("cannot read the data marker", e);
+        }
+    }
+
+    /** Writes waiting for the committer now. */
+    public int queuedWrites() {
+        return committer.queued();
+    }
+
+    /** Rounds committed and syncs made since the store opened: a round count well below the writes is group commit. */
+    public long rounds() {
+        return committer.rounds();
+    }
+
+    public long syncs() {
+        return committer.syncs();
+    }
+
+    /** Bytes the block cache holds now, memtables included: the store's native memory, less the engine's own. */
+    public long cacheUsage() {
+        return cache.getUsage();
+    }
+
+    /** A RocksDB property summed over the column families, such as {@code rocksdb.cur-size-all-mem-tables}. */
+    public long property(String name) {
+        try {
+            return db.getAggregatedLongProperty(name);
+        } catch (RocksDBException e) {
+            throw new StoreFailure("cannot read " + name, e);
+        }
+    }
+
+    /** Bytes of the store's files on disk. */
+    public long diskBytes() {
+        try (Stream<Path> files = Files.walk(settings.directory())) {
+            return files.filter(Files::isRegularFile).mapToLong(file -> file.toFile().length()).sum();
+        } catch (IOException e) {
+            throw new StoreFailure("cannot list " + settings.directory(), e);
+        }
+    }
+
+    /** Writes what is queued, then closes the engine (which flushes nothing it need not: the log has it all). */
+    @Override
+    public void close() {
+        committer.close();
+        families.forEach(ColumnFamilyHandle::close);
+        db.close();
+        closeOptions();
+    }
+
+    private void closeOptions() {
+        options.close();
+        familyOptions.forEach(ColumnFamilyOptions::close);
+        filters.forEach(BloomFilter::close);
+        writeBuffers.close();
+        cache.close();
+    }
+
+    private static void check(RocksIterator it) {
+        try {
+            it.status();
+        } catch (RocksDBException e) {
+            throw new StoreFailure("read failed", e);
+        }
+    }
+
+    private static byte[] bytes(String name) {
+        return name.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private static byte[] encode(DataMarker marker) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeUTF(marker.clusterName());
+            out.writeLong(marker.since());
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    private static DataMarker decode(byte[] value) {
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(value))) {
+            return new DataMarker(in.readUTF(), in.readLong());
+        } catch (IOException e) {
+            throw new IllegalStateException("an unreadable data marker", e);
+        }
+    }
+}

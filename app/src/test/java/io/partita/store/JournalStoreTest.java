@@ -1,0 +1,188 @@
+package io.partita.store;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The store as the journal uses it, on real files in a temporary directory. */
+class JournalStoreTest {
+
+    @TempDir
+    Path dir;
+
+    private JournalStore open(String name) {
+        return JournalStore.open(StoreSettings.of(dir.resolve(name), Durability.FLUSH));
+    }
+
+    private static void await(java.util.concurrent.CompletableFuture<Void> write) throws Exception {
+        write.get(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void shouldReadAnAccountsHistoryNewestFirstInPages() throws Exception {
+        try (JournalStore store = open("m1")) {
+            await(store.append(7, Entries.range("a-1", 0, 24, 1_000)));
+            await(store.append(7, Entries.range("a-10", 0, 3, 1_000)));   // shares a prefix with a-1, not a key
+
+            List<Long> seen = new ArrayList<>();
+            long before = Long.MAX_VALUE;
+            int pages = 0;
+            HistoryPage page;
+            do {
+                page = store.history(7, "a-1", before, 10);
+                page.entries().forEach(entry -> seen.add(entry.seq()));
+                before = page.nextBefore();
+                pages++;
+            } while (!page.last());
+
+            assertEquals(3, pages);
+            List<Long> expected = new ArrayList<>();
+            for (long seq = 24; seq >= 0; seq--) {
+                expected.add(seq);
+            }
+            assertEquals(expected, seen);
+            assertEquals(Entries.entry("a-1", 24, 1_024), store.history(7, "a-1", Long.MAX_VALUE, 1).entries().get(0));
+            assertEquals(List.of(), store.history(8, "a-1", Long.MAX_VALUE, 10).entries());
+        }
+    }
+
+    @Test
+    void shouldFindARecordedTxIdAndNoOtherAccountsOrPartitions() throws Exception {
+        try (JournalStore store = open("m1")) {
+            await(store.append(3, Entries.range("a-1", 0, 99, 1_000)));
+
+            assertEquals(Entries.entry("a-1", 42, 1_042), store.find(3, "a-1", "tx-a-1-42").orElseThrow());
+            assertTrue(store.find(3, "a-1", "tx-a-1-100").isEmpty());
+            assertTrue(store.find(3, "a-2", "tx-a-1-42").isEmpty());
+            assertTrue(store.find(4, "a-1", "tx-a-1-42").isEmpty());
+        }
+    }
+
+    @Test
+    void shouldForgetATxIdWhoseSeqAnotherEntryTookOver() throws Exception {
+        try (JournalStore store = open("m1")) {
+            await(store.append(3, List.of(new StoredEntry("a-1", 5, "first", 1_000, new byte[] {1}))));
+            await(store.append(3, List.of(new StoredEntry("a-1", 5, "second", 1_001, new byte[] {2}))));
+
+            assertTrue(store.find(3, "a-1", "first").isEmpty());
+            assertEquals(1_001, store.find(3, "a-1", "second").orElseThrow().at());
+        }
+    }
+
+    @Test
+    void shouldDeleteOnlyEntriesRecordedBeforeTheRetentionCutoff() throws Exception {
+        try (JournalStore store = open("m1")) {
+            for (int partition = 0; partition < 5; partition++) {
+                await(store.append(partition, Entries.range("a-" + partition, 0, 99, 10_000)));
+            }
+
+            long deleted = store.expireBefore(10_050);
+
+            assertEquals(5 * 50, deleted);
+            for (int partition = 0; partition < 5; partition++) {
+                String account = "a-" + partition;
+                HistoryPage all = store.history(partition, account, Long.MAX_VALUE, 1_000);
+                assertEquals(50, all.entries().size());
+                assertEquals(50, all.entries().get(49).seq());
+                assertTrue(store.find(partition, account, "tx-" + account + "-49").isEmpty());
+                assertTrue(store.find(partition, account, "tx-" + account + "-50").isPresent());
+            }
+            assertEquals(0, store.expireBefore(10_050));
+        }
+    }
+
+    @Test
+    void shouldExportAPartitionAndImportItElsewhereEntryForEntry() throws Exception {
+        List<StoredEntry> exported = new ArrayList<>();
+        List<Integer> chunkSizes = new ArrayList<>();
+        try (JournalStore from = open("from"); JournalStore to = open("to")) {
+            await(from.append(11, Entries.range("a-1", 0, 149, 1_000)));
+            await(from.append(11, Entries.range("b-2", 0, 99, 1_000)));
+            await(from.append(12, Entries.range("c-3", 0, 9, 1_000)));
+
+            long count = from.export(11, 64, chunk -> {
+                chunkSizes.add(chunk.size());
+                exported.addAll(chunk);
+                to.append(11, chunk).join();
+            });
+
+            assertEquals(250, count);
+            assertEquals(List.of(64, 64, 64, 58), chunkSizes);
+            assertEquals(from.history(11, "a-1", Long.MAX_VALUE, 1_000), to.history(11, "a-1", Long.MAX_VALUE, 1_000));
+            assertEquals(from.history(11, "b-2", Long.MAX_VALUE, 1_000), to.history(11, "b-2", Long.MAX_VALUE, 1_000));
+            assertTrue(to.find(11, "b-2", "tx-b-2-7").isPresent());
+            assertEquals(List.of(), to.history(12, "c-3", Long.MAX_VALUE, 10).entries());
+            // The txId and expiry records were rebuilt on import: retention deletes there too.
+            assertEquals(2 * 50, to.expireBefore(1_050));
+        }
+    }
+
+    @Test
+    void shouldDropAPartitionAndNothingElse() throws Exception {
+        try (JournalStore store = open("m1")) {
+            for (int partition : new int[] {9, 10, 11}) {
+                await(store.holdPartition(partition));
+                await(store.append(partition, Entries.range("a-" + partition, 0, 9, 1_000)));
+            }
+
+            await(store.dropPartition(10));
+
+            assertTrue(store.history(10, "a-10", Long.MAX_VALUE, 100).entries().isEmpty());
+            assertTrue(store.find(10, "a-10", "tx-a-10-3").isEmpty());
+            assertEquals(10, store.history(9, "a-9", Long.MAX_VALUE, 100).entries().size());
+            assertEquals(10, store.history(11, "a-11", Long.MAX_VALUE, 100).entries().size());
+            BitSet held = new BitSet();
+            held.set(9);
+            held.set(11);
+            assertEquals(held, store.heldPartitions());
+        }
+    }
+
+    @Test
+    void shouldKeepEntriesPartitionsAndTheMarkerAcrossACloseAndReopen() throws Exception {
+        try (JournalStore store = open("m1")) {
+            assertTrue(store.marker().isEmpty());
+            assertEquals(new DataMarker("ledger", 1_234), store.markHoldsData("ledger", 1_234));
+            assertEquals(new DataMarker("ledger", 1_234), store.markHoldsData("ledger", 9_999));
+            await(store.holdPartition(270));
+            await(store.append(270, Entries.range("a-1", 0, 9, 1_000)));
+        }
+        try (JournalStore store = open("m1")) {
+            assertEquals(new DataMarker("ledger", 1_234), store.marker().orElseThrow());
+            assertTrue(store.heldPartitions().get(270));
+            assertEquals(10, store.history(270, "a-1", Long.MAX_VALUE, 100).entries().size());
+        }
+    }
+
+    @Test
+    void shouldRefuseAnIdTooLongForItsLengthByteBeforeQueueingAnything() {
+        try (JournalStore store = open("m1")) {
+            StoredEntry tooLong = new StoredEntry("a".repeat(256), 0, "t", 0, new byte[0]);
+            assertThrows(IllegalArgumentException.class, () -> store.append(0, List.of(tooLong)));
+            assertFalse(store.rounds() > 0);
+        }
+    }
+
+    @Test
+    void shouldRefuseASecondOpenOfOneDirectory() {
+        try (JournalStore store = open("m1")) {
+            assertThrows(StoreFailure.class, () -> open("m1"));
+        }
+    }
+
+    @Test
+    void shouldGiveEachMemberItsOwnDirectory() {
+        assertEquals(dir.resolve("node-1_5701"), StoreSettings.memberDirectory(dir, "node-1:5701"));
+        assertThrows(IllegalArgumentException.class, () -> StoreSettings.memberDirectory(dir, ".."));
+    }
+}
