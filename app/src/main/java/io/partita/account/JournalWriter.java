@@ -212,8 +212,12 @@ final class JournalWriter {
             nextSweep = now + settings.sweepInterval().toMillis();
             if (mine) {
                 // Entries the tails hold on purpose are not stale: they stay whether the journal holds them or not.
+                // While members are missing the hold cutoff stands still, and what a dead member never journaled
+                // since then must still reach the journal: the sweep then looks at everything past the grace.
                 long holdCutoff = holdCutoff();
-                sweep(Math.min(now - settings.sweepGrace().toMillis(), holdCutoff), holdCutoff);
+                long staleBefore = now - settings.sweepGrace().toMillis();
+                boolean whole = membership == null || membership.whole();
+                sweep(whole ? Math.min(staleBefore, holdCutoff) : staleBefore, holdCutoff);
             }
         }
         if (now >= nextRetentionCheck) {

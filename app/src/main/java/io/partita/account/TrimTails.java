@@ -24,7 +24,7 @@ import java.util.Map;
  * <p>Entries recorded since {@code holdCutoff} stay even once journaled, up to {@link JournalSettings#MAX_HELD} per
  * tail: a member cut off from the others by a network split takes a heartbeat timeout to notice, and until the two
  * sides merge, what it recorded must still be in its accounts (the merge joins tails, {@link AccountUnion}); the
- * cutoff stops moving while the cluster is short of members ({@link JournalWriter#holdCutoff}). What leaves past the
+ * cutoff stops moving while members are missing ({@link JournalWriter#holdCutoff}). What leaves past the
  * bound is put back from the journal before a merge ({@link TailRestore}).
  */
 @ClassId(6)
@@ -68,7 +68,16 @@ public final class TrimTails extends LedgerProcessor<Object, TrimTails> {
             account = account.trimmedThrough(journaled);
             ledger.trim(entry, account, journaled);
         }
-        return Tail.oldestAt(account.tail()) < staleBefore ? account : null;
+        if (Tail.oldestAt(account.tail()) >= staleBefore) {
+            return null;
+        }
+        // Stale and not journaled (a dead member's queue): what the sweep writes. Held entries the journal has are not.
+        for (JournalEntry left : account.tailEntries(entry.getKey())) {
+            if (left.at() < staleBefore && ledger.journaled(partition, left.accountId(), left.txId()) == null) {
+                return account;
+            }
+        }
+        return null;
     }
 
     @Override

@@ -41,7 +41,25 @@ public final class Members {
         createProxies(member);
         PartitionSentinels.of(member).start();
         features.forEach(feature -> feature.start(member));
+        awaitMajority(member);
         return member;
+    }
+
+    /**
+     * Returns once split-brain protection lets the member serve: Hazelcast first evaluates it one heartbeat interval
+     * after the member starts alone, or as soon as others join it, and refuses every protected operation until then.
+     * With {@code partita.cluster-size} or a fixed {@code partita.split-brain-protection} above the members present,
+     * that is once enough have joined, however long it takes (the node's HTTP port stays closed meanwhile).
+     */
+    static void awaitMajority(HazelcastInstance member) {
+        while (!HazelcastConfigs.majorityPresent(member) && member.getLifecycleService().isRunning()) {
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     /**

@@ -52,6 +52,8 @@ class MemberStartTest {
                 List.of("127.0.0.1:" + port), 0);
         member = Hazelcast.newHazelcastInstance(HazelcastConfigs.memberConfig(properties, "http://127.0.0.1:0",
                 AllFeatures.LIST));
+        // Alone, a member serves once split-brain protection has first been evaluated (a heartbeat interval in).
+        Members.awaitMajority(member);
         IMap<String, Account> accounts = AccountFeature.accounts(member);
         accounts.set("early", Account.open(100, 0));
 
