@@ -1,5 +1,7 @@
 package io.partita.node;
 
+import com.hazelcast.cluster.Member;
+import com.hazelcast.cluster.impl.MemberImpl;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.instance.EndpointQualifier;
 import com.hazelcast.instance.impl.HazelcastInstanceImpl;
@@ -84,5 +86,10 @@ public final class Internals {
     static boolean terminating() {
         return StackWalker.getInstance().walk(frames -> frames.anyMatch(frame ->
                 frame.getMethodName().equals("terminate") && frame.getClassName().endsWith("LifecycleServiceImpl")));
+    }
+
+    /** The member list version {@code member} joined at, the same on every member (lower is older); -1 if unknown. */
+    static int joinVersion(Member member) {
+        return member instanceof MemberImpl impl ? impl.getMemberListJoinVersion() : -1;
     }
 }

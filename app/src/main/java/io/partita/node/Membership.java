@@ -60,7 +60,7 @@ public final class Membership implements InitialMembershipListener {
 
     /** When each member's last heartbeat (or its join) arrived here, by this member's monotonic clock. */
     private final Map<UUID, Long> heardAt = new ConcurrentHashMap<>();
-    /** Each member's age: members seen earlier have lower ranks; every member ranks the common ones alike. */
+    /** Each member's age: the member list version it joined at (lower is older), the same on every member. */
     private final Map<UUID, Long> rank = new HashMap<>();
     private final Map<UUID, Missing> missing = new LinkedHashMap<>();
     private final Set<UUID> leaving = new HashSet<>();
@@ -233,7 +233,12 @@ public final class Membership implements InitialMembershipListener {
     private void observe(Set<Member> members) {
         List<Member> list = new ArrayList<>(members);
         for (Member member : list) {
-            if (rank.putIfAbsent(member.getUuid(), nextRank) == null) {
+            // Age by the member list version the member joined at, which every member of the cluster agrees on (a
+            // member's own first view may hold only itself, so the order it first saw others in is no measure).
+            int joined = Internals.joinVersion(member);
+            if (joined > 0) {
+                rank.put(member.getUuid(), (long) joined);
+            } else if (rank.putIfAbsent(member.getUuid(), Integer.MAX_VALUE + nextRank) == null) {
                 nextRank++;
             }
             if (member.localMember()) {

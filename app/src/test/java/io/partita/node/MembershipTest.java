@@ -127,6 +127,26 @@ class MembershipTest {
     }
 
     @Test
+    void shouldRankMembersByWhenTheyJoinedNotByWhenThisMemberFirstSawThem() {
+        Member self = member(5703, true);
+        Membership membership = new Membership(WINDOW, BOUND, 0, nanos::get);
+        present.add(self);
+        membership.init(new InitialMembershipEvent(CLUSTER, new LinkedHashSet<>(present)));
+        Member oldest = member(5701, false);
+        Member second = member(5702, false);
+        Member youngest = member(5704, false);
+        present.clear();
+        present.addAll(List.of(oldest, second, self, youngest));
+        for (Member added : List.of(oldest, second, youngest)) {
+            membership.memberAdded(new MembershipEvent(CLUSTER, added, MembershipEvent.MEMBER_ADDED, members()));
+        }
+        present.forEach(membership::heard);
+        remove(membership, oldest);
+        remove(membership, second);
+        assertFalse(majority(membership), "2 of 4, and the oldest is across the split, whatever this member saw first");
+    }
+
+    @Test
     void shouldCountOnlyMembersWhoseHeartbeatsArriveWithinTheWindowWhateverTheirClocks() {
         Membership membership = started(0, 3, 0);
         nanos.addAndGet(WINDOW.toNanos() + 1);
@@ -181,9 +201,13 @@ class MembershipTest {
         return new LinkedHashSet<>(present);
     }
 
+    /** A member that joined at the member list version {@code port - 5700}: the lower the port, the older. */
     private static Member member(int port, boolean local) {
         try {
-            return new MemberImpl(new Address("127.0.0.1", port), MemberVersion.UNKNOWN, local, UUID.randomUUID());
+            MemberImpl member = new MemberImpl(new Address("127.0.0.1", port), MemberVersion.UNKNOWN, local,
+                    UUID.randomUUID());
+            member.setMemberListJoinVersion(port - 5700);
+            return member;
         } catch (UnknownHostException e) {
             throw new IllegalStateException(e);
         }
