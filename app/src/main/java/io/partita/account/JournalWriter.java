@@ -64,6 +64,7 @@ final class JournalWriter {
     private long nextSweep;
     private long nextRetentionCheck;
     private final Membership membership;
+    private final ClusterClock clock;
     /** When this member last saw the whole cluster, by {@link System#nanoTime()}; see {@link #holdCutoff}. */
     private volatile long lastWhole = System.nanoTime();
     /** When {@link #holdCutoff} last asked whether the cluster is whole, by {@link System#nanoTime()}. */
@@ -73,6 +74,7 @@ final class JournalWriter {
         this.hazelcast = hazelcast;
         this.settings = settings;
         this.membership = Membership.of(hazelcast);
+        this.clock = ClusterClock.of(hazelcast);
         this.lanes = new Lane[partitionCount];
         for (int i = 0; i < partitionCount; i++) {
             lanes[i] = new Lane();
@@ -82,7 +84,7 @@ final class JournalWriter {
     }
 
     void start() {
-        long now = ClusterClock.now(hazelcast);
+        long now = clock.now();
         nextSweep = now + settings.sweepInterval().toMillis();
         nextRetentionCheck = now + RETENTION_CHECK_MILLIS;
         thread.start();
@@ -203,7 +205,7 @@ final class JournalWriter {
 
     /** The oldest member's periodic work: the sweep of stale tails, and the journal's retention. */
     private void housekeeping() {
-        long now = ClusterClock.now(hazelcast);
+        long now = clock.now();
         if (now < nextSweep && now < nextRetentionCheck) {
             return;
         }
@@ -263,7 +265,7 @@ final class JournalWriter {
             }
         }
         long sinceWhole = TimeUnit.NANOSECONDS.toMillis(Math.max(0, now - lastWhole));
-        return ClusterClock.now(hazelcast) - sinceWhole - settings.hold().toMillis();
+        return clock.now() - sinceWhole - settings.hold().toMillis();
     }
 
     private IMap<JournalKey, JournalRecord> journal() {

@@ -47,7 +47,7 @@ public final class ClusterClock {
     }
 
     /** The member's clock, anchored to Hazelcast's cluster time the first time it is asked for. */
-    static ClusterClock of(HazelcastInstance hazelcast) {
+    public static ClusterClock of(HazelcastInstance hazelcast) {
         return PerMember.of(hazelcast, USER_CONTEXT_KEY, ClusterClock.class,
                 member -> new ClusterClock(member.getCluster().getClusterTime(), System::nanoTime));
     }
@@ -62,7 +62,8 @@ public final class ClusterClock {
         return System.currentTimeMillis() - now(hazelcast);
     }
 
-    long now() {
+    /** Now, in epoch milliseconds of the cluster's time: for a caller that asks often and keeps the clock. */
+    public long now() {
         Anchor at = anchor;
         return at.millis() + TimeUnit.NANOSECONDS.toMillis(nanos.getAsLong() - at.nanos());
     }

@@ -65,7 +65,6 @@ public final class Membership implements InitialMembershipListener {
     private final Map<UUID, Missing> missing = new LinkedHashMap<>();
     private final Set<UUID> leaving = new HashSet<>();
     private List<Member> current = List.of();
-    private UUID local;
     private long nextRank;
     private int expected = 1;
     private Forgotten lastForgotten;
@@ -88,7 +87,7 @@ public final class Membership implements InitialMembershipListener {
         this.boundNanos = bound.toNanos();
         this.sizeOverride = sizeOverride;
         this.nanos = nanos;
-        this.expected = Math.max(1, sizeOverride);
+        this.expected = floor();
         this.whole = expected <= 1;
     }
 
@@ -113,7 +112,7 @@ public final class Membership implements InitialMembershipListener {
         Member gone = event.getMember();
         heardAt.remove(gone.getUuid());
         if (leaving.remove(gone.getUuid())) {
-            expected = Math.max(Math.max(1, sizeOverride), expected - 1);
+            expected = Math.max(floor(), expected - 1);
             LOG.info("Member {} left gracefully; the cluster is whole with {} members", address(gone), expected);
         } else if (!gone.localMember()) {
             if (missing.isEmpty()) {
@@ -151,10 +150,8 @@ public final class Membership implements InitialMembershipListener {
             LOG.warn("Missing members {} declared gone by {}: the cluster is whole with {} members (was {})",
                     forgotten.members(), by, current.size(), expected);
         }
-        missing.clear();
-        expected = Math.max(Math.max(1, sizeOverride), current.size());
         lastForgotten = forgotten;
-        summarize();
+        wholeWithThePresent();
         return forgotten;
     }
 
@@ -170,9 +167,7 @@ public final class Membership implements InitialMembershipListener {
                     LOG.warn("Members {} have been missing longer than {}: they are taken as gone",
                             missing.values().stream().map(Missing::address).toList(),
                             Duration.ofNanos(boundNanos));
-                    missing.clear();
-                    expected = Math.max(Math.max(1, sizeOverride), current.size());
-                    summarize();
+                    wholeWithThePresent();
                 }
             }
         }
@@ -241,9 +236,6 @@ public final class Membership implements InitialMembershipListener {
             } else if (rank.putIfAbsent(member.getUuid(), Integer.MAX_VALUE + nextRank) == null) {
                 nextRank++;
             }
-            if (member.localMember()) {
-                local = member.getUuid();
-            }
         }
         current = List.copyOf(list);
         Set<String> present = new HashSet<>();
@@ -258,6 +250,18 @@ public final class Membership implements InitialMembershipListener {
                     missing.values().stream().map(Missing::address).toList());
             missing.clear();
         }
+        summarize();
+    }
+
+    /** The fewest members the cluster has when whole: 1, or the configured size. */
+    private int floor() {
+        return Math.max(1, sizeOverride);
+    }
+
+    /** The missing members are gone: the cluster is whole with the members present now. */
+    private void wholeWithThePresent() {
+        missing.clear();
+        expected = Math.max(floor(), current.size());
         summarize();
     }
 

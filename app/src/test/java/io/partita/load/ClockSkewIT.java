@@ -7,9 +7,6 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -54,8 +51,6 @@ class ClockSkewIT {
     private static final Duration RENEW_EVERY = Duration.ofSeconds(3);
     private static final Duration RENEWING = Duration.ofSeconds(24);
     private static final Duration SPLIT = Duration.ofSeconds(30);
-    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(2)).build();
 
     private static Netns netns;
     private static ProcessCluster cluster;
@@ -157,9 +152,9 @@ class ClockSkewIT {
         String account = prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
         await(node + " serves").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() ->
                 node.get("/health/readiness") != null
-                        && status(send(node, "POST", "/accounts", "{\"id\":\"" + account + "\",\"balance\":10}"))
+                        && status(node.send("POST", "/accounts", "{\"id\":\"" + account + "\",\"balance\":10}"))
                         / 100 == 2
-                        && status(send(node, "POST", "/accounts/" + account + "/transactions",
+                        && status(node.send("POST", "/accounts/" + account + "/transactions",
                         "{\"txId\":\"t-" + account + "\",\"type\":\"CREDIT\",\"amount\":1}")) == 200);
     }
 
@@ -170,11 +165,11 @@ class ClockSkewIT {
     @SuppressWarnings("unchecked")
     private static LeaseRun renewLeases(String group) throws Exception {
         NodeProcess first = cluster.node(0);
-        assertEquals(201, status(send(first, "PUT", "/groups/" + group,
+        assertEquals(201, status(first.send("PUT", "/groups/" + group,
                 "{\"shards\":" + SHARDS + ",\"leaseSeconds\":" + LEASE_SECONDS + "}")));
         List<String> workers = new ArrayList<>();
         for (int w = 0; w < WORKERS; w++) {
-            HttpResponse<String> joined = send(cluster.node(w % NODES), "POST", "/groups/" + group + "/workers",
+            HttpResponse<String> joined = cluster.node(w % NODES).send("POST", "/groups/" + group + "/workers",
                     "{\"requestId\":\"join-" + w + "\"}");
             assertEquals(201, status(joined), () -> joined == null ? "no answer" : joined.body());
             workers.add((String) Json.object(joined.body()).get("workerId"));
@@ -186,7 +181,7 @@ class ClockSkewIT {
         for (int round = 0; round < rounds; round++) {
             for (int w = 0; w < workers.size(); w++) {
                 NodeProcess via = cluster.node((round + w) % NODES);
-                HttpResponse<String> renewed = send(via, "POST",
+                HttpResponse<String> renewed = via.send("POST",
                         "/groups/" + group + "/workers/" + workers.get(w) + "/renew", "");
                 if (status(renewed) == 410) {
                     lost++;
@@ -238,20 +233,6 @@ class ClockSkewIT {
     /** Sets node {@code index}'s wall clock {@code seconds} from the true time (libfaketime's offset file). */
     private static void setClock(int index, int seconds) throws IOException {
         Files.writeString(clocks.get(index), (seconds >= 0 ? "+" : "") + seconds + "s\n");
-    }
-
-    private static HttpResponse<String> send(NodeProcess node, String method, String path, String body) {
-        try {
-            return HTTP.send(HttpRequest.newBuilder(URI.create(node.url() + path))
-                    .header("Content-Type", "application/json").timeout(Duration.ofSeconds(20))
-                    .method(method, HttpRequest.BodyPublishers.ofString(body)).build(),
-                    HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            return null;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return null;
-        }
     }
 
     private static int status(HttpResponse<String> response) {

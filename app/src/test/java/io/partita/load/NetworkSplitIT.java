@@ -229,10 +229,10 @@ class NetworkSplitIT {
         for (int i = 0; i < JOB_ACCOUNTS; i++) {
             String id = "js-" + i;
             accounts.add(id);
-            assertEquals(201, send(via, "POST", "/accounts", "{\"id\":\"" + id + "\",\"balance\":" + OPENING + "}")
+            assertEquals(201, via.send("POST", "/accounts", "{\"id\":\"" + id + "\",\"balance\":" + OPENING + "}")
                     .statusCode());
         }
-        assertEquals(200, send(via, "PUT", "/schedules/js-every-5s", "{\"cron\":\"*/5 * * * * *\","
+        assertEquals(200, via.send("PUT", "/schedules/js-every-5s", "{\"cron\":\"*/5 * * * * *\","
                 + "\"job\":{\"type\":\"FEE\",\"amount\":1,\"concurrent\":true}}").statusCode());
         await("the schedule fires before the split").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
                 .until(() -> firings(via) >= 1);
@@ -240,7 +240,7 @@ class NetworkSplitIT {
         long cutAt = System.nanoTime();
         netns.cut(indexes(minority));
         try {
-            HttpResponse<String> started = send(via, "POST", "/jobs",
+            HttpResponse<String> started = via.send("POST", "/jobs",
                     "{\"id\":\"js-cut\",\"type\":\"FEE\",\"amount\":7,\"concurrent\":true}");
             assertEquals(202, started.statusCode(), started.body());
             await("the split lasted " + JOB_SPLIT.toSeconds() + " s").atMost(JOB_SPLIT.plusSeconds(10))
@@ -255,7 +255,7 @@ class NetworkSplitIT {
         long firingsAtHeal = firings(via);
         await("the schedule fires after the heal").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
                 .until(() -> firings(via) >= firingsAtHeal + 1);
-        assertEquals(204, send(via, "DELETE", "/schedules/js-every-5s", "").statusCode());
+        assertEquals(204, via.send("DELETE", "/schedules/js-every-5s", "").statusCode());
 
         AtomicReference<List<Map<String, Object>>> jobs = new AtomicReference<>();
         await("every job of the test finished").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1))
@@ -300,13 +300,6 @@ class NetworkSplitIT {
     private static long firings(NodeProcess node) {
         String body = node.get("/schedules/js-every-5s");
         return body == null ? 0 : ((Number) Json.object(body).get("firings")).longValue();
-    }
-
-    private static HttpResponse<String> send(NodeProcess node, String method, String path, String body)
-            throws Exception {
-        return HTTP.send(HttpRequest.newBuilder(URI.create(node.url() + path))
-                .header("Content-Type", "application/json").timeout(Duration.ofSeconds(20))
-                .method(method, HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     /**

@@ -122,13 +122,21 @@ final class NodeProcess {
      * remove it): it tells a hang from an answer, it does not measure speed.
      */
     String get(String path) {
+        HttpResponse<String> response = send("GET", path, null);
+        return response != null && response.statusCode() == 200 ? response.body() : null;
+    }
+
+    /** One request with a JSON body (or none), or null when the node does not answer in time; as {@link #get}. */
+    HttpResponse<String> send(String method, String path, String body) {
         try {
             HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(url() + path))
-                    .timeout(Duration.ofSeconds(20)).GET().build(), HttpResponse.BodyHandlers.ofString());
-            lastAnswer = "GET " + path + ": " + response.statusCode() + " " + response.body();
-            return response.statusCode() == 200 ? response.body() : null;
+                    .header("Content-Type", "application/json").timeout(Duration.ofSeconds(20))
+                    .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                            : HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+            lastAnswer = method + " " + path + ": " + response.statusCode() + " " + response.body();
+            return response;
         } catch (IOException e) {
-            lastAnswer = "GET " + path + ": " + e;
+            lastAnswer = method + " " + path + ": " + e;
             return null;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
