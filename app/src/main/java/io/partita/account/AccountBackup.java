@@ -1,5 +1,7 @@
 package io.partita.account;
 
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.HazelcastInstanceAware;
 import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
@@ -25,9 +27,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * one primary instance at once, so it keeps each thread's deltas apart in a concurrent map keyed by thread.
  */
 @ClassId(2)
-public final class AccountBackup implements EntryProcessor<String, Account, Object>, FieldList {
+public final class AccountBackup implements EntryProcessor<String, Account, Object>, FieldList,
+        HazelcastInstanceAware {
 
     private Map<String, AccountDelta> deltas;
+    /** The member this backup runs on, injected on arrival; its disk takes the backup's copy too. */
+    private transient LedgerHost host;
 
     public AccountBackup() {
     }
@@ -40,12 +45,21 @@ public final class AccountBackup implements EntryProcessor<String, Account, Obje
     public Object process(Map.Entry<String, Account> entry) {
         AccountDelta delta = deltas.get(entry.getKey());
         if (delta != null) {
-            Account next = delta.apply(entry.getValue());
+            Account current = entry.getValue();
+            Account next = delta.apply(current);
             if (next != null) {
                 entry.setValue(next);
+                if (host != null) {
+                    host.stored(host.partitionOf(entry), entry.getKey(), current, next);
+                }
             }
         }
         return null;
+    }
+
+    @Override
+    public void setHazelcastInstance(HazelcastInstance hazelcastInstance) {
+        this.host = MemberLedger.of(hazelcastInstance);
     }
 
     @Override

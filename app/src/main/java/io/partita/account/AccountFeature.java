@@ -46,7 +46,7 @@ public final class AccountFeature implements Feature {
     public List<Supplier<? extends IdentifiedDataSerializable>> classes() {
         return List.of(ApplyTransactions::new, AccountBackup::new, TxOutcome::new, OpenAccount::new, TxOutcomes::new,
                 TrimTails::new, JournalPredicates.OfAccounts::new, ExpiredBefore::new, StaleTail::new,
-                AccountMergePolicy::new, JournalMergePolicy::new, MergeConflicts::new);
+                AccountMergePolicy::new, JournalMergePolicy::new, MergeConflicts::new, RecoverAccounts::new);
     }
 
     @Override

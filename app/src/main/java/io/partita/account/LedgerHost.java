@@ -27,4 +27,11 @@ public interface LedgerHost {
      * to {@link JournalSettings#MAX_HELD} per tail (see {@link TrimTails}; {@link TailRestore} puts back the rest).
      */
     long holdCutoff();
+
+    /**
+     * {@code accountId} now holds {@code after} on this member (its owner's or a backup's copy), {@code before} what it
+     * held (null for none): the member's disk takes it before the operation answers ({@link LedgerDisk}).
+     */
+    default void stored(int partition, String accountId, Account before, Account after) {
+    }
 }

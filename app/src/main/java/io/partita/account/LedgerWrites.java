@@ -65,6 +65,7 @@ public final class LedgerWrites {
             delta = delta.withTrim(journaled);
         }
         entry.setValue(after);
+        host.stored(partition, entry.getKey(), before, after);
         if (fence >= 0) {
             delta = delta.withFence(fence);
         }
@@ -109,10 +110,24 @@ public final class LedgerWrites {
         written.add(entry.getKey(), AccountDelta.NONE);
     }
 
-    /** Stores a whole new account (just opened). */
+    /** Stores a whole new account (just opened, or recovered from a disk). */
     void replace(Map.Entry<String, Account> entry, Account account) {
+        Account before = entry.getValue();
         entry.setValue(account);
+        host.stored(host.partitionOf(entry), entry.getKey(), before, account);
         written.add(entry.getKey(), AccountDelta.replacedBy(account));
+    }
+
+    /**
+     * {@code existing} joined with {@code merging}, another copy of the same account, as a split-brain merge joins
+     * them; the entries it appends go to the journal writer.
+     */
+    AccountUnion.Result union(int partition, String accountId, Account existing, Account merging) {
+        AccountUnion.Result joined = AccountUnion.of(accountId, existing, merging, host, partition);
+        if (!joined.appended().isEmpty()) {
+            host.recorded(partition, joined.appended());
+        }
+        return joined;
     }
 
     /** Stores {@code account} with its tail trimmed through {@code seq}. */

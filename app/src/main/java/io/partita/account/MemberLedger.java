@@ -23,6 +23,7 @@ public final class MemberLedger implements LedgerHost {
     private final LocalStores stores;
     private final PartitionSentinels sentinels;
     private final JournalWriter writer;
+    private final LedgerDisk disk;
     private final MergeReport merges = new MergeReport();
 
     private MemberLedger(HazelcastInstance hazelcast) {
@@ -30,6 +31,7 @@ public final class MemberLedger implements LedgerHost {
         this.sentinels = PartitionSentinels.of(hazelcast);
         this.writer = new JournalWriter(hazelcast, JournalSettings.of(hazelcast),
                 hazelcast.getPartitionService().getPartitions().size());
+        this.disk = new LedgerDisk(hazelcast, JournalSettings.of(hazelcast));
     }
 
     public static MemberLedger of(HazelcastInstance hazelcast) {
@@ -40,9 +42,13 @@ public final class MemberLedger implements LedgerHost {
     public static void start(HazelcastInstance hazelcast) {
         MemberLedger ledger = of(hazelcast);
         ledger.writer.start();
+        ledger.disk.start();
         hazelcast.getLifecycleService().addLifecycleListener(event -> {
             switch (event.getState()) {
-                case SHUTTING_DOWN -> ledger.writer.stop();
+                case SHUTTING_DOWN -> {
+                    ledger.writer.stop();
+                    ledger.disk.stop();
+                }
                 // This member's data is about to be merged into another cluster: what it queued was recorded on the
                 // side that is merging, and joins the other side's accounts through their tails, with new seqs.
                 // Written now, it would enter the journal with its old ones.
@@ -53,7 +59,11 @@ public final class MemberLedger implements LedgerHost {
                     ledger.writer.discardPending();
                     TailRestore.beforeMerge(hazelcast, ledger.writer.holdCutoff());
                 }
-                case MERGED, MERGE_FAILED -> ledger.writer.pause(false);
+                case MERGED, MERGE_FAILED -> {
+                    ledger.writer.pause(false);
+                    // The merge changed accounts without their entry processors: every copy goes to disk again.
+                    ledger.disk.copyAllAgain();
+                }
                 default -> {
                 }
             }
@@ -85,6 +95,20 @@ public final class MemberLedger implements LedgerHost {
     @Override
     public long holdCutoff() {
         return writer.holdCutoff();
+    }
+
+    @Override
+    public void stored(int partition, String accountId, Account before, Account after) {
+        disk.stored(partition, accountId, before, after);
+    }
+
+    /** Accounts and journal entries this member put back from its disk at start. */
+    public long recoveredAccounts() {
+        return disk.recoveredAccounts();
+    }
+
+    public long recoveredEntries() {
+        return disk.recoveredEntries();
     }
 
     /**

@@ -77,7 +77,11 @@ public final class HazelcastConfigs {
         config.getUserContext().put(Membership.USER_CONTEXT_KEY, membership);
         config.addListenerConfig(new ListenerConfig(membership));
         config.getExecutorConfig(MembershipNotice.EXECUTOR).setPoolSize(1).setStatisticsEnabled(false);
+        MemberDisk.configure(config, properties);
         Feature.Setup setup = new Feature.Setup(properties, protection(config, properties, membership));
+        // Which members found data on their disks at start (MemberDisk): a member with none starts a new ledger only
+        // if no member has any.
+        config.addMapConfig(setup.map(MemberDisk.DISKS, PutIfAbsentMergePolicy.class));
         // Lost exactly when a partition's data is lost (PartitionSentinels): the same backups as the ledger. A merge
         // never brings a sentinel into a partition this side lost, so that the other maps' policies can still tell.
         config.addMapConfig(setup.map(PartitionSentinels.MAP, DiscardMergePolicy.class)

@@ -13,6 +13,7 @@ import com.hazelcast.spi.impl.PartitionSpecificRunnable;
 import com.hazelcast.spi.impl.operationservice.impl.OperationServiceImpl;
 
 import java.time.Duration;
+import java.util.BitSet;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -115,15 +116,25 @@ public final class LocalStores {
      * Called off the partition threads.
      */
     public void onOwnedPartitions(IntConsumer task, Duration timeout) throws InterruptedException {
-        OperationServiceImpl operations = engine.getOperationService();
-        int partitions = engine.getPartitionService().getPartitionCount();
-        CountDownLatch done = new CountDownLatch(partitions);
-        AtomicReference<RuntimeException> failure = new AtomicReference<>();
-        for (int partition = 0; partition < partitions; partition++) {
-            if (!owns(partition)) {
-                done.countDown();
-                continue;
+        BitSet owned = new BitSet();
+        for (int partition = 0; partition < engine.getPartitionService().getPartitionCount(); partition++) {
+            if (owns(partition)) {
+                owned.set(partition);
             }
+        }
+        onPartitions(owned, task, timeout);
+    }
+
+    /**
+     * Runs {@code task} on the partition thread of each of {@code partitions} (whether this member owns it, backs it
+     * up or neither), and waits for all of them, at most {@code timeout}. A task that throws fails the wait with its
+     * error. Called off the partition threads.
+     */
+    public void onPartitions(BitSet partitions, IntConsumer task, Duration timeout) throws InterruptedException {
+        OperationServiceImpl operations = engine.getOperationService();
+        CountDownLatch done = new CountDownLatch(partitions.cardinality());
+        AtomicReference<RuntimeException> failure = new AtomicReference<>();
+        for (int partition = partitions.nextSetBit(0); partition >= 0; partition = partitions.nextSetBit(partition + 1)) {
             int partitionId = partition;
             operations.execute(new PartitionSpecificRunnable() {
                 @Override

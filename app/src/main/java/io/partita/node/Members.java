@@ -39,7 +39,8 @@ public final class Members {
         });
         ClusterClock.keep(member);
         createProxies(member);
-        PartitionSentinels.of(member).start();
+        MemberDisk disk = MemberDisk.open(member);
+        PartitionSentinels.of(member).start(disk.clusterMayBeNew());
         features.forEach(feature -> feature.start(member));
         awaitMajority(member);
         return member;
@@ -79,7 +80,7 @@ public final class Members {
      * split-brain protection on (partita.split-brain-protection), the step cannot complete until enough members have
      * joined: the member waits for them, as long as it takes (its readiness stays DOWN meanwhile).
      */
-    static void repeatUntilDone(Runnable step) {
+    public static void repeatUntilDone(Runnable step) {
         for (int attempt = 1; ; attempt++) {
             try {
                 step.run();

@@ -10,6 +10,8 @@ import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 
+import io.partita.store.Durability;
+
 import java.time.Duration;
 import java.util.List;
 
@@ -41,6 +43,13 @@ import java.util.List;
  * @param backupCount      synchronous backups of every map (1 to 3); 2 keeps every partition through the loss of any
  *                         two members, for clusters of 5 or more
  * @param partitionGroup   which members may not hold two copies of one partition
+ * @param durability       {@code flush} (the default): an acknowledged transaction is written to the owner's and the
+ *                         backup's disk (handed to the OS) first, and a restart of the whole cluster finds it;
+ *                         {@code fsync}: also synced first; {@code memory}: nothing on disk ({@link MemberDisk})
+ * @param dataDir          where the members started from this working directory keep their data, one subdirectory
+ *                         each
+ * @param memberName       this member's subdirectory under {@code dataDir}, the same across its restarts; empty:
+ *                         the member's address and port ({@code 127.0.0.1_5701})
  */
 @ConfigurationProperties("partita")
 public record PartitaProperties(
@@ -60,7 +69,10 @@ public record PartitaProperties(
         @Min(0) @Max(1000) int splitBrainProtection,
         @Min(0) @Max(1000) int clusterSize,
         @Min(1) @Max(3) int backupCount,
-        @Valid @NotNull PartitionGroup partitionGroup) {
+        @Valid @NotNull PartitionGroup partitionGroup,
+        @NotNull Durability durability,
+        @NotBlank String dataDir,
+        @Nullable @Pattern(regexp = "[A-Za-z0-9._-]{0,64}") String memberName) {
 
     public enum Discovery { MULTICAST, TCP, KUBERNETES }
 

@@ -52,17 +52,19 @@ public final class PartitionSentinels {
     }
 
     /**
-     * Creates every partition's sentinel if no partition has one (a new cluster), and starts listening for lost
-     * partitions and merges. Called once a member has started, before it serves anything. Other members starting
+     * Creates every partition's sentinel if no partition has one and {@code mayBeNew} (no member came back with data on
+     * its disk: a new cluster), and starts listening for lost partitions and merges. A cluster restarted from its disks
+     * gets a partition's sentinel back once a disk has brought the partition's data back ({@link #restore}); until
+     * then the partition is lost. Called once a member has started, before it serves anything. Other members starting
      * beside this one see the map no longer empty and leave the rest to it, so a write that meets a slow backup is
      * repeated rather than failing the start: a member that gave up half-way would leave the partitions it had not
      * reached without a sentinel, answering {@code partition-lost} for good.
      */
-    void start() {
+    void start(boolean mayBeNew) {
         hazelcast.getPartitionService().addPartitionLostListener(this::partitionLost);
         hazelcast.getLifecycleService().addLifecycleListener(this::lifecycle);
         IMap<String, Long> sentinels = map();
-        if (sentinels.isEmpty()) {
+        if (mayBeNew && sentinels.isEmpty()) {
             long now = ClusterClock.now(hazelcast);
             Members.repeatUntilDone(() -> {
                 for (int partition = 0; partition < HazelcastConfigs.PARTITION_COUNT; partition++) {

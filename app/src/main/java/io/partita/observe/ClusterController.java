@@ -15,14 +15,20 @@ import io.partita.account.MergeConflicts;
 import io.partita.account.MergeReport;
 import io.partita.locking.CpMembership;
 import io.partita.node.HazelcastConfigs;
+import io.partita.node.MemberDisk;
 import io.partita.node.Membership;
 import io.partita.node.MembershipNotice;
 import io.partita.node.PartitionSentinels;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.security.Principal;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 
@@ -38,6 +44,7 @@ import java.util.UUID;
 @Controller("/cluster")
 class ClusterController {
 
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterController.class);
     private static final int MAX_CONFLICTS_SHOWN = 1_000;
 
     private final HazelcastInstance hazelcast;
@@ -79,7 +86,35 @@ class ClusterController {
         return new ClusterView(hazelcast.getConfig().getClusterName(), HazelcastConfigs.PARTITION_COUNT,
                 safety.isSafe(), migrations.inFlight(), members, cp.view(),
                 PartitionSentinels.of(hazelcast).lostPartitions(), Membership.of(hazelcast).view(),
-                HazelcastConfigs.majorityPresent(hazelcast), ClockWatch.WARN_ABOVE.toMillis());
+                HazelcastConfigs.majorityPresent(hazelcast), ClockWatch.WARN_ABOVE.toMillis(), durability());
+    }
+
+    private DurabilityView durability() {
+        MemberDisk disk = MemberDisk.of(hazelcast);
+        MemberLedger ledger = MemberLedger.of(hazelcast);
+        return new DurabilityView(disk.durability().name().toLowerCase(Locale.ROOT),
+                disk.onDisk() ? disk.name() : null, disk.foundData(), disk.recovering(), ledger.recoveredAccounts(),
+                ledger.recoveredEntries());
+    }
+
+    /**
+     * Accepts that the lost partitions' data is gone for good (an admin's call: no disk and no side of a split will
+     * bring it back): each gets its sentinel again, so its accounts answer 404 and may be opened anew, and a txId
+     * sent again is applied as new. Logged with who asked; answers the partitions accepted.
+     */
+    @Delete("/lost")
+    @ExecuteOn(TaskExecutors.BLOCKING)
+    LossAccepted acceptLoss(@Nullable Principal principal) {
+        PartitionSentinels sentinels = PartitionSentinels.of(hazelcast);
+        List<Integer> accepted = new ArrayList<>();
+        for (int partition : sentinels.lostPartitions()) {
+            if (sentinels.restore(partition)) {
+                accepted.add(partition);
+            }
+        }
+        String by = principal == null ? "anonymous" : principal.getName();
+        LOG.warn("{} accepted the loss of partitions {}: their accounts start empty", by, accepted);
+        return new LossAccepted(by, accepted);
     }
 
     /**
@@ -143,7 +178,28 @@ class ClusterController {
     @Serdeable
     record ClusterView(String clusterName, int partitionCount, boolean clusterSafe, int migrationsInFlight,
                        List<MemberView> members, CpMembership.View cp, List<Integer> lostPartitions,
-                       Membership.View membership, boolean majorityHeardFrom, long clockWarnAboveMillis) {
+                       Membership.View membership, boolean majorityHeardFrom, long clockWarnAboveMillis,
+                       DurabilityView durability) {
+    }
+
+    /**
+     * This node's disk ({@code partita.durability}).
+     *
+     * @param mode              memory, flush or fsync
+     * @param member            its subdirectory under the data directory; null in memory mode
+     * @param foundData         whether it found data there at start
+     * @param recovering        whether it is still putting that data back (readiness is DOWN meanwhile)
+     * @param recoveredAccounts accounts it put back
+     * @param recoveredEntries  journal entries it put back
+     */
+    @Serdeable
+    record DurabilityView(String mode, @Nullable String member, boolean foundData, boolean recovering,
+                          long recoveredAccounts, long recoveredEntries) {
+    }
+
+    /** @param partitions the partitions whose loss was accepted; their accounts start empty */
+    @Serdeable
+    record LossAccepted(String by, List<Integer> partitions) {
     }
 
     /**

@@ -7,7 +7,9 @@ import io.micronaut.management.health.indicator.HealthIndicator;
 import io.micronaut.management.health.indicator.HealthResult;
 import io.micronaut.management.health.indicator.annotation.Readiness;
 import io.partita.node.HazelcastConfigs;
+import io.partita.node.HeapPressure;
 import io.partita.node.Membership;
+import io.partita.node.MemberDisk;
 import io.partita.node.PartitaProperties;
 import jakarta.inject.Singleton;
 import org.reactivestreams.Publisher;
@@ -58,7 +60,12 @@ class MemberReadiness implements HealthIndicator {
             details.put("expectedMembers", Membership.of(hazelcast).view().expected());
             details.put("clusterSafe", safe);
             details.put("majorityHeardFrom", majority);
-            up = members >= minClusterSize && safe && majority;
+            boolean recovering = MemberDisk.of(hazelcast).recovering();
+            details.put("recoveringFromDisk", recovering);
+            // Reported, not a reason to be unready: the node still answers reads while it refuses new work.
+            details.put("heapAfterLastCollection", Math.round(HeapPressure.jvm().afterLastCollection() * 100) / 100.0);
+            details.put("refusingWorkForMemory", HeapPressure.jvm().pressed());
+            up = members >= minClusterSize && safe && majority && !recovering;
         }
         return HealthResult.builder("hazelcast", up ? HealthStatus.UP : HealthStatus.DOWN).details(details).build();
     }

@@ -66,6 +66,7 @@ public final class JournalStore implements AutoCloseable {
     private static final int ENTRIES = 1;
     private static final int TXIDS = 2;
     private static final int EXPIRY = 3;
+    private static final int RECORDS = 4;
     private static final int EXPIRY_DELETE_BATCH = 4_096;
 
     private final StoreSettings settings;
@@ -78,6 +79,8 @@ public final class JournalStore implements AutoCloseable {
     private final List<ColumnFamilyHandle> families;
     private final RocksDB db;
     private final GroupCommitter committer;
+    private final WriteOptions flushedWrite = new WriteOptions().setSync(false);
+    private final WriteOptions syncedWrite = new WriteOptions().setSync(true);
 
     private JournalStore(StoreSettings settings, UnaryOperator<GroupCommitter.Sync> syncSeam) {
         this.settings = settings;
@@ -87,12 +90,13 @@ public final class JournalStore implements AutoCloseable {
                 .setWriteBufferManager(writeBuffers).setMaxBackgroundJobs(2).setKeepLogFileNum(3)
                 .setMaxTotalWalSize(4 * settings.writeBufferBytes());
         this.familyOptions = List.of(familyOptions(false), familyOptions(false), familyOptions(true),
-                familyOptions(false));
+                familyOptions(false), familyOptions(true));
         List<ColumnFamilyDescriptor> descriptors = List.of(
                 new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, familyOptions.get(0)),
                 new ColumnFamilyDescriptor(bytes("entries"), familyOptions.get(ENTRIES)),
                 new ColumnFamilyDescriptor(bytes("txids"), familyOptions.get(TXIDS)),
-                new ColumnFamilyDescriptor(bytes("expiry"), familyOptions.get(EXPIRY)));
+                new ColumnFamilyDescriptor(bytes("expiry"), familyOptions.get(EXPIRY)),
+                new ColumnFamilyDescriptor(bytes("records"), familyOptions.get(RECORDS)));
         this.families = new ArrayList<>();
         try {
             Files.createDirectories(settings.directory());
@@ -142,6 +146,30 @@ public final class JournalStore implements AutoCloseable {
      * thread (an {@link IllegalArgumentException} for an id too long); the future completes once they are durable.
      */
     public CompletableFuture<Void> append(int partition, List<StoredEntry> entries) {
+        GroupCommitter.Write write = encode(partition, entries, List.of(), false);
+        return committer.submit(write);
+    }
+
+    /**
+     * Writes, atomically and now, on the caller's thread: {@code entries} of {@code partition} (as {@link #append}
+     * does), {@code records} of the partition (a record with a null value is deleted), and, with {@code hold}, that
+     * this disk holds a copy of the partition. Returns once the write is in the operating system's hands ({@code FLUSH})
+     * or also synced ({@code FSYNC}; RocksDB then makes one sync for the writes of every thread waiting at that moment).
+     * The write-through path of a member's own replicas: it costs a write of the log to the OS, no disk read.
+     */
+    public void writeNow(int partition, List<StoredEntry> entries, List<StoredRecord> records, boolean hold) {
+        GroupCommitter.Write write = encode(partition, entries, records, hold);
+        try (WriteBatch batch = new WriteBatch()) {
+            write.addTo(batch);
+            db.write(settings.durability() == Durability.FSYNC ? syncedWrite : flushedWrite, batch);
+        } catch (RocksDBException e) {
+            throw new StoreFailure("write failed", e);
+        }
+    }
+
+    /** The keys and values of a write, encoded (and checked) on the caller's thread. */
+    private GroupCommitter.Write encode(int partition, List<StoredEntry> entries, List<StoredRecord> records,
+                                        boolean hold) {
         Keys.checkPartition(partition);
         int count = entries.size();
         byte[][] keys = new byte[count * 3][];
@@ -157,11 +185,46 @@ public final class JournalStore implements AutoCloseable {
             keys[3 * i + 2] = Keys.expiry(partition, entry.at(), account, entry.seq());
             values[3 * i + 2] = txId;
         }
-        return committer.submit(batch -> {
+        byte[][] recordKeys = new byte[records.size()][];
+        for (int i = 0; i < recordKeys.length; i++) {
+            recordKeys[i] = Keys.record(partition, records.get(i).key());
+        }
+        byte[] held = hold ? Keys.held(partition) : null;
+        return batch -> {
             for (int i = 0; i < keys.length; i++) {
                 batch.put(families.get(1 + i % 3), keys[i], values[i]);
             }
-        });
+            for (int i = 0; i < recordKeys.length; i++) {
+                byte[] value = records.get(i).value();
+                if (value == null) {
+                    batch.delete(families.get(RECORDS), recordKeys[i]);
+                } else {
+                    batch.put(families.get(RECORDS), recordKeys[i], value);
+                }
+            }
+            if (held != null) {
+                batch.put(families.get(0), held, new byte[0]);
+            }
+        };
+    }
+
+    /** Every record of {@code partition}, to {@code sink} on the caller's thread, as of one moment (a snapshot). */
+    public long records(int partition, Consumer<StoredRecord> sink) {
+        long read = 0;
+        Snapshot snapshot = db.getSnapshot();
+        try (Slice upper = new Slice(Keys.partitionEnd(partition));
+             ReadOptions options = new ReadOptions().setSnapshot(snapshot).setIterateUpperBound(upper)
+                     .setFillCache(false);
+             RocksIterator it = db.newIterator(families.get(RECORDS), options)) {
+            for (it.seek(Keys.partition(partition)); it.isValid(); it.next()) {
+                sink.accept(new StoredRecord(Keys.recordKey(it.key()), it.value()));
+                read++;
+            }
+            check(it);
+        } finally {
+            db.releaseSnapshot(snapshot);
+        }
+        return read;
     }
 
     /** Up to {@code limit} of an account's entries with a seq below {@code beforeSeq}, newest first. */
@@ -330,11 +393,24 @@ public final class JournalStore implements AutoCloseable {
         byte[] to = Keys.partitionEnd(partition);
         byte[] held = Keys.held(partition);
         return committer.submit(batch -> {
-            for (int family = ENTRIES; family <= EXPIRY; family++) {
+            for (int family = ENTRIES; family <= RECORDS; family++) {
                 batch.deleteRange(families.get(family), from, to);
             }
             batch.delete(families.get(0), held);
         });
+    }
+
+    /** {@link #dropPartition}, now, on the caller's thread. */
+    public void dropPartitionNow(int partition) {
+        try (WriteBatch batch = new WriteBatch()) {
+            for (int family = ENTRIES; family <= RECORDS; family++) {
+                batch.deleteRange(families.get(family), Keys.partition(partition), Keys.partitionEnd(partition));
+            }
+            batch.delete(families.get(0), Keys.held(partition));
+            db.write(settings.durability() == Durability.FSYNC ? syncedWrite : flushedWrite, batch);
+        } catch (RocksDBException e) {
+            throw new StoreFailure("drop failed", e);
+        }
     }
 
     /** The partitions this disk holds a copy of: those held and not dropped since. */
@@ -427,6 +503,8 @@ public final class JournalStore implements AutoCloseable {
     }
 
     private void closeOptions() {
+        flushedWrite.close();
+        syncedWrite.close();
         options.close();
         familyOptions.forEach(ColumnFamilyOptions::close);
         filters.forEach(BloomFilter::close);

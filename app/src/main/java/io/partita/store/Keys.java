@@ -93,6 +93,18 @@ final class Keys {
         return ByteBuffer.allocate(10).put(partition(partition)).putLong(at).array();
     }
 
+    /** A record's key in the records family: the partition, then the caller's key. */
+    static byte[] record(int partition, byte[] key) {
+        if (key.length == 0) {
+            throw new IllegalArgumentException("a record needs a key");
+        }
+        return ByteBuffer.allocate(2 + key.length).put(partition(partition)).put(key).array();
+    }
+
+    static byte[] recordKey(byte[] key) {
+        return Arrays.copyOfRange(key, 2, key.length);
+    }
+
     static byte[] held(int partition) {
         return ByteBuffer.allocate(HELD.length + 2).put(HELD).put(partition(partition)).array();
     }

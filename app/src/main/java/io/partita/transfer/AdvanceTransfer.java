@@ -1,5 +1,7 @@
 package io.partita.transfer;
 
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.HazelcastInstanceAware;
 import com.hazelcast.map.EntryProcessor;
 import io.partita.node.ClassId;
 import io.partita.node.FieldList;
@@ -18,7 +20,10 @@ import java.util.Map;
  */
 @ClassId(21)
 public final class AdvanceTransfer
-        implements EntryProcessor<TransferKey, Transfer, Transfer>, FieldList {
+        implements EntryProcessor<TransferKey, Transfer, Transfer>, FieldList, HazelcastInstanceAware {
+
+    /** The member it runs on, injected on arrival: its disk takes the record too. */
+    private transient HazelcastInstance member;
 
     private Transfer next;
     private long terminalTtlMillis;
@@ -43,12 +48,18 @@ public final class AdvanceTransfer
             return current;
         }
         ReplaceTransfer.store(entry, next, ttlMillis());
+        ReplaceTransfer.stored(member, entry.getKey(), next);
         advanced = entry.getKey();
         return next;
     }
 
     private long ttlMillis() {
         return next.state().terminal() ? terminalTtlMillis : ReplaceTransfer.NO_EXPIRY;
+    }
+
+    @Override
+    public void setHazelcastInstance(HazelcastInstance hazelcastInstance) {
+        this.member = hazelcastInstance;
     }
 
     @Override

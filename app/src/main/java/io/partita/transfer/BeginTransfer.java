@@ -1,5 +1,7 @@
 package io.partita.transfer;
 
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.HazelcastInstanceAware;
 import com.hazelcast.map.EntryProcessor;
 import io.partita.node.ClassId;
 import io.partita.node.FieldList;
@@ -18,7 +20,10 @@ import java.util.Map;
  */
 @ClassId(20)
 public final class BeginTransfer
-        implements EntryProcessor<TransferKey, Transfer, Transfer>, FieldList {
+        implements EntryProcessor<TransferKey, Transfer, Transfer>, FieldList, HazelcastInstanceAware {
+
+    /** The member it runs on, injected on arrival: its disk takes the record too. */
+    private transient HazelcastInstance member;
 
     private Transfer transfer;
     /** The key it stored the transfer under, or null: what its backup replaces. */
@@ -37,8 +42,14 @@ public final class BeginTransfer
             return entry.getValue();
         }
         ReplaceTransfer.store(entry, transfer, ReplaceTransfer.NO_EXPIRY);
+        ReplaceTransfer.stored(member, entry.getKey(), transfer);
         recorded = entry.getKey();
         return null;
+    }
+
+    @Override
+    public void setHazelcastInstance(HazelcastInstance hazelcastInstance) {
+        this.member = hazelcastInstance;
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.partita.transfer;
 
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.HazelcastInstanceAware;
 import io.partita.node.ClassId;
 import io.partita.node.ReplaceValue;
 
@@ -12,7 +14,8 @@ import java.util.Map;
  * again when Hazelcast sends the backup again; it stores the same record each time, so a second run changes nothing.
  */
 @ClassId(22)
-public final class ReplaceTransfer extends ReplaceValue<TransferKey, Transfer, Transfer> {
+public final class ReplaceTransfer extends ReplaceValue<TransferKey, Transfer, Transfer>
+        implements HazelcastInstanceAware {
 
     /** A record's time to live that means "never expires" (Hazelcast's per-entry TTL of 0). */
     static final long NO_EXPIRY = 0;
@@ -24,9 +27,25 @@ public final class ReplaceTransfer extends ReplaceValue<TransferKey, Transfer, T
         super(Map.of(key, transfer), ttlMillis);
     }
 
+    /** The member it runs on, injected on arrival: its disk takes the record too. */
+    private transient HazelcastInstance member;
+
+    @Override
+    public void setHazelcastInstance(HazelcastInstance hazelcastInstance) {
+        this.member = hazelcastInstance;
+    }
+
     @Override
     protected void store(Map.Entry<TransferKey, Transfer> entry, Transfer transfer) {
         store(entry, transfer, ttlMillis());
+        stored(member, entry.getKey(), transfer);
+    }
+
+    /** Writes the record to the disk of {@code member} (an unfinished one; a finished one leaves it). */
+    static void stored(HazelcastInstance member, TransferKey key, Transfer transfer) {
+        if (member != null) {
+            TransferDisk.KIND.stored(member, key, transfer);
+        }
     }
 
     /**

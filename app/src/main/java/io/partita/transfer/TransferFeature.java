@@ -9,6 +9,7 @@ import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import com.hazelcast.nio.serialization.compact.CompactReader;
 import com.hazelcast.nio.serialization.compact.CompactWriter;
 import io.partita.node.CompactCodec;
+import io.partita.node.DiskRecords;
 import io.partita.node.Feature;
 import jakarta.inject.Singleton;
 
@@ -51,6 +52,7 @@ public final class TransferFeature implements Feature {
         config.getSerializationConfig().getCompactSerializationConfig()
                 .addSerializer(TRANSFER_CODEC)
                 .addSerializer(TRANSFER_KEY_CODEC);
+        DiskRecords.register(config, TransferDisk.KIND);
     }
 
     static final CompactCodec<Transfer> TRANSFER_CODEC = CompactCodec.of(TRANSFER_TYPE,

@@ -23,7 +23,7 @@ import java.util.Set;
  *   <li>anyone: {@code /health} (probes) and {@code /prometheus} (scrapers);</li>
  *   <li>admin: {@code /jobs}, {@code /schedules}, {@code /sql}, opening an account ({@code POST /accounts}), creating
  *   and deleting lease groups ({@code PUT}/{@code DELETE /groups/{group}}), declaring missing members gone
- *   ({@code DELETE /cluster/missing});</li>
+ *   ({@code DELETE /cluster/missing}) and lost partitions' data gone for good ({@code DELETE /cluster/lost});</li>
  *   <li>client (and admin): everything else: transactions, transfers, batches, reads, the cluster views and the
  *   dashboard, lease workers.</li>
  * </ul>
@@ -77,7 +77,7 @@ class AccessRule implements SecurityRule<HttpRequest<?>> {
 
     private static boolean adminOnly(HttpMethod method, String path) {
         if (under(path, "/jobs") || under(path, "/schedules") || under(path, "/sql")
-                || under(path, "/cluster/missing")) {
+                || under(path, "/cluster/missing") || under(path, "/cluster/lost")) {
             return true;
         }
         if (method == HttpMethod.POST && (path.equals("/accounts") || path.equals("/accounts/"))) {

@@ -5,6 +5,7 @@ import org.awaitility.core.ConditionTimeoutException;
 
 import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -75,12 +76,20 @@ final class ProcessCluster implements AutoCloseable {
                 .collect(Collectors.joining(",")));
         env.put("PARTITA_CP_MEMBERS", "3");
         env.put("PARTITA_MIN_CLUSTER_SIZE", String.valueOf(size));
+        // Durable as a node is by default, each cluster with its data under the build's directory: a restarted node
+        // finds its own data, and no test finds another's.
+        env.put("PARTITA_DATA_DIR", dataDir().toAbsolutePath().toString());
         // No cluster size and no split-brain protection setting: the nodes take both from the members they see, as a
         // node started as the README says does.
         env.putAll(timing);
         for (int i = 0; i < size; i++) {
             nodes.add(new NodeProcess(clusterName + "-n" + (i + 1), places.get(i), env));
         }
+    }
+
+    /** Where this cluster's nodes keep their data, one subdirectory each. */
+    Path dataDir() {
+        return Path.of("target", "it-data", clusterName);
     }
 
     private static List<NodeProcess.Place> loopback(int count) {

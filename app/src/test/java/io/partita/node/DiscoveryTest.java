@@ -2,6 +2,7 @@ package io.partita.node;
 
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
+import io.partita.store.Durability;
 import io.partita.support.AllFeatures;
 import io.partita.support.Ports;
 import io.partita.support.TestProperties;
@@ -45,7 +46,7 @@ class DiscoveryTest {
                 1, Duration.ofSeconds(15), null, TestProperties.cp(0),
                 new PartitaProperties.Processing(ProcessingMode.PARTITIONED),
                 new PartitaProperties.Journal(Duration.ofHours(1), 64, Duration.ofMillis(50), Duration.ofSeconds(2)), TestProperties.transfers(),
-                Duration.ofSeconds(10), 0, 1, 1, TestProperties.NO_GROUPS);
+                Duration.ofSeconds(10), 0, 1, 1, TestProperties.NO_GROUPS, Durability.MEMORY, "partita-data", null);
         return HazelcastConfigs.memberConfig(properties, "http://127.0.0.1:0", AllFeatures.LIST);
     }
 
@@ -73,6 +74,6 @@ class DiscoveryTest {
                 1, Duration.ofSeconds(15), null, TestProperties.cp(0),
                 new PartitaProperties.Processing(ProcessingMode.PARTITIONED),
                 new PartitaProperties.Journal(Duration.ofHours(1), 64, Duration.ofMillis(50), Duration.ofSeconds(2)), TestProperties.transfers(),
-                Duration.ofSeconds(10), 0, 1, 1, TestProperties.NO_GROUPS);
+                Duration.ofSeconds(10), 0, 1, 1, TestProperties.NO_GROUPS, Durability.MEMORY, "partita-data", null);
     }
 }

@@ -67,7 +67,7 @@ class MemberStartTest {
         assertEquals(0, AccountFeature.journal(member).size(), "nothing writes the journal before the member started");
 
         Members.createProxies(member);
-        PartitionSentinels.of(member).start();
+        PartitionSentinels.of(member).start(true);
         MemberLedger.start(member);
 
         await().atMost(Duration.ofSeconds(10)).until(() -> AccountFeature.journal(member).containsKey(

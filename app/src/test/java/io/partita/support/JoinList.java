@@ -13,8 +13,17 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 final class JoinList {
 
-    private final String clusterName = "test-" + UUID.randomUUID();
+    private final String clusterName;
     private final List<Integer> ports = new CopyOnWriteArrayList<>();
+
+    JoinList() {
+        this("test-" + UUID.randomUUID());
+    }
+
+    /** Under a name of the caller's: a cluster started again from its members' data directories keeps its name. */
+    JoinList(String clusterName) {
+        this.clusterName = clusterName;
+    }
 
     String clusterName() {
         return clusterName;

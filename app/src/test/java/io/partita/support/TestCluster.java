@@ -5,9 +5,12 @@ import io.partita.node.HazelcastConfigs;
 import io.partita.node.Members;
 import io.partita.node.PartitaProperties;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.awaitility.Awaitility.await;
@@ -18,14 +21,35 @@ import static org.awaitility.Awaitility.await;
  */
 public final class TestCluster implements AutoCloseable {
 
-    private final JoinList join = new JoinList();
+    private final JoinList join;
     private final List<HazelcastInstance> members = new CopyOnWriteArrayList<>();
     private final int cpMembers;
     private final PartitaProperties.Journal journal;
+    /** Where durable members keep their data; null for members in memory only. */
+    private final Path dataDir;
+    /** A durable member's name (its directory under {@link #dataDir}) by its port. */
+    private final Map<Integer, String> names = new ConcurrentHashMap<>();
 
-    private TestCluster(int cpMembers, PartitaProperties.Journal journal) {
+    private TestCluster(JoinList join, int cpMembers, PartitaProperties.Journal journal, Path dataDir) {
+        this.join = join;
         this.cpMembers = cpMembers;
         this.journal = journal;
+        this.dataDir = dataDir;
+    }
+
+    /**
+     * Members of cluster {@code clusterName} with {@code partita.durability=flush} and their data under
+     * {@code dataDir}, one per name in {@code memberNames} (each its own subdirectory, so a member started again under
+     * its name, in a cluster of the same name, finds its data).
+     */
+    public static TestCluster durable(String clusterName, Path dataDir, String... memberNames) {
+        TestCluster cluster = new TestCluster(new JoinList(clusterName), 0, TestProperties.journal(), dataDir);
+        List<Integer> ports = cluster.join.reserve(memberNames.length);
+        for (int i = 0; i < memberNames.length; i++) {
+            cluster.names.put(ports.get(i), memberNames[i]);
+        }
+        cluster.startAll(ports);
+        return cluster;
     }
 
     /** {@code size} members with CP in unsafe mode. */
@@ -44,22 +68,39 @@ public final class TestCluster implements AutoCloseable {
     }
 
     private static TestCluster start(int size, int cpMembers, PartitaProperties.Journal journal) {
-        TestCluster cluster = new TestCluster(cpMembers, journal);
+        TestCluster cluster = new TestCluster(new JoinList(), cpMembers, journal, null);
+        cluster.startAll(cluster.join.reserve(size));
+        return cluster;
+    }
+
+    private void startAll(List<Integer> ports) {
         List<Thread> starting = new ArrayList<>();
-        for (int port : cluster.join.reserve(size)) {
-            Thread thread = new Thread(() -> cluster.members.add(cluster.startMember(port)));
+        for (int port : ports) {
+            Thread thread = new Thread(() -> members.add(startMember(port)));
             thread.start();
             starting.add(thread);
         }
         starting.forEach(thread -> Blocking.run(thread::join));
-        cluster.awaitSize(size);
-        cluster.awaitSafe();
-        return cluster;
+        if (members.size() != ports.size()) {
+            throw new IllegalStateException(ports.size() - members.size() + " of " + ports.size()
+                    + " members failed to start (see the log)");
+        }
+        awaitSize(ports.size());
+        awaitSafe();
     }
 
     /** Starts one more member that joins this cluster. */
     public HazelcastInstance addMember() {
         HazelcastInstance member = startMember(join.reserve());
+        members.add(member);
+        return member;
+    }
+
+    /** Starts one more durable member, {@code name} (its directory under the cluster's data directory). */
+    public HazelcastInstance addDurableMember(String name) {
+        int port = join.reserve();
+        names.put(port, name);
+        HazelcastInstance member = startMember(port);
         members.add(member);
         return member;
     }
@@ -74,7 +115,9 @@ public final class TestCluster implements AutoCloseable {
 
     /** The properties a node of this cluster would run with, listening on {@code port}. */
     public PartitaProperties properties(int port) {
-        return TestProperties.tcp(join.clusterName(), port, join.addresses(), cpMembers, journal);
+        PartitaProperties properties = TestProperties.tcp(join.clusterName(), port, join.addresses(), cpMembers,
+                journal);
+        return dataDir == null ? properties : TestProperties.durable(properties, dataDir, names.get(port));
     }
 
     /** Graceful leave: the member hands its partitions over before it stops. */

@@ -3,6 +3,9 @@ package io.partita.support;
 import io.partita.node.PartitaProperties;
 import io.partita.node.ProcessingMode;
 
+import io.partita.store.Durability;
+
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
@@ -47,7 +50,7 @@ public final class TestProperties {
                 cp(cpMembers),
                 new PartitaProperties.Processing(ProcessingMode.PARTITIONED),
                 journal,
-                transfers(), Duration.ofSeconds(10), 0, 0, 1, NO_GROUPS);
+                transfers(), Duration.ofSeconds(10), 0, 0, 1, NO_GROUPS, Durability.MEMORY, "partita-data", null);
     }
 
     /** {@code base} for a cluster meant to have {@code clusterSize} members. */
@@ -55,7 +58,8 @@ public final class TestProperties {
         return new PartitaProperties(base.clusterName(), base.discovery(), base.members(), base.kubernetes(),
                 base.network(), base.minClusterSize(), base.heartbeatTimeout(), base.httpUrl(), base.cp(),
                 base.processing(), base.journal(), base.transfers(), base.requestTimeout(),
-                base.splitBrainProtection(), clusterSize, base.backupCount(), base.partitionGroup());
+                base.splitBrainProtection(), clusterSize, base.backupCount(), base.partitionGroup(), base.durability(),
+                base.dataDir(), base.memberName());
     }
 
     /** {@code base} for a member in {@code zone}, with a partition's copies kept apart across zones. */
@@ -64,6 +68,16 @@ public final class TestProperties {
                 base.network(), base.minClusterSize(), base.heartbeatTimeout(), base.httpUrl(), base.cp(),
                 base.processing(), base.journal(), base.transfers(), base.requestTimeout(),
                 base.splitBrainProtection(), base.clusterSize(), base.backupCount(),
-                new PartitaProperties.PartitionGroup(PartitaProperties.GroupType.ZONE, zone));
+                new PartitaProperties.PartitionGroup(PartitaProperties.GroupType.ZONE, zone), base.durability(), base.dataDir(),
+                base.memberName());
+    }
+
+    /** {@code base} for a member that keeps its data on disk ({@code flush}) in {@code dataDir}/{@code memberName}. */
+    public static PartitaProperties durable(PartitaProperties base, Path dataDir, String memberName) {
+        return new PartitaProperties(base.clusterName(), base.discovery(), base.members(), base.kubernetes(),
+                base.network(), base.minClusterSize(), base.heartbeatTimeout(), base.httpUrl(), base.cp(),
+                base.processing(), base.journal(), base.transfers(), base.requestTimeout(),
+                base.splitBrainProtection(), base.clusterSize(), base.backupCount(), base.partitionGroup(),
+                Durability.FLUSH, dataDir.toString(), memberName);
     }
 }

@@ -30,7 +30,9 @@ class AccessRuleTest {
         assertEquals(SecurityRuleResult.REJECTED, secured.decide(HttpMethod.POST, "/accounts", CLIENT));
         assertEquals(SecurityRuleResult.REJECTED, secured.decide(HttpMethod.PUT, "/groups/g", CLIENT));
         // Declaring missing members gone changes how the whole cluster decides: an admin's call, however spelled.
-        for (String path : List.of("/cluster/missing", "//cluster/missing", "/cluster/missing/", "/x/../cluster/missing")) {
+        // So is accepting that lost partitions' data is gone: their accounts start empty.
+        for (String path : List.of("/cluster/missing", "//cluster/missing", "/cluster/missing/", "/x/../cluster/missing",
+                "/cluster/lost", "/cluster/lost/", "//cluster//lost")) {
             assertEquals(SecurityRuleResult.REJECTED, secured.decide(HttpMethod.DELETE, path, CLIENT), path);
             assertEquals(SecurityRuleResult.ALLOWED, secured.decide(HttpMethod.DELETE, path, ADMIN), path);
         }

@@ -1,0 +1,352 @@
+package io.partita.account;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.HazelcastInstanceNotActiveException;
+import com.hazelcast.map.IMap;
+import io.micronaut.core.annotation.Nullable;
+import io.partita.node.ClusterClock;
+import io.partita.node.DiskRecords;
+import io.partita.node.HazelcastConfigs;
+import io.partita.node.LocalStores;
+import io.partita.node.MemberDisk;
+import io.partita.node.Members;
+import io.partita.node.PartitionSentinels;
+import io.partita.store.StoredEntry;
+import io.partita.store.StoredRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The ledger on a member's own disk ({@link MemberDisk}): every account this member holds a copy of, as owner or
+ * backup, with its journal entries, so that a restart of the whole cluster finds every acknowledged transaction.
+ *
+ * <p>What is written, and when:
+ * <ul>
+ *   <li><b>Write-through.</b> Every change of an account on this member, by its owner's entry processor or by the
+ *   backup of it ({@link AccountBackup}), writes the account and the entries it recorded to the disk on the same
+ *   partition thread, before the operation answers: one atomic write of the store's log, handed to the operating
+ *   system ({@code flush}) or synced ({@code fsync}). A client hears 200 only after the owner's and the backup's
+ *   operations have both run, so an acknowledged transaction is on both their disks.</li>
+ *   <li><b>Copies that arrive.</b> A member that becomes owner or backup of a partition (a migration, a promotion)
+ *   writes the partition's accounts and journal to its disk within a second, then records that it holds the
+ *   partition; one that no longer holds a copy drops the partition from its disk. After a split-brain merge every
+ *   copy is written again. (Until then the previous holders' disks keep the partition as it was.)</li>
+ *   <li><b>Retention.</b> Once a minute, entries older than the journal's retention leave the disk.</li>
+ * </ul>
+ *
+ * <p>Recovery: a member that finds data on its disk puts it back once the cluster lets it serve, partition by
+ * partition: the journal entries into the journal, then each account joined with what the cluster holds by
+ * transaction id ({@link RecoverAccounts}, the split-brain merge's union), then the partition's sentinel, so that its
+ * accounts are served again. A partition that no disk brings back stays lost (503 {@code partition-lost}) until an
+ * operator accepts the loss. Several copies of one partition (owner's and backup's disks) are each joined in the same
+ * way; a copy that is behind adds nothing.
+ *
+ * <p>Threads: {@link #stored} on partition threads; the copying, dropping, retention and recovery on this member's
+ * own disk thread, which reads and writes a partition's stores through tasks on that partition's thread.
+ */
+final class LedgerDisk {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LedgerDisk.class);
+    private static final byte ACCOUNT = 'a';
+    private static final long RETENTION_EVERY_MILLIS = 60_000;
+    private static final long COPY_EVERY_MILLIS = 1_000;
+    private static final Duration PARTITION_TASKS = Duration.ofMinutes(2);
+
+    private final HazelcastInstance hazelcast;
+    private final MemberDisk disk;
+    private final JournalSettings settings;
+    private final int backups;
+    /** What the features keep on disk beside the ledger. */
+    private final List<DiskRecords<?, ?>> kinds;
+    /** The partitions this member's disk holds a whole copy of; only the disk thread reads and changes it. */
+    private final BitSet held = new BitSet();
+    private final AtomicLong recoveredAccounts = new AtomicLong();
+    private final AtomicLong recoveredEntries = new AtomicLong();
+    private volatile boolean copyAll;
+    private volatile boolean running = true;
+
+    LedgerDisk(HazelcastInstance hazelcast, JournalSettings settings) {
+        this.hazelcast = hazelcast;
+        this.disk = MemberDisk.of(hazelcast);
+        this.settings = settings;
+        this.backups = hazelcast.getConfig().getMapConfig(AccountFeature.ACCOUNTS).getBackupCount();
+        this.kinds = DiskRecords.of(hazelcast);
+    }
+
+    boolean onDisk() {
+        return disk.onDisk();
+    }
+
+    /** Starts the disk thread: recovery first if the member found data, then the copying and the retention. */
+    void start() {
+        if (!disk.onDisk()) {
+            return;
+        }
+        Thread thread = new Thread(this::run, "partita-disk-" + hazelcast.getName());
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    void stop() {
+        running = false;
+    }
+
+    /** After a split-brain merge: every copy this member holds is written again. */
+    void copyAllAgain() {
+        copyAll = true;
+    }
+
+    long recoveredAccounts() {
+        return recoveredAccounts.get();
+    }
+
+    long recoveredEntries() {
+        return recoveredEntries.get();
+    }
+
+    /**
+     * Writes {@code after}, the new value of {@code accountId}, and the entries it recorded since {@code before}, to
+     * this member's disk; on the partition thread that changed it.
+     */
+    void stored(int partition, String accountId, @Nullable Account before, Account after) {
+        if (!disk.onDisk()) {
+            return;
+        }
+        long since = before == null ? 0 : before.version();
+        List<StoredEntry> entries = new ArrayList<>();
+        if (after.version() > since) {
+            for (JournalEntry entry : after.tailEntries(accountId)) {
+                if (entry.seq() > since) {
+                    entries.add(stored(entry));
+                }
+            }
+        }
+        List<StoredRecord> record = List.of(new StoredRecord(accountKey(accountId), encode(after)));
+        disk.use(store -> store.writeNow(partition, entries, record, false));
+    }
+
+    private void run() {
+        try {
+            if (disk.recovering()) {
+                recover();
+            }
+            long nextRetention = 0;
+            while (running && hazelcast.getLifecycleService().isRunning()) {
+                copyCopies();
+                long now = ClusterClock.now(hazelcast);
+                if (now >= nextRetention) {
+                    nextRetention = now + RETENTION_EVERY_MILLIS;
+                    long cutoff = now - settings.retention().toMillis();
+                    disk.use(store -> store.expireBefore(Math.max(0, cutoff)));
+                }
+                TimeUnit.MILLISECONDS.sleep(COPY_EVERY_MILLIS);
+            }
+        } catch (HazelcastInstanceNotActiveException e) {
+            // stopping
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            if (hazelcast.getLifecycleService().isRunning()) {
+                LOG.error("The ledger's disk thread stopped", e);
+            }
+        }
+    }
+
+    /**
+     * Writes every partition this member newly holds a copy of, and drops those it no longer does. A partition's
+     * copy is read and written on its partition thread, so no write of it comes in between.
+     */
+    private void copyCopies() throws InterruptedException {
+        boolean all = copyAll;
+        copyAll = false;
+        if (all) {
+            held.clear();
+        }
+        BitSet copy = new BitSet();
+        BitSet drop = new BitSet();
+        for (int partition = 0; partition < HazelcastConfigs.PARTITION_COUNT; partition++) {
+            boolean holds = disk.holdsReplica(partition, backups);
+            if (holds && !held.get(partition)) {
+                copy.set(partition);
+            } else if (!holds && held.get(partition)) {
+                drop.set(partition);
+            }
+        }
+        if (copy.isEmpty() && drop.isEmpty()) {
+            return;
+        }
+        LocalStores stores = LocalStores.of(hazelcast);
+        stores.onPartitions(copy, partition -> writeCopy(stores, partition), PARTITION_TASKS);
+        stores.onPartitions(drop, partition -> disk.use(store -> store.dropPartitionNow(partition)),
+                PARTITION_TASKS);
+        held.or(copy);
+        held.andNot(drop);
+        if (!copy.isEmpty()) {
+            disk.use(store -> store.markHoldsData(hazelcast.getConfig().getClusterName(),
+                    ClusterClock.now(hazelcast)));
+        }
+    }
+
+    /** On the partition's thread: its accounts and journal as this member holds them, in one write. */
+    private void writeCopy(LocalStores stores, int partition) {
+        List<StoredRecord> records = new ArrayList<>();
+        List<StoredEntry> entries = new ArrayList<>();
+        stores.forEach(AccountFeature.ACCOUNTS, partition, (key, value) -> {
+            String accountId = (String) key;
+            Account account = (Account) value;
+            records.add(new StoredRecord(accountKey(accountId), encode(account)));
+            account.tailEntries(accountId).forEach(entry -> entries.add(stored(entry)));
+        });
+        stores.forEach(AccountFeature.JOURNAL, partition, (key, value) ->
+                entries.add(stored(((JournalRecord) value).entry((JournalKey) key))));
+        for (DiskRecords<?, ?> kind : kinds) {
+            stores.forEach(kind.mapName(), partition, (key, value) -> {
+                StoredRecord record = kind.record(key, value);
+                if (record.value() != null) {
+                    records.add(record);
+                }
+            });
+        }
+        disk.use(store -> store.writeNow(partition, entries, records, true));
+    }
+
+    /**
+     * Puts back every partition this member's disk held, once the cluster lets it write: journal entries within the
+     * retention first, then the accounts joined with what the cluster holds, then the partition's sentinel.
+     */
+    private void recover() throws InterruptedException {
+        while (!HazelcastConfigs.majorityPresent(hazelcast) && hazelcast.getLifecycleService().isRunning()) {
+            TimeUnit.MILLISECONDS.sleep(100);
+        }
+        BitSet onDisk = new BitSet();
+        disk.use(store -> onDisk.or(store.heldPartitions()));
+        LOG.info("Recovering {} partitions from this member's disk", onDisk.cardinality());
+        long started = System.nanoTime();
+        long cutoff = ClusterClock.now(hazelcast) - settings.retention().toMillis();
+        PartitionSentinels sentinels = PartitionSentinels.of(hazelcast);
+        for (int partition = onDisk.nextSetBit(0); partition >= 0; partition = onDisk.nextSetBit(partition + 1)) {
+            int p = partition;
+            Members.repeatUntilDone(() -> recoverPartition(p, cutoff));
+            Members.repeatUntilDone(() -> sentinels.restore(p));
+        }
+        disk.recovered();
+        LOG.info("Recovered {} accounts and {} journal entries from {} partitions in {} ms", recoveredAccounts.get(),
+                recoveredEntries.get(), onDisk.cardinality(),
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+    }
+
+    private void recoverPartition(int partition, long cutoff) {
+        IMap<JournalKey, JournalRecord> journal = AccountFeature.journal(hazelcast);
+        Map<JournalKey, JournalRecord> batch = new HashMap<>();
+        disk.use(store -> store.export(partition, 1_000, chunk -> {
+            for (StoredEntry stored : chunk) {
+                if (stored.at() >= cutoff) {
+                    JournalEntry entry = entry(stored);
+                    batch.put(entry.key(), JournalRecord.of(entry));
+                }
+            }
+            journal.setAll(batch);
+            recoveredEntries.addAndGet(batch.size());
+            batch.clear();
+        }));
+        Map<String, Account> accounts = new LinkedHashMap<>();
+        Map<DiskRecords<?, ?>, List<StoredRecord>> others = new LinkedHashMap<>();
+        disk.use(store -> store.records(partition, record -> {
+            if (record.key().length > 1 && record.key()[0] == ACCOUNT) {
+                accounts.put(new String(record.key(), 1, record.key().length - 1, StandardCharsets.UTF_8),
+                        decode(record.value()));
+            } else {
+                kinds.stream().filter(kind -> kind.owns(record.key())).findFirst()
+                        .ifPresent(kind -> others.computeIfAbsent(kind, k -> new ArrayList<>()).add(record));
+            }
+        }));
+        if (!accounts.isEmpty()) {
+            AccountFeature.accounts(hazelcast).executeOnKeys(accounts.keySet(), new RecoverAccounts(accounts));
+            recoveredAccounts.addAndGet(accounts.size());
+        }
+        // Transfers, jobs and the like after the accounts their steps touch.
+        others.forEach((kind, records) -> kind.recoverRecords(hazelcast, records));
+    }
+
+    private static byte[] accountKey(String accountId) {
+        byte[] id = accountId.getBytes(StandardCharsets.UTF_8);
+        byte[] key = new byte[id.length + 1];
+        key[0] = ACCOUNT;
+        System.arraycopy(id, 0, key, 1, id.length);
+        return key;
+    }
+
+    private static StoredEntry stored(JournalEntry entry) {
+        return new StoredEntry(entry.accountId(), entry.seq(), entry.txId(), Math.max(0, entry.at()),
+                Tail.encode(entry));
+    }
+
+    private static JournalEntry entry(StoredEntry stored) {
+        return Tail.entries(stored.accountId(), stored.payload(), stored.seq()).get(0);
+    }
+
+    /** An account as the disk keeps it: every field, the tail as its bytes. */
+    static byte[] encode(Account account) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + account.tail().length);
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeByte(1);
+            out.writeLong(account.balance());
+            out.writeLong(account.overdraftLimit());
+            out.writeLong(account.version());
+            out.writeLong(account.fence());
+            out.writeLong(account.openingBalance());
+            out.writeInt(account.conflicts());
+            out.writeInt(account.tail().length);
+            out.write(account.tail());
+            out.writeByte(account.jobs().size());
+            for (String job : account.jobs()) {
+                out.writeUTF(job);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    static Account decode(byte[] value) {
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(value))) {
+            int format = in.readByte();
+            if (format != 1) {
+                throw new IllegalStateException("an account stored in an unknown format: " + format);
+            }
+            long balance = in.readLong();
+            long overdraftLimit = in.readLong();
+            long version = in.readLong();
+            long fence = in.readLong();
+            long openingBalance = in.readLong();
+            int conflicts = in.readInt();
+            byte[] tail = new byte[in.readInt()];
+            in.readFully(tail);
+            int jobCount = in.readByte();
+            List<String> jobs = new ArrayList<>(jobCount);
+            for (int i = 0; i < jobCount; i++) {
+                jobs.add(in.readUTF());
+            }
+            return new Account(balance, overdraftLimit, version, fence, openingBalance, tail, jobs, conflicts);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

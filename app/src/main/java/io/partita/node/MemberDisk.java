@@ -1,0 +1,195 @@
+package io.partita.node;
+
+import com.hazelcast.config.Config;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.LifecycleEvent;
+import com.hazelcast.internal.partition.InternalPartition;
+import com.hazelcast.internal.partition.PartitionReplica;
+import com.hazelcast.map.IMap;
+import com.hazelcast.spi.impl.NodeEngineImpl;
+import io.partita.store.Durability;
+import io.partita.store.JournalStore;
+import io.partita.store.StoreSettings;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Consumer;
+
+/**
+ * A member's own disk: the {@link JournalStore} in its directory under {@code partita.data-dir}, opened when the
+ * member starts and closed once it has stopped, or nothing at all with {@code partita.durability=memory}. What goes on
+ * it, and how a restart reads it back, is the ledger's business ({@code account.LedgerDisk}); this class owns the
+ * store's life, says whether the data on it is being recovered, and tells the cluster whether this member came back
+ * with data ({@link #DISKS}), so that a member with an empty disk does not start a new ledger beside it.
+ *
+ * <p>Threads: {@link #use} is called on partition threads (a write-through) and on the ledger's own thread; a read
+ * lock lets them all in at once, and the close takes the write lock, so no thread ever touches a closed store (which
+ * would crash the process in native code). The recovery flag is volatile.
+ */
+public final class MemberDisk {
+
+    /** Member name to whether it found data on its disk at start. */
+    public static final String DISKS = "partita-disks";
+
+    private static final Logger LOG = LoggerFactory.getLogger(MemberDisk.class);
+    private static final String USER_CONTEXT_KEY = "partita.member-disk";
+    private static final String SETTINGS_KEY = "partita.member-disk-settings";
+
+    /** What {@code partita.durability}, {@code partita.data-dir} and {@code partita.member-name} say. */
+    record Settings(Durability durability, Path dataDir, String memberName) {
+    }
+
+    private final HazelcastInstance hazelcast;
+    private final Durability durability;
+    private final String name;
+    private final JournalStore store;
+    private final boolean foundData;
+    private final ReadWriteLock closing = new ReentrantReadWriteLock();
+    private boolean closed;
+    private volatile boolean recovering;
+
+    private MemberDisk(HazelcastInstance hazelcast) {
+        this.hazelcast = hazelcast;
+        Object configured = hazelcast.getUserContext().get(SETTINGS_KEY);
+        Settings settings = configured instanceof Settings s ? s : new Settings(Durability.MEMORY, null, null);
+        this.durability = settings.durability();
+        this.name = memberName(hazelcast, settings.memberName());
+        if (durability.onDisk()) {
+            Path directory = StoreSettings.memberDirectory(settings.dataDir(), name);
+            this.store = JournalStore.open(StoreSettings.of(directory, durability));
+            String cluster = hazelcast.getConfig().getClusterName();
+            store.marker().filter(marker -> !marker.clusterName().equals(cluster)).ifPresent(marker -> {
+                store.close();
+                throw new IllegalStateException("The data directory " + directory.toAbsolutePath() + " holds the "
+                        + "data of cluster '" + marker.clusterName() + "', not of '" + cluster + "': start this "
+                        + "member with that cluster's name, or with a data directory of its own");
+            });
+            this.foundData = store.marker().isPresent();
+            this.recovering = foundData;
+            LOG.info("Member data in {} ({}), {}", directory.toAbsolutePath(), durability.name().toLowerCase(),
+                    foundData ? store.heldPartitions().cardinality() + " partitions held when it last ran"
+                            : "empty");
+            hazelcast.getLifecycleService().addLifecycleListener(event -> {
+                if (event.getState() == LifecycleEvent.LifecycleState.SHUTDOWN) {
+                    close();
+                }
+            });
+        } else {
+            this.store = null;
+            this.foundData = false;
+        }
+    }
+
+    /** Carries the settings to the member, whose first {@link #of} opens the store. */
+    static void configure(Config config, PartitaProperties properties) {
+        Durability durability = properties.durability() == null ? Durability.MEMORY : properties.durability();
+        Path dataDir = properties.dataDir() == null ? Path.of("partita-data") : Path.of(properties.dataDir());
+        config.getUserContext().put(SETTINGS_KEY, new Settings(durability, dataDir, properties.memberName()));
+    }
+
+    public static MemberDisk of(HazelcastInstance hazelcast) {
+        return PerMember.of(hazelcast, USER_CONTEXT_KEY, MemberDisk.class, MemberDisk::new);
+    }
+
+    /** Opens the disk as the member starts, and tells the cluster whether this member came back with data. */
+    static MemberDisk open(HazelcastInstance member) {
+        MemberDisk disk = of(member);
+        if (disk.foundData) {
+            Members.repeatUntilDone(() -> disks(member).put(disk.name, Boolean.TRUE));
+        }
+        return disk;
+    }
+
+    public Durability durability() {
+        return durability;
+    }
+
+    /** Whether this member keeps a store. */
+    public boolean onDisk() {
+        return store != null;
+    }
+
+    /** The subdirectory of this member's data: its member name, or its address and port. */
+    public String name() {
+        return name;
+    }
+
+    /** Whether this member found data on its disk at start. */
+    public boolean foundData() {
+        return foundData;
+    }
+
+    /**
+     * Whether the ledger may be new: no member present found data on its disk. Otherwise a partition that no disk has
+     * brought back yet is lost, not empty.
+     */
+    boolean clusterMayBeNew() {
+        return !foundData && !disks(hazelcast).containsValue(Boolean.TRUE);
+    }
+
+    /** Whether the data this member found is still being put back into the cluster (readiness is DOWN meanwhile). */
+    public boolean recovering() {
+        return recovering;
+    }
+
+    public void recovered() {
+        recovering = false;
+    }
+
+    /**
+     * Runs {@code work} with the store, unless it is closed (or there is none): then it does nothing and answers false.
+     * Any thread.
+     */
+    public boolean use(Consumer<JournalStore> work) {
+        if (store == null) {
+            return false;
+        }
+        closing.readLock().lock();
+        try {
+            if (closed) {
+                return false;
+            }
+            work.accept(store);
+            return true;
+        } finally {
+            closing.readLock().unlock();
+        }
+    }
+
+    /** Whether this member holds a copy of {@code partition} now: its owner or one of its first {@code backups}. */
+    public boolean holdsReplica(int partition, int backups) {
+        NodeEngineImpl engine = Internals.nodeEngine(hazelcast);
+        InternalPartition replicas = engine.getPartitionService().getPartition(partition, false);
+        int index = replicas.getReplicaIndex(PartitionReplica.from(engine.getLocalMember()));
+        return index >= 0 && index <= backups;
+    }
+
+    private void close() {
+        closing.writeLock().lock();
+        try {
+            if (!closed) {
+                closed = true;
+                store.close();
+            }
+        } finally {
+            closing.writeLock().unlock();
+        }
+    }
+
+    private static String memberName(HazelcastInstance hazelcast, String configured) {
+        if (configured != null && !configured.isBlank()) {
+            return configured;
+        }
+        InetSocketAddress address = hazelcast.getCluster().getLocalMember().getSocketAddress();
+        return address.getHostString() + "_" + address.getPort();
+    }
+
+    /** The map of members that came back with data (see {@link #DISKS}). */
+    static IMap<String, Boolean> disks(HazelcastInstance hazelcast) {
+        return hazelcast.getMap(DISKS);
+    }
+}

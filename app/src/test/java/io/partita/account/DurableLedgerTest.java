@@ -1,0 +1,250 @@
+package io.partita.account;
+
+import com.hazelcast.core.HazelcastInstance;
+import io.partita.node.MemberDisk;
+import io.partita.node.PartitionSentinels;
+import io.partita.refusal.Refusal;
+import io.partita.support.TestCluster;
+import io.partita.transaction.TransactionService;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The ledger on disk ({@code partita.durability=flush}): members that crash all at once and start again from their
+ * data directories bring back every account, its balance and its journal, and a txId sent again is answered from the
+ * first outcome, not applied again; a partition no disk brings back answers partition-lost, never 404, until an admin
+ * accepts the loss.
+ */
+class DurableLedgerTest {
+
+    private static final int ACCOUNTS = 300;
+    private static final long OPENING = 10_000;
+
+    @TempDir
+    Path dataDir;
+    /** The cluster's name, the same at each start: a member's data belongs to its cluster. */
+    private final String clusterName = "durable-" + UUID.randomUUID();
+
+    @Test
+    @Timeout(value = 4, unit = TimeUnit.MINUTES)
+    void shouldBringBackEveryAccountAndTransactionAfterEveryMemberCrashed() {
+        Map<String, Long> expected = new HashMap<>();
+        List<String> txIds = new ArrayList<>();
+        try (TestCluster cluster = TestCluster.durable(clusterName, dataDir, "member-0", "member-1")) {
+            Ledger ledger = new Ledger(cluster);
+            ledger.openAll(expected);
+            // Half the transactions reach the journal (and leave their tails) before the crash, half do not.
+            ledger.transact(expected, txIds, "first", 0);
+            cluster.members().forEach(member -> MemberLedger.of(member).sweep(Long.MAX_VALUE));
+            ledger.transact(expected, txIds, "second", 1);
+            crashAll(cluster);
+        }
+
+        try (TestCluster cluster = TestCluster.durable(clusterName, dataDir, "member-0", "member-1")) {
+            awaitRecovered(cluster);
+            Ledger ledger = new Ledger(cluster);
+            assertEquals(List.of(), PartitionSentinels.of(cluster.member(0)).lostPartitions());
+            for (Map.Entry<String, Long> account : expected.entrySet()) {
+                Optional<Account> found = ledger.accounts.find(account.getKey()).toCompletableFuture().join();
+                assertEquals(account.getValue(), found.orElseThrow().balance(), account.getKey());
+            }
+            Map<String, Integer> journaled = new HashMap<>();
+            for (String id : expected.keySet()) {
+                ledger.accounts.journal(id, 1_000).forEach(entry -> journaled.merge(entry.txId(), 1, Integer::sum));
+            }
+            for (String txId : txIds) {
+                assertEquals(1, journaled.getOrDefault(txId, 0), "journal lines of " + txId);
+            }
+            // Sent again after the restart, a transaction is answered as it was, and the balance does not move.
+            String account = "acc-7";
+            TxOutcome again = ledger.transactions.apply(account, TxRequest.of("first-7", TxType.CREDIT, 8,
+                    ledger.accounts.now()), null).toCompletableFuture().join();
+            assertEquals(TxOutcome.Kind.REPLAYED, again.kind());
+            assertEquals(expected.get(account), ledger.balance(account));
+            // An account that exists is not opened again, and one never opened is simply not there.
+            CompletionException reopened = assertThrows(CompletionException.class,
+                    () -> ledger.accounts.open(account, 1, 0).toCompletableFuture().join());
+            assertEquals(Refusal.Kind.EXISTS, assertInstanceOf(Refusal.class, reopened.getCause()).kind());
+            assertEquals(Optional.empty(), ledger.accounts.find("never-opened").toCompletableFuture().join());
+            crashAll(cluster);
+        }
+
+        // A member of another cluster never takes this one's data for its own.
+        assertThrows(IllegalStateException.class, () -> TestCluster.durable("another", dataDir, "member-0"));
+    }
+
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void shouldServeWithOneDiskLostAndRefuseWhatNoDiskBringsBack() throws IOException {
+        Map<String, Long> expected = new HashMap<>();
+        try (TestCluster cluster = TestCluster.durable(clusterName, dataDir, "member-0", "member-1", "member-2")) {
+            Ledger ledger = new Ledger(cluster);
+            ledger.openAll(expected);
+            ledger.transact(expected, new ArrayList<>(), "tx", 0);
+            crashAll(cluster);
+        }
+        Path saved = Files.createTempDirectory("partita-saved-");
+        copy(dataDir.resolve("member-2"), saved.resolve("member-2"));
+
+        // One disk lost, with one backup: every partition had a copy on another, so everything is back.
+        delete(dataDir.resolve("member-1"));
+        try (TestCluster cluster = TestCluster.durable(clusterName, dataDir, "member-0", "member-2")) {
+            awaitRecovered(cluster);
+            Ledger ledger = new Ledger(cluster);
+            assertEquals(List.of(), PartitionSentinels.of(cluster.member(0)).lostPartitions());
+            expected.forEach((id, balance) -> assertEquals(balance, ledger.balance(id), id));
+            crashAll(cluster);
+        }
+
+        // Two of the three original disks lost: the partitions whose both copies were on them are lost. Their
+        // accounts answer partition-lost, cannot be opened again, and a member with an empty disk joining changes
+        // nothing; the rest serve. Once an admin accepts the loss, those accounts are simply not there.
+        delete(dataDir.resolve("member-0"));
+        delete(dataDir.resolve("member-2"));
+        copy(saved.resolve("member-2"), dataDir.resolve("member-2"));
+        delete(saved);
+        try (TestCluster cluster = TestCluster.durable(clusterName, dataDir, "member-2")) {
+            awaitRecovered(cluster);
+            HazelcastInstance member = cluster.member(0);
+            cluster.addDurableMember("member-0");
+            cluster.awaitSize(2);
+            awaitRecovered(cluster);
+            Ledger ledger = new Ledger(cluster);
+            PartitionSentinels sentinels = PartitionSentinels.of(member);
+            List<Integer> lost = sentinels.lostPartitions();
+            assertFalse(lost.isEmpty(), "a third of the partitions had both copies on the two lost disks");
+            assertTrue(lost.size() < 271, "member-2's disk brought back the partitions it held");
+            int refused = 0;
+            for (Map.Entry<String, Long> account : expected.entrySet()) {
+                String id = account.getKey();
+                if (lost.contains(ledger.accounts.partitionOf(id))) {
+                    CompletionException gone = assertThrows(CompletionException.class,
+                            () -> ledger.accounts.find(id).toCompletableFuture().join());
+                    assertEquals(Refusal.Kind.PARTITION_LOST, assertInstanceOf(Refusal.class, gone.getCause()).kind());
+                    CompletionException reopen = assertThrows(CompletionException.class,
+                            () -> ledger.accounts.open(id, 1, 0).toCompletableFuture().join());
+                    assertEquals(Refusal.Kind.PARTITION_LOST, assertInstanceOf(Refusal.class, reopen.getCause()).kind());
+                    refused++;
+                } else {
+                    assertEquals(account.getValue(), ledger.balance(id), id);
+                }
+            }
+            assertTrue(refused > 0, "some of the accounts were in lost partitions");
+
+            for (int partition : new TreeSet<>(lost)) {
+                sentinels.restore(partition);
+            }
+            assertEquals(List.of(), sentinels.lostPartitions());
+            String gone = expected.keySet().stream()
+                    .filter(id -> lost.contains(ledger.accounts.partitionOf(id))).findFirst().orElseThrow();
+            assertEquals(Optional.empty(), ledger.accounts.find(gone).toCompletableFuture().join());
+        }
+    }
+
+    /** Crashes every member at once, as {@code kill -9} of every node would. */
+    private static void crashAll(TestCluster cluster) {
+        List<Thread> crashes = new ArrayList<>();
+        for (HazelcastInstance member : cluster.members()) {
+            Thread crash = new Thread(() -> cluster.terminate(member));
+            crash.start();
+            crashes.add(crash);
+        }
+        crashes.forEach(thread -> {
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+    }
+
+    private static void awaitRecovered(TestCluster cluster) {
+        await("every member put its disk back").atMost(Duration.ofSeconds(120))
+                .until(() -> cluster.members().stream().noneMatch(m -> MemberDisk.of(m).recovering()));
+    }
+
+    private static void copy(Path from, Path to) throws IOException {
+        try (Stream<Path> files = Files.walk(from)) {
+            for (Path file : files.toList()) {
+                Path target = to.resolve(from.relativize(file).toString());
+                if (Files.isDirectory(file)) {
+                    Files.createDirectories(target);
+                } else if (!file.getFileName().toString().equals("LOCK")) {
+                    Files.copy(file, target);
+                }
+            }
+        }
+    }
+
+    private static void delete(Path directory) throws IOException {
+        try (Stream<Path> files = Files.walk(directory)) {
+            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(file);
+            }
+        }
+    }
+
+    /** The services of the first member, and the workload the tests run through them. */
+    private static final class Ledger {
+        final AccountService accounts;
+        final TransactionService transactions;
+
+        Ledger(TestCluster cluster) {
+            HazelcastInstance member = cluster.member(0);
+            TestAccess.Services services = TestAccess.Services.on(member, cluster.properties(0));
+            this.accounts = services.accounts();
+            this.transactions = services.transactions();
+        }
+
+        void openAll(Map<String, Long> expected) {
+            for (int i = 0; i < ACCOUNTS; i++) {
+                accounts.open("acc-" + i, OPENING, 0).toCompletableFuture().join();
+                expected.put("acc-" + i, OPENING);
+            }
+        }
+
+        /** One debit or credit on every account, each with a txId {@code prefix-i}. */
+        void transact(Map<String, Long> expected, List<String> txIds, String prefix, int parity) {
+            for (int i = 0; i < ACCOUNTS; i++) {
+                String id = "acc-" + i;
+                boolean debit = (i + parity) % 2 == 0;
+                long amount = 1 + i % 50;
+                String txId = prefix + "-" + i;
+                TxOutcome outcome = transactions.apply(id, TxRequest.of(txId, debit ? TxType.DEBIT : TxType.CREDIT,
+                        amount, accounts.now()), null).toCompletableFuture().join();
+                assertEquals(TxOutcome.Kind.RECORDED, outcome.kind(), txId);
+                assertEquals(TxStatus.APPLIED, outcome.entry().status(), txId);
+                expected.merge(id, debit ? -amount : amount, Long::sum);
+                txIds.add(txId);
+            }
+        }
+
+        long balance(String id) {
+            return accounts.find(id).toCompletableFuture().join().orElseThrow().balance();
+        }
+    }
+}

@@ -1,0 +1,41 @@
+package io.partita.account;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/** An account as the disk keeps it comes back field for field, and a value in an unknown format is refused. */
+class LedgerDiskTest {
+
+    @Test
+    void shouldReadBackEveryFieldOfAnAccount() {
+        Account opened = Account.open(5_000, 200);
+        JournalEntry debit = new JournalEntry("a-1", "tx-1", TxType.DEBIT, 700, TxStatus.APPLIED, 4_300, 1_000, 1,
+                null);
+        JournalEntry merged = new JournalEntry("a-1", "tx-2", TxType.CREDIT, 50, TxStatus.REJECTED, 4_300, 1_001, 2,
+                "ref-9", true);
+        Account account = opened.record(debit).merged(merged, 4_300).withFence(17).withJob("fee#3").withConflict();
+
+        Account back = LedgerDisk.decode(LedgerDisk.encode(account));
+
+        assertEquals(account, back);
+        assertEquals(4_300, back.balance());
+        assertEquals(200, back.overdraftLimit());
+        assertEquals(2, back.version());
+        assertEquals(17, back.fence());
+        assertEquals(5_000, back.openingBalance());
+        assertEquals(1, back.conflicts());
+        assertEquals(List.of("fee#3"), back.jobs());
+        assertEquals(List.of(debit, merged), back.tailEntries("a-1"));
+    }
+
+    @Test
+    void shouldRefuseAValueInAnUnknownFormat() {
+        byte[] value = LedgerDisk.encode(Account.open(1, 0));
+        value[0] = 9;
+        assertThrows(IllegalStateException.class, () -> LedgerDisk.decode(value));
+    }
+}
