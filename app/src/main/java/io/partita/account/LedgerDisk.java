@@ -132,10 +132,9 @@ final class LedgerDisk {
         long since = before == null ? 0 : before.version();
         List<StoredEntry> entries = new ArrayList<>();
         if (after.version() > since) {
-            for (JournalEntry entry : after.tailEntries(accountId)) {
-                if (entry.seq() > since) {
-                    entries.add(stored(entry));
-                }
+            long added = Math.min(Integer.MAX_VALUE, after.version() - since);
+            for (JournalEntry entry : Tail.newest(accountId, after.tail(), after.version(), (int) added)) {
+                entries.add(stored(entry));
             }
         }
         List<StoredRecord> record = List.of(new StoredRecord(accountKey(accountId), encode(after)));

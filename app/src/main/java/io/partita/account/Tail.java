@@ -48,6 +48,27 @@ public final class Tail {
         return entries;
     }
 
+    /**
+     * The newest {@code count} entries of {@code tail} (fewer if it holds fewer), oldest first, as the account
+     * {@code accountId} at {@code version} holds them; the older ones are skipped, not decoded.
+     */
+    public static List<JournalEntry> newest(String accountId, byte[] tail, long version, int count) {
+        int size = size(tail);
+        int skip = Math.max(0, size - count);
+        Reader reader = new Reader(tail);
+        for (int i = 0; i < skip; i++) {
+            reader.skip();
+        }
+        List<JournalEntry> entries = new ArrayList<>(size - skip);
+        long seq = version - (size - skip);
+        while (reader.more()) {
+            JournalEntry entry = reader.next(accountId, 0);
+            entries.add(new JournalEntry(accountId, entry.txId(), entry.type(), entry.amount(), entry.status(),
+                    entry.balanceAfter(), entry.at(), ++seq, entry.ref(), entry.merged()));
+        }
+        return entries;
+    }
+
     /** How many entries {@code tail} holds. */
     public static int size(byte[] tail) {
         int count = 0;

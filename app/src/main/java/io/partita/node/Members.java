@@ -37,12 +37,18 @@ public final class Members {
                 MembershipNotice.announceLeave(member);
             }
         });
-        ClusterClock.keep(member);
-        createProxies(member);
-        MemberDisk disk = MemberDisk.open(member);
-        PartitionSentinels.of(member).start(disk.clusterMayBeNew());
-        features.forEach(feature -> feature.start(member));
-        awaitMajority(member);
+        try {
+            ClusterClock.keep(member);
+            createProxies(member);
+            MemberDisk disk = MemberDisk.open(member);
+            PartitionSentinels.of(member).start(disk.clusterMayBeNew());
+            features.forEach(feature -> feature.start(member));
+            awaitMajority(member);
+        } catch (RuntimeException e) {
+            // A member that cannot start (its data directory is another cluster's, say) must not stay in the cluster.
+            member.getLifecycleService().terminate();
+            throw e;
+        }
         return member;
     }
 

@@ -30,6 +30,9 @@ class LedgerDiskTest {
         assertEquals(1, back.conflicts());
         assertEquals(List.of("fee#3"), back.jobs());
         assertEquals(List.of(debit, merged), back.tailEntries("a-1"));
+        // What a write-through takes from the tail: only the entries the change added, with their seqs.
+        assertEquals(List.of(merged), Tail.newest("a-1", account.tail(), account.version(), 1));
+        assertEquals(List.of(debit, merged), Tail.newest("a-1", account.tail(), account.version(), 5));
     }
 
     @Test

@@ -52,6 +52,10 @@ public abstract class ClusterBenchmark {
     @Param({"1", "3"})
     public int members;
 
+    /** {@code partita.durability}: flush (a node's default) writes owner's and backup's disk on every write. */
+    @Param({"flush", "memory"})
+    public String durability;
+
     LocalCluster cluster;
     Books books;
     String[] accountIds;
@@ -60,7 +64,7 @@ public abstract class ClusterBenchmark {
     /** {@code members} members (3 of them CP members from 3 up), and {@code accounts} accounts open on them. */
     @Setup(Level.Trial)
     public void startCluster() {
-        cluster = LocalCluster.start(members, members >= 3 ? 3 : 0, Map.of());
+        cluster = LocalCluster.start(members, members >= 3 ? 3 : 0, Map.of("partita.durability", durability));
         books = Books.open(cluster.member(0), accounts, OPENING_BALANCE);
         accountIds = new String[accounts];
         for (int i = 0; i < accounts; i++) {

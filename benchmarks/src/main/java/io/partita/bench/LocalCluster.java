@@ -8,13 +8,17 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Partita nodes started in this JVM, as the benchmarks measure them: each node is the app's own Micronaut context (so
@@ -32,10 +36,12 @@ public final class LocalCluster implements AutoCloseable {
 
     private final List<ApplicationContext> contexts;
     private final List<EmbeddedServer> servers;
+    private final Path dataDir;
 
-    private LocalCluster(List<ApplicationContext> contexts, List<EmbeddedServer> servers) {
+    private LocalCluster(List<ApplicationContext> contexts, List<EmbeddedServer> servers, Path dataDir) {
         this.contexts = List.copyOf(contexts);
         this.servers = List.copyOf(servers);
+        this.dataDir = dataDir;
     }
 
     /**
@@ -60,6 +66,9 @@ public final class LocalCluster implements AutoCloseable {
             memberPorts.add(freePort());
         }
         String members = memberPorts.stream().map(port -> "127.0.0.1:" + port).collect(Collectors.joining(","));
+        // Durable as a node is by default (partita.durability: flush, unless extra says otherwise), with its data in a
+        // directory of the cluster's own, deleted when it closes.
+        Path dataDir = temporaryDirectory(clusterName);
         List<ApplicationContext> contexts = new ArrayList<>();
         List<EmbeddedServer> servers = new ArrayList<>();
         try {
@@ -71,6 +80,7 @@ public final class LocalCluster implements AutoCloseable {
                 properties.put("partita.network.host", "127.0.0.1");
                 properties.put("partita.network.port", port);
                 properties.put("partita.cp.members", cpMembers);
+                properties.put("partita.data-dir", dataDir.toString());
                 properties.putAll(extra);
                 if (http) {
                     properties.put("micronaut.server.port", freePort());
@@ -81,11 +91,12 @@ public final class LocalCluster implements AutoCloseable {
                     contexts.add(ApplicationContext.run(properties));
                 }
             }
-            LocalCluster cluster = new LocalCluster(contexts, servers);
+            LocalCluster cluster = new LocalCluster(contexts, servers, dataDir);
             cluster.awaitFormed(cpMembers > 0);
             return cluster;
         } catch (RuntimeException e) {
             contexts.forEach(ApplicationContext::close);
+            delete(dataDir);
             throw e;
         }
     }
@@ -152,6 +163,25 @@ public final class LocalCluster implements AutoCloseable {
     public void close() {
         contexts.forEach(context -> context.getBean(HazelcastInstance.class).getLifecycleService().terminate());
         contexts.forEach(ApplicationContext::close);
+        delete(dataDir);
+    }
+
+    private static Path temporaryDirectory(String name) {
+        try {
+            return Files.createTempDirectory(name + "-data-");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void delete(Path directory) {
+        try (Stream<Path> files = Files.walk(directory)) {
+            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(file);
+            }
+        } catch (IOException e) {
+            // A leftover temporary directory is harmless.
+        }
     }
 
     public static int freePort() {

@@ -62,6 +62,8 @@ final class NodeProcesses implements AutoCloseable {
                         Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar.toString());
                 Map<String, String> env = builder.environment();
                 env.put("PARTITA_CLUSTER_NAME", clusterName);
+                // Durable as a node is by default, each run with its data beside its logs.
+                env.put("PARTITA_DATA_DIR", logs.resolve(clusterName + "-data").toAbsolutePath().toString());
                 env.put("PARTITA_DISCOVERY", "tcp");
                 env.put("PARTITA_MEMBERS", memberPorts.stream().map(port -> "127.0.0.1:" + port)
                         .collect(Collectors.joining(",")));
