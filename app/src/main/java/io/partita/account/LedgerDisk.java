@@ -46,8 +46,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *   operations have both run, so an acknowledged transaction is on both their disks.</li>
  *   <li><b>Copies that arrive.</b> A member that becomes owner or backup of a partition (a migration, a promotion)
  *   writes the partition's accounts and journal to its disk within a second, then records that it holds the
- *   partition; one that no longer holds a copy drops the partition from its disk. After a split-brain merge every
- *   copy is written again. (Until then the previous holders' disks keep the partition as it was.)</li>
+ *   partition; one that no longer holds a copy drops the partition from its disk. Once the member has started (after
+ *   its recovery, which brings other disks' entries into the partitions it holds) and after a split-brain merge,
+ *   every copy is written again, and every partition the disk holds that the member does not is dropped. (Until a
+ *   copy is written, the previous holders' disks keep the partition as it was.)</li>
  *   <li><b>Retention.</b> Once a minute, entries older than the journal's retention leave the disk.</li>
  * </ul>
  *
@@ -79,7 +81,11 @@ final class LedgerDisk {
     private final BitSet held = new BitSet();
     private final AtomicLong recoveredAccounts = new AtomicLong();
     private final AtomicLong recoveredEntries = new AtomicLong();
-    private volatile boolean copyAll;
+    /**
+     * Set when every copy must be written again: at start (the disk may hold partitions this member no longer holds,
+     * and recovery brought entries from other disks into those it does) and after a split-brain merge.
+     */
+    private volatile boolean copyAll = true;
     private volatile boolean running = true;
 
     LedgerDisk(HazelcastInstance hazelcast, JournalSettings settings) {
@@ -176,13 +182,15 @@ final class LedgerDisk {
         boolean all = copyAll;
         copyAll = false;
         if (all) {
+            // Everything again: what the disk says it holds is what may need dropping.
             held.clear();
+            disk.use(store -> held.or(store.heldPartitions()));
         }
         BitSet copy = new BitSet();
         BitSet drop = new BitSet();
         for (int partition = 0; partition < HazelcastConfigs.PARTITION_COUNT; partition++) {
             boolean holds = disk.holdsReplica(partition, backups);
-            if (holds && !held.get(partition)) {
+            if (holds && (all || !held.get(partition))) {
                 copy.set(partition);
             } else if (!holds && held.get(partition)) {
                 drop.set(partition);

@@ -15,6 +15,7 @@ import org.slf4j.LoggerFactory;
 
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Consumer;
@@ -44,44 +45,54 @@ public final class MemberDisk {
     }
 
     private final HazelcastInstance hazelcast;
-    private final Durability durability;
-    private final String name;
-    private final JournalStore store;
-    private final boolean foundData;
+    private final Settings settings;
     private final ReadWriteLock closing = new ReentrantReadWriteLock();
+    /** Set once, by {@link #opened}, under this object's lock; read without it once set. */
+    private volatile JournalStore store;
+    private volatile String name;
+    private volatile boolean foundData;
     private boolean closed;
     private volatile boolean recovering;
 
+    /** Opens nothing: two threads may build one at once ({@link PerMember}), and the one kept opens the store. */
     private MemberDisk(HazelcastInstance hazelcast) {
         this.hazelcast = hazelcast;
         Object configured = hazelcast.getUserContext().get(SETTINGS_KEY);
-        Settings settings = configured instanceof Settings s ? s : new Settings(Durability.MEMORY, null, null);
-        this.durability = settings.durability();
-        this.name = memberName(hazelcast, settings.memberName());
-        if (durability.onDisk()) {
-            Path directory = StoreSettings.memberDirectory(settings.dataDir(), name);
-            this.store = JournalStore.open(StoreSettings.of(directory, durability));
-            String cluster = hazelcast.getConfig().getClusterName();
-            store.marker().filter(marker -> !marker.clusterName().equals(cluster)).ifPresent(marker -> {
-                store.close();
-                throw new IllegalStateException("The data directory " + directory.toAbsolutePath() + " holds the "
-                        + "data of cluster '" + marker.clusterName() + "', not of '" + cluster + "': start this "
-                        + "member with that cluster's name, or with a data directory of its own");
-            });
-            this.foundData = store.marker().isPresent();
-            this.recovering = foundData;
-            LOG.info("Member data in {} ({}), {}", directory.toAbsolutePath(), durability.name().toLowerCase(),
-                    foundData ? store.heldPartitions().cardinality() + " partitions held when it last ran"
-                            : "empty");
-            hazelcast.getLifecycleService().addLifecycleListener(event -> {
-                if (event.getState() == LifecycleEvent.LifecycleState.SHUTDOWN) {
-                    close();
-                }
-            });
-        } else {
-            this.store = null;
-            this.foundData = false;
+        this.settings = configured instanceof Settings s ? s : new Settings(Durability.MEMORY, null, null);
+    }
+
+    /**
+     * Opens the store the first time it is asked for, from whichever thread asks first (the member's start, or an
+     * entry processor that reached the member before that): one store per member, however many threads ask at once.
+     */
+    private synchronized JournalStore opened() {
+        if (store != null || closed || !settings.durability().onDisk()) {
+            return store;
         }
+        name = memberName(hazelcast, settings.memberName());
+        Path directory = StoreSettings.memberDirectory(settings.dataDir(), name);
+        JournalStore opening = JournalStore.open(StoreSettings.of(directory, settings.durability()));
+        String cluster = hazelcast.getConfig().getClusterName();
+        String other = opening.marker().map(marker -> marker.clusterName()).filter(n -> !n.equals(cluster))
+                .orElse(null);
+        if (other != null) {
+            opening.close();
+            throw new IllegalStateException("The data directory " + directory.toAbsolutePath() + " holds the data "
+                    + "of cluster '" + other + "', not of '" + cluster + "': start this member with that cluster's "
+                    + "name, or with a data directory of its own");
+        }
+        foundData = opening.marker().isPresent();
+        recovering = foundData;
+        LOG.info("Member data in {} ({}), {}", directory.toAbsolutePath(),
+                settings.durability().name().toLowerCase(Locale.ROOT),
+                foundData ? opening.heldPartitions().cardinality() + " partitions held when it last ran" : "empty");
+        hazelcast.getLifecycleService().addLifecycleListener(event -> {
+            if (event.getState() == LifecycleEvent.LifecycleState.SHUTDOWN) {
+                close();
+            }
+        });
+        store = opening;
+        return opening;
     }
 
     /** Carries the settings to the member, whose first {@link #of} opens the store. */
@@ -98,6 +109,7 @@ public final class MemberDisk {
     /** Opens the disk as the member starts, and tells the cluster whether this member came back with data. */
     static MemberDisk open(HazelcastInstance member) {
         MemberDisk disk = of(member);
+        disk.opened();
         if (disk.foundData) {
             Members.repeatUntilDone(() -> disks(member).put(disk.name, Boolean.TRUE));
         }
@@ -105,21 +117,23 @@ public final class MemberDisk {
     }
 
     public Durability durability() {
-        return durability;
+        return settings.durability();
     }
 
-    /** Whether this member keeps a store. */
+    /** Whether this member keeps a store ({@code flush} or {@code fsync}). */
     public boolean onDisk() {
-        return store != null;
+        return settings.durability().onDisk();
     }
 
-    /** The subdirectory of this member's data: its member name, or its address and port. */
+    /** The subdirectory of this member's data: its member name, or its address and port; null in memory mode. */
     public String name() {
+        opened();
         return name;
     }
 
     /** Whether this member found data on its disk at start. */
     public boolean foundData() {
+        opened();
         return foundData;
     }
 
@@ -145,7 +159,8 @@ public final class MemberDisk {
      * Any thread.
      */
     public boolean use(Consumer<JournalStore> work) {
-        if (store == null) {
+        JournalStore open = store != null ? store : opened();
+        if (open == null) {
             return false;
         }
         closing.readLock().lock();
@@ -153,7 +168,7 @@ public final class MemberDisk {
             if (closed) {
                 return false;
             }
-            work.accept(store);
+            work.accept(open);
             return true;
         } finally {
             closing.readLock().unlock();
@@ -171,9 +186,13 @@ public final class MemberDisk {
     private void close() {
         closing.writeLock().lock();
         try {
-            if (!closed) {
-                closed = true;
-                store.close();
+            synchronized (this) {
+                if (!closed) {
+                    closed = true;
+                    if (store != null) {
+                        store.close();
+                    }
+                }
             }
         } finally {
             closing.writeLock().unlock();

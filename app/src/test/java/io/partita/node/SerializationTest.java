@@ -93,7 +93,7 @@ class SerializationTest {
     @Test
     void shouldGiveEachFeatureItsOwnIdsEachCreatingTheClassThatAnswersToIt() {
         Map<String, Set<Integer>> expected = Map.of(
-                "AccountFeature", ids(1, 12),
+                "AccountFeature", ids(1, 13),
                 "TransferFeature", ids(20, 23),
                 "LockingFeature", Set.of(40),
                 "JobFeature", Set.of(60, 61, 62, 63, 64, 65, 68),

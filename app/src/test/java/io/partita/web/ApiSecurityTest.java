@@ -81,10 +81,14 @@ class ApiSecurityTest {
                 post("/sql", "{\"statement\":\"SELECT COUNT(*) FROM accounts\"}"),
                 HttpRequest.PUT("/groups/g-sec", "{\"shards\":2}").contentType(MediaType.APPLICATION_JSON_TYPE),
                 post("//jobs", "{\"type\":\"AUDIT\"}"), post("/accounts/../jobs", "{\"type\":\"AUDIT\"}"),
-                post("/%6Aobs", "{\"type\":\"AUDIT\"}")}) {
+                post("/%6Aobs", "{\"type\":\"AUDIT\"}"), HttpRequest.DELETE("/cluster/lost")}) {
             assertRefused(as("client", "client-secret", adminOnly), 403);
         }
         assertEquals(200, as("admin", "admin-secret", HttpRequest.GET("/jobs")).status());
+        // Accepting a loss when nothing is lost accepts nothing, and says who asked.
+        Api.Reply accepted = as("admin", "admin-secret", HttpRequest.DELETE("/cluster/lost"));
+        assertEquals(200, accepted.status(), accepted.toString());
+        assertEquals("admin", accepted.text("by"), accepted.toString());
         assertEquals(200, as("client", "client-secret", HttpRequest.GET("/cluster")).status());
     }
 
