@@ -231,7 +231,8 @@ public class JobService {
         if (!lost.isEmpty()) {
             throw Refusal.unavailable("No job of type " + type + " starts while the data of partition " + lost.get(0)
                     + " is not available (a restart still bringing it back from disk, or every copy lost): a running "
-                    + "job of the type may be there. Retry later, or send \"concurrent\": true.", Duration.ofSeconds(5));
+                    + "job of the type may be there. Retry later, or send \"concurrent\": true.",
+                    Duration.ofSeconds(5));
         }
     }
 

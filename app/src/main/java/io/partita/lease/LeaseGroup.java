@@ -312,7 +312,7 @@ public final class LeaseGroup implements Identified {
         }
     }
 
-    /** The group a restart brings back from {@link #writeKept}: no workers, every shard free, its tokens as they were. */
+    /** The group a restart brings back ({@link #writeKept}): no workers, every shard free, its tokens as they were. */
     static LeaseGroup readKept(DataInput in) throws IOException {
         LeaseGroup group = new LeaseGroup(in.readInt(), in.readLong());
         group.workerSeq = in.readLong();
