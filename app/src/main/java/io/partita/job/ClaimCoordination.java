@@ -17,7 +17,7 @@ import java.util.Objects;
  * again, after the first one had been applied) the answer is true again, and nothing is written.
  * <b>Threads:</b> runs on the partition thread of the job's owner, and may run again after a retry or a migration
  * (answered as above); its backup ({@link ReplaceValue}) stores the job it wrote on each backup replica's partition
- * thread.
+ * thread, and owner and backups write it to their disks ({@link JobDisk}).
  */
 @ClassId(64)
 final class ClaimCoordination extends ValueWriter<String, Job, Boolean> implements FieldList {
@@ -47,6 +47,11 @@ final class ClaimCoordination extends ValueWriter<String, Job, Boolean> implemen
         }
         write(entry, job.withCoordinator(claimant), 0);
         return true;
+    }
+
+    @Override
+    protected String map() {
+        return JobFeature.JOBS;
     }
 
     @Override

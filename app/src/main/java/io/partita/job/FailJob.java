@@ -14,7 +14,7 @@ import java.util.Map;
  * <b>Threads:</b> runs on the partition thread of the job's owner, and may run again after a retry or a migration: a
  * job no longer running is answered as it is and not written, so a second run changes nothing. Deterministic: the time
  * and the reason travel in the processor. Its backup ({@link ReplaceValue}) stores the failed job on each backup
- * replica.
+ * replica, and owner and backups write it to their disks ({@link JobDisk}).
  */
 @ClassId(65)
 final class FailJob extends ValueWriter<String, Job, Job> implements FieldList {
@@ -39,6 +39,11 @@ final class FailJob extends ValueWriter<String, Job, Job> implements FieldList {
             return job;
         }
         return write(entry, job.failed(reason, at), retentionMillis);
+    }
+
+    @Override
+    protected String map() {
+        return JobFeature.JOBS;
     }
 
     @Override

@@ -6,6 +6,7 @@ import com.hazelcast.config.IndexConfig;
 import com.hazelcast.config.IndexType;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
+import com.hazelcast.map.listener.EntryExpiredListener;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
 import com.hazelcast.nio.serialization.FieldKind;
@@ -13,9 +14,13 @@ import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import com.hazelcast.nio.serialization.compact.CompactReader;
 import com.hazelcast.nio.serialization.compact.CompactWriter;
 import io.partita.node.CompactCodec;
+import io.partita.node.DiskRecords;
 import io.partita.node.Feature;
+import io.partita.node.MemberDisk;
 import jakarta.inject.Singleton;
 
+import java.io.DataInput;
+import java.io.DataOutput;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -26,7 +31,8 @@ import java.util.function.Supplier;
 /**
  * The job feature's part of a member: the jobs and job-guards maps, the executor of the per-partition tasks, Compact
  * for the values of the {@code jobs} map (flat fields, so queries and SQL read {@code type}, {@code state}, counters
- * by name), and IdentifiedDataSerializable for the tasks and entry processors, from the job block of ids.
+ * by name), IdentifiedDataSerializable for the tasks and entry processors, from the job block of ids, and the jobs a
+ * member keeps on its disk ({@link JobDisk}).
  * <b>Threads:</b> configured once per member on the thread that starts it; the typed map accessors and the wire
  * helpers are called from any thread.
  */
@@ -43,6 +49,12 @@ public final class JobFeature implements Feature {
     public static final int JOB_THREADS = 4;
     public static final String JOB_TYPE = "partita.Job";
 
+    private final JobSettings settings;
+
+    public JobFeature(JobSettings settings) {
+        this.settings = settings;
+    }
+
     public static IMap<String, Job> jobs(HazelcastInstance hazelcast) {
         return hazelcast.getMap(JOBS);
     }
@@ -54,7 +66,7 @@ public final class JobFeature implements Feature {
     @Override
     public List<Supplier<? extends IdentifiedDataSerializable>> classes() {
         return List.of(PartitionTask::new, ApplyJob::new, JobStep::new, RecordPartition::new, ClaimCoordination::new,
-                FailJob::new, JobMergePolicy::new);
+                FailJob::new, StartJob::new, JobMergePolicy::new, RecoverJob::new, ForgetJob::new);
     }
 
     /**
@@ -62,7 +74,8 @@ public final class JobFeature implements Feature {
      * member looks up the RUNNING jobs among its own entries at each tick of its job runner. The minority side of a
      * split neither starts nor advances anything (split-brain protection); after a split no job is lost or set back
      * (JobMergePolicy). The job executor's threads mostly wait on entry processors at the partition threads, so a
-     * few per member keep every partition thread busy without crowding out traffic.
+     * few per member keep every partition thread busy without crowding out traffic. Jobs are kept on disk; their
+     * guards are not: a restarted job's type is found running by its record (see {@link JobService}).
      */
     @Override
     public void configure(Config config, Setup setup) {
@@ -71,6 +84,21 @@ public final class JobFeature implements Feature {
         config.addMapConfig(setup.protectedMap(JOB_GUARDS, null));
         config.addExecutorConfig(new ExecutorConfig(JOB_EXECUTOR).setPoolSize(JOB_THREADS));
         config.getSerializationConfig().getCompactSerializationConfig().addSerializer(JOB_CODEC);
+        DiskRecords.register(config, new JobDisk(settings.retention()));
+    }
+
+    /**
+     * On a member with a disk: a finished job that expires from the map (its retention ended) leaves the disks of its
+     * owner and backups too ({@link ForgetJob}). The owner hears of the expiry; a member that stops before it has
+     * sent the processor leaves the record until a recovery finds its retention passed.
+     */
+    @Override
+    public void start(HazelcastInstance member) {
+        if (MemberDisk.of(member).onDisk()) {
+            IMap<String, Job> jobs = jobs(member);
+            jobs.addLocalEntryListener((EntryExpiredListener<String, Job>) expired ->
+                    jobs.submitToKey(expired.getKey(), new ForgetJob()));
+        }
     }
 
     static void writeSpec(ObjectDataOutput out, JobSpec spec) throws IOException {
@@ -98,6 +126,18 @@ public final class JobFeature implements Feature {
     static JobTally readTally(ObjectDataInput in) throws IOException {
         return new JobTally(in.readLong(), in.readLong(), in.readLong(), in.readLong(), in.readLong(), in.readLong(),
                 Arrays.asList(in.readStringArray()), in.readLong());
+    }
+
+    /** A job spec as a member's disk keeps it (a job's, or a schedule's job). */
+    public static void writeSpecToDisk(DataOutput out, JobSpec spec) throws IOException {
+        out.writeUTF(spec.type().name());
+        out.writeLong(spec.amount());
+        out.writeInt(spec.rateBasisPoints());
+        out.writeBoolean(spec.concurrent());
+    }
+
+    public static JobSpec readSpecFromDisk(DataInput in) throws IOException {
+        return new JobSpec(JobType.valueOf(in.readUTF()), in.readLong(), in.readInt(), in.readBoolean());
     }
 
     /** A job spec's fields in a Compact value (a job's, or a schedule's job). */

@@ -44,7 +44,8 @@ import java.util.stream.Collectors;
  * longer a member, with a compare-and-set on the job ({@link ClaimCoordination}): the job's record has exactly one
  * owner, so exactly one member adopts it, and it does so within a tick or two of the member's removal. The adopter
  * resends every partition not done; tasks the old coordinator had in flight may still finish, and the duplicates are
- * harmless (a partition counts once, an account is processed once).
+ * harmless (a partition counts once, an account is processed once). After a restart of the whole cluster from disk
+ * ({@link JobDisk}) every running job names a coordinator that is gone, and is adopted the same way.
  *
  * <p>A job can also name this member as its coordinator without this member driving it: its start stored the record
  * but did not learn so (the write's answer was lost and the retried write found the record, or the backup did not

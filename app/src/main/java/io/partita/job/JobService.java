@@ -7,6 +7,7 @@ import com.hazelcast.projection.Projections;
 import com.hazelcast.query.Predicates;
 import io.micronaut.core.annotation.Nullable;
 import io.partita.node.ClusterClock;
+import io.partita.node.PartitionSentinels;
 import io.partita.refusal.Refusal;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
@@ -24,11 +25,14 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Starts jobs and reads them, for the API and for schedules. Starting is three grid steps on the calling thread: take
- * the type's guard (unless the job is {@code concurrent}), store the RUNNING job under its id if the id is free, and
- * hand it to this member's {@link JobRunner}, which sends out the partition tasks.
+ * the type's guard (unless the job is {@code concurrent}), store the RUNNING job under its id if the id is free
+ * ({@link StartJob}), and hand it to this member's {@link JobRunner}, which sends out the partition tasks. While the
+ * partition of a job's record has no data (a restart still bringing it back from disk), the job is neither read as
+ * missing nor started: both are refused as partition-lost, a transient refusal; while any partition has none, no job
+ * that is not concurrent starts (a running job of its type may be there).
  * <b>Threads:</b> called on the HTTP blocking pool and by the schedule trigger's thread at once; each start blocks its
  * caller on its grid steps. The bean's fields are final; what two starts contend for is decided in the grid (the
- * guard's {@code putIfAbsent}, the job's {@code putIfAbsent}), not in this process.
+ * guard's {@code putIfAbsent}, the job's {@link StartJob}), not in this process.
  *
  * <p>The guard: "at most one running job of a type" needs one atomic place per type, because jobs of a type live in
  * different partitions. It is an entry of {@code job-guards} holding the running job's run key ({@code id/run}, so
@@ -91,11 +95,17 @@ public class JobService {
         };
     }
 
-    /** Starts a job unless its id is taken or (when not concurrent) a job of its type runs; never refuses. */
+    /**
+     * Starts a job unless its id is taken or (when not concurrent) a job of its type runs; refuses only while data is
+     * missing (see above), transiently.
+     */
     public Attempt tryStart(String id, JobSpec spec, @Nullable String schedule) {
-        Job existing = jobs.get(id);
+        Job existing = stored(id);
         if (existing != null) {
             return new Attempt(Outcome.EXISTS, existing, null);
+        }
+        if (!spec.concurrent()) {
+            refuseWhileDataIsMissing(spec.type());
         }
         Job job = Job.start(id, newRun(), spec, schedule, ClusterClock.now(hazelcast), runner.memberId());
         String type = spec.type().name();
@@ -114,7 +124,7 @@ public class JobService {
                     return new Attempt(Outcome.BUSY, null, other.get());
                 }
             }
-            stored = jobs.putIfAbsent(id, job);
+            stored = jobs.executeOnKey(id, new StartJob(job));
         } catch (RuntimeException e) {
             return afterFailedStore(job, e);
         }
@@ -208,7 +218,38 @@ public class JobService {
     }
 
     public Optional<Job> find(String id) {
-        return Optional.ofNullable(jobs.get(id));
+        return Optional.ofNullable(stored(id));
+    }
+
+    /**
+     * Refuses a job that is not concurrent while some partition has no data (a restart still bringing it back from
+     * disk, or every copy lost): a running job of its type may be there, unseen by {@link #otherRunning}, and a guard
+     * left there unseen too (guards are not kept on disk).
+     */
+    private void refuseWhileDataIsMissing(JobType type) {
+        List<Integer> lost = PartitionSentinels.of(hazelcast).lostPartitions();
+        if (!lost.isEmpty()) {
+            throw Refusal.unavailable("No job of type " + type + " starts while the data of partition " + lost.get(0)
+                    + " is not available (a restart still bringing it back from disk, or every copy lost): a running "
+                    + "job of the type may be there. Retry later, or send \"concurrent\": true.",
+                    Duration.ofSeconds(5));
+        }
+    }
+
+    /**
+     * The job under {@code id}, or null when there is none. Refused as partition-lost while the partition of its
+     * record has no data (a restart still bringing it back from disk, or every copy lost): the job may exist, and a
+     * start now would run a client's job or a schedule's firing a second time.
+     */
+    private Job stored(String id) {
+        Job job = jobs.get(id);
+        if (job == null) {
+            int partition = hazelcast.getPartitionService().getPartition(id).getPartitionId();
+            if (PartitionSentinels.of(hazelcast).lostAtOwner(partition)) {
+                throw Refusal.partitionLost("Job", id, partition);
+            }
+        }
+        return job;
     }
 
     /**

@@ -15,8 +15,8 @@ import java.util.Map;
  * gets the retention as its time-to-live in the same step, backup included.
  * <b>Threads:</b> runs on the partition thread of the job's owner, so two reports of one partition (a redone task)
  * cannot both count; a run again after a retry or a migration finds the partition done and writes nothing.
- * Deterministic: the time travels in the processor. Its backup
- * ({@link ReplaceValue}) stores the job it wrote, with its time-to-live, on each backup replica.
+ * Deterministic: the time travels in the processor. Its backup ({@link ReplaceValue}) stores the job it wrote, with
+ * its time-to-live, on each backup replica, and owner and backups write it to their disks ({@link JobDisk}).
  */
 @ClassId(63)
 final class RecordPartition extends ValueWriter<String, Job, Job> implements FieldList {
@@ -46,6 +46,11 @@ final class RecordPartition extends ValueWriter<String, Job, Job> implements Fie
         }
         Job next = job.withPartition(partition, tally, at);
         return write(entry, next, next.running() ? 0 : retentionMillis);
+    }
+
+    @Override
+    protected String map() {
+        return JobFeature.JOBS;
     }
 
     @Override

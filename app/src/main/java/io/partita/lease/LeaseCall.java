@@ -1,5 +1,7 @@
 package io.partita.lease;
 
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.HazelcastInstanceAware;
 import com.hazelcast.map.EntryProcessor;
 import io.partita.node.ClassId;
 import io.partita.node.FieldList;
@@ -19,9 +21,14 @@ import java.util.Map;
  * (the default backup processor is the processor itself), reaching the same state. A retry after a failover is safe:
  * a join with the same request id finds the worker it created, a renewal extends the lease again, a leave of a worker
  * already gone answers {@link LeaseAnswer.Status#UNKNOWN_WORKER}.
+ *
+ * <p>Owner and backup alike write the group to their disks ({@link LeaseDisk}) when the call may have changed what a
+ * restart keeps of it: every call that stores the group but a renewal that granted, revoked and expired nothing (it
+ * moved only its worker's lease end, which the disk does not keep).
  */
 @ClassId(101)
-public final class LeaseCall implements EntryProcessor<String, LeaseGroup, LeaseAnswer>, FieldList {
+public final class LeaseCall
+        implements EntryProcessor<String, LeaseGroup, LeaseAnswer>, FieldList, HazelcastInstanceAware {
 
     enum Kind { CREATE, JOIN, RENEW, LEAVE, EXPIRE }
 
@@ -31,6 +38,8 @@ public final class LeaseCall implements EntryProcessor<String, LeaseGroup, Lease
     private String who;
     private int shards;
     private long leaseMillis;
+    /** The member it runs on, injected on arrival: its disk takes the group too. */
+    private transient HazelcastInstance member;
 
     public LeaseCall() {
     }
@@ -68,7 +77,9 @@ public final class LeaseCall implements EntryProcessor<String, LeaseGroup, Lease
         LeaseGroup group = entry.getValue();
         if (kind == Kind.CREATE) {
             if (group == null) {
-                entry.setValue(new LeaseGroup(shards, leaseMillis));
+                LeaseGroup created = new LeaseGroup(shards, leaseMillis);
+                entry.setValue(created);
+                stored(entry.getKey(), created);
                 return LeaseAnswer.of(LeaseAnswer.Status.CREATED);
             }
             boolean same = group.shards() == shards && group.leaseMillis() == leaseMillis;
@@ -99,8 +110,29 @@ public final class LeaseCall implements EntryProcessor<String, LeaseGroup, Lease
         // and backed up; the sweep runs over every group every second and leaves the idle ones alone.
         if (kind != Kind.EXPIRE || answer.changes().expiries() > 0) {
             entry.setValue(group);
+            if (changesWhatIsKept(answer)) {
+                stored(entry.getKey(), group);
+            }
         }
         return answer;
+    }
+
+    /** Whether the call may have changed what the disk keeps: all but a renewal that changed nothing for the others. */
+    private boolean changesWhatIsKept(LeaseAnswer answer) {
+        LeaseGroup.Changes changes = answer.changes();
+        return kind != Kind.RENEW || changes.grants() + changes.moves() + changes.expiries() > 0;
+    }
+
+    /** Writes the group to the disk of the member it runs on (none on a plain entry, in tests). */
+    private void stored(String name, LeaseGroup group) {
+        if (member != null) {
+            LeaseDisk.KIND.stored(member, name, group);
+        }
+    }
+
+    @Override
+    public void setHazelcastInstance(HazelcastInstance hazelcastInstance) {
+        this.member = hazelcastInstance;
     }
 
     private static LeaseAnswer answer(LeaseGroup group, LeaseAnswer.Status status, String workerId,

@@ -5,6 +5,7 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import com.hazelcast.spi.merge.PutIfAbsentMergePolicy;
+import io.partita.node.DiskRecords;
 import io.partita.node.Feature;
 import jakarta.inject.Singleton;
 
@@ -13,7 +14,8 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * The lease feature's part of a member: the lease groups map and the classes of its block of ids.
+ * The lease feature's part of a member: the lease groups map, what members keep of it on disk, and the classes of its
+ * block of ids.
  * <b>Threads:</b> configured once per member on the thread that starts it; the typed map accessor is called from any
  * thread.
  */
@@ -29,16 +31,18 @@ public final class LeaseFeature implements Feature {
 
     @Override
     public List<Supplier<? extends IdentifiedDataSerializable>> classes() {
-        return List.of(LeaseGroup::new, LeaseCall::new, LeaseAnswer::new, FenceCheck::new);
+        return List.of(LeaseGroup::new, LeaseCall::new, LeaseAnswer::new, FenceCheck::new, RecoverGroup::new);
     }
 
     /**
      * One entry per group, changed only by its entry processors, with the ledger's backups. The minority side of a
      * split grants nothing (split-brain protection), so after the heal the majority's copy of a group both sides hold
      * is the one that counts (PutIfAbsent keeps the existing entry), and a group only the minority held comes back.
+     * Members keep the groups on disk ({@link LeaseDisk}), without their workers.
      */
     @Override
     public void configure(Config config, Setup setup) {
         config.addMapConfig(setup.protectedMap(LEASE_GROUPS, PutIfAbsentMergePolicy.class));
+        DiskRecords.register(config, LeaseDisk.KIND);
     }
 }

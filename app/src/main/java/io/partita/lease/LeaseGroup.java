@@ -5,6 +5,8 @@ import com.hazelcast.nio.ObjectDataOutput;
 import io.partita.node.ClassId;
 import io.partita.node.Identified;
 
+import java.io.DataInput;
+import java.io.DataOutput;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -292,6 +294,35 @@ public final class LeaseGroup implements Identified {
             }
             pendingTo[s] = to;
         }
+    }
+
+    /**
+     * Writes what a restart of the whole cluster keeps of the group ({@link LeaseDisk}): its shards, its lease time,
+     * each shard's fencing token, the worker numbering and the totals; not its workers, nor who holds what.
+     */
+    void writeKept(DataOutput out) throws IOException {
+        out.writeInt(shards);
+        out.writeLong(leaseMillis);
+        out.writeLong(workerSeq);
+        for (long total : totals) {
+            out.writeLong(total);
+        }
+        for (long shardToken : token) {
+            out.writeLong(shardToken);
+        }
+    }
+
+    /** The group a restart brings back ({@link #writeKept}): no workers, every shard free, its tokens as they were. */
+    static LeaseGroup readKept(DataInput in) throws IOException {
+        LeaseGroup group = new LeaseGroup(in.readInt(), in.readLong());
+        group.workerSeq = in.readLong();
+        for (int i = 0; i < group.totals.length; i++) {
+            group.totals[i] = in.readLong();
+        }
+        for (int s = 0; s < group.shards; s++) {
+            group.token[s] = in.readLong();
+        }
+        return group;
     }
 
     @Override

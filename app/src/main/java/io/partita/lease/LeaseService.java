@@ -7,8 +7,11 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.annotation.Context;
 import io.partita.node.ClusterClock;
 import io.partita.node.Members;
+import io.partita.node.PartitionSentinels;
+import io.partita.node.RemoveValue;
 import io.partita.node.Timers;
 import io.partita.refusal.GridFailures;
+import io.partita.refusal.Refusal;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Inject;
@@ -69,8 +72,20 @@ public class LeaseService {
         return hazelcast;
     }
 
+    /**
+     * Creates the group unless it exists. Refused as partition-lost while the partition of its entry has no data (a
+     * restart still bringing it back from disk, or every copy lost): a group created there now would take the place of
+     * the one coming back, and grant its fencing tokens again from 1.
+     */
     CompletionStage<LeaseAnswer> create(String group, int shards, long leaseMillis) {
-        return call(group, LeaseCall.create(shards, leaseMillis, clock.getAsLong()));
+        long now = clock.getAsLong();
+        int partition = hazelcast.getPartitionService().getPartition(group).getPartitionId();
+        return PartitionSentinels.of(hazelcast).lostAtOwnerAsync(partition).thenCompose(lost -> {
+            if (lost) {
+                throw Refusal.partitionLost("Lease group", group, partition);
+            }
+            return call(group, LeaseCall.create(shards, leaseMillis, now));
+        }).exceptionally(LeaseService::translate);
     }
 
     CompletionStage<LeaseAnswer> join(String group, String requestId) {
@@ -107,7 +122,7 @@ public class LeaseService {
 
     boolean delete(String group) {
         try {
-            return groups.remove(group) != null;
+            return groups.executeOnKey(group, new RemoveValue<>(LeaseFeature.LEASE_GROUPS));
         } catch (RuntimeException e) {
             throw GridFailures.translate(e);
         }

@@ -9,8 +9,10 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -82,6 +84,11 @@ public final class PartitionSentinels {
     /** Whether {@code partition} lost its data, asked of its owner (an operation: from any thread but its own). */
     public boolean lostAtOwner(int partition) {
         return !map().containsKey(PartitionKeys.of(hazelcast, partition));
+    }
+
+    /** {@link #lostAtOwner}, answered later: from any thread, without waiting. */
+    public CompletionStage<Boolean> lostAtOwnerAsync(int partition) {
+        return map().getAsync(PartitionKeys.of(hazelcast, partition)).thenApply(Objects::isNull);
     }
 
     /** The partitions without their data now, as the whole cluster holds it. */

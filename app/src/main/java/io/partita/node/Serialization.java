@@ -14,7 +14,8 @@ import java.util.function.Supplier;
  * entries) use Compact serialization so that SQL can read their fields; entry processors, their results and tasks
  * are IdentifiedDataSerializable under {@link #FACTORY_ID}, each class with its {@link ClassId}, and each feature
  * with a block of class ids of its own:
- * account 1-19, transfer 20-39, locking 40-59, job 60-79 (schedule 67-69), observe 80-81, node 82-99, lease 100-119.
+ * account 1-19, transfer 20-39, locking 40-59, job 60-79 (schedule 67, 69 and 72 of them), observe 80-81, node
+ * 82-99, lease 100-119.
  * Nothing that crosses the wire may fall back to Java serialization: {@code SerializationTest} round-trips every
  * registered class with Java serialization disabled.
  */
@@ -43,7 +44,7 @@ public final class Serialization {
     static void register(SerializationConfig config, List<? extends Feature> features) {
         Map<Integer, Supplier<? extends IdentifiedDataSerializable>> classes = new HashMap<>();
         claim(classes, List.of(BackedUpCalls.Entries::new, ReplaceValue::new, MembershipNotice::new,
-                ClusterClock.Reading::new), "the node");
+                ClusterClock.Reading::new, RemoveValue::new), "the node");
         for (Feature feature : features) {
             claim(classes, feature.classes(), feature.getClass().getSimpleName());
         }

@@ -16,7 +16,8 @@ import java.util.Map;
  * if it started one, has the same deterministic id and is counted by the next evaluation instead.
  * <b>Threads:</b> runs on the partition thread of the schedule's owner; a run again after a retry or a migration finds
  * {@code lastFiredAt} moved and answers false without writing. Deterministic: the firing's time travels in the
- * processor. Its backup ({@link ReplaceValue}) stores the schedule it wrote on each backup replica.
+ * processor. Its backup ({@link ReplaceValue}) stores the schedule it wrote on each backup replica, and owner and
+ * backups write it to their disks ({@link ScheduleDisk}).
  */
 @ClassId(67)
 final class RecordFiring extends ValueWriter<String, Schedule, Boolean> implements FieldList {
@@ -50,6 +51,11 @@ final class RecordFiring extends ValueWriter<String, Schedule, Boolean> implemen
         }
         write(entry, schedule.fired(fireAt, ran, missed, skipped, jobId, note), 0);
         return true;
+    }
+
+    @Override
+    protected String map() {
+        return ScheduleFeature.SCHEDULES;
     }
 
     @Override

@@ -8,6 +8,7 @@ import com.hazelcast.nio.serialization.compact.CompactReader;
 import com.hazelcast.nio.serialization.compact.CompactWriter;
 import io.partita.job.JobFeature;
 import io.partita.node.CompactCodec;
+import io.partita.node.DiskRecords;
 import io.partita.node.Feature;
 import jakarta.inject.Singleton;
 
@@ -16,8 +17,9 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * The schedule feature's part of a member: the schedules map (a schedule's last firing survives the loss of a member;
- * after a split no firing runs twice, ScheduleMergePolicy), Compact for its values, and the classes of its ids.
+ * The schedule feature's part of a member: the schedules map (a schedule's last firing survives the loss of a member,
+ * and a stop of every member: {@link ScheduleDisk}; after a split no firing runs twice, ScheduleMergePolicy), Compact
+ * for its values, and the classes of its ids.
  * <b>Threads:</b> configured once per member on the thread that starts it; the typed map accessor is called from any
  * thread.
  */
@@ -33,13 +35,14 @@ public final class ScheduleFeature implements Feature {
 
     @Override
     public List<Supplier<? extends IdentifiedDataSerializable>> classes() {
-        return List.of(RecordFiring::new, ScheduleMergePolicy::new);
+        return List.of(RecordFiring::new, ScheduleMergePolicy::new, RecoverSchedule::new);
     }
 
     @Override
     public void configure(Config config, Setup setup) {
         config.addMapConfig(setup.protectedMap(SCHEDULES, ScheduleMergePolicy.class));
         config.getSerializationConfig().getCompactSerializationConfig().addSerializer(SCHEDULE_CODEC);
+        DiskRecords.register(config, ScheduleDisk.KIND);
     }
 
     static final CompactCodec<Schedule> SCHEDULE_CODEC = CompactCodec.of(SCHEDULE_TYPE,

@@ -4,6 +4,8 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import io.partita.job.JobSpec;
 import io.partita.node.ClusterClock;
+import io.partita.node.RemoveValue;
+import io.partita.node.ReplaceValue;
 import io.partita.refusal.Refusal;
 import jakarta.inject.Singleton;
 
@@ -12,7 +14,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Schedules as the API manages them: stored in the {@code schedules} map, fired by {@link ScheduleTrigger}.
+ * Schedules as the API manages them: stored in the {@code schedules} map, and on the disks of its owner and backups
+ * ({@link ScheduleDisk}: a PUT and a DELETE are entry processors that write there too), fired by
+ * {@link ScheduleTrigger}.
  * <b>Threads:</b> called on the HTTP blocking pool, many requests at once; each call is one blocking map operation,
  * and the bean holds only the map's proxy, which is safe for any thread.
  */
@@ -43,7 +47,7 @@ class ScheduleService {
                     + "at least once");
         }
         Schedule schedule = Schedule.create(name, cron.trim(), job, ClusterClock.now(hazelcast));
-        schedules.set(name, schedule);
+        schedules.executeOnKey(name, ReplaceValue.of(name, schedule, 0, ScheduleFeature.SCHEDULES));
         return schedule;
     }
 
@@ -60,7 +64,7 @@ class ScheduleService {
     }
 
     void delete(String name) {
-        if (schedules.remove(name) == null) {
+        if (!schedules.executeOnKey(name, new RemoveValue<>(ScheduleFeature.SCHEDULES))) {
             throw Refusal.notFound("Schedule", name);
         }
     }

@@ -9,6 +9,7 @@ import io.partita.job.JobService;
 import io.partita.job.JobSettings;
 import io.partita.node.ClusterClock;
 import io.partita.node.Timers;
+import io.partita.refusal.Refusal;
 import jakarta.annotation.PreDestroy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -96,7 +97,13 @@ public final class ScheduleTrigger implements AutoCloseable {
     }
 
     private void logFailure(String what, RuntimeException e) {
-        if (!(e instanceof HazelcastInstanceNotActiveException) && hazelcast.getLifecycleService().isRunning()) {
+        if (e instanceof HazelcastInstanceNotActiveException || !hazelcast.getLifecycleService().isRunning()) {
+            return;
+        }
+        if (e instanceof Refusal refusal && refusal.isTransient()) {
+            // A partition's data not back yet (a restart still recovering it from disk), say: expected, and brief.
+            LOG.debug("Schedule trigger put off {} until the next tick: {}", what, refusal.detail());
+        } else {
             LOG.warn("Schedule trigger failed on {}; it tries again at the next tick", what, e);
         }
     }

@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  * Starting a job when storing it goes wrong half-way: the record is written but the answer is lost, or the backup
  * does not confirm. The job must still be driven to its end (not stay RUNNING for ever, holding its type's guard),
  * and be reported started; a store that did not land leaves nothing behind. One real member; the {@code jobs} map is
- * seen through a view whose {@code putIfAbsent} misbehaves after (or instead of) the real write.
+ * seen through a view whose store of a new job ({@link StartJob}) misbehaves after (or instead of) the real write.
  */
 class JobServiceTest {
 
@@ -58,14 +58,14 @@ class JobServiceTest {
         cluster.close();
     }
 
-    /** The jobs map, except that {@code putIfAbsent} runs {@code instead} (given the real map, the key and value). */
+    /** The jobs map, except that storing a new job runs {@code instead} (given the real map and the store). */
     @SuppressWarnings("unchecked")
-    private static IMap<String, Job> jobsWhosePutIfAbsent(BiFunction<IMap<String, Job>, Job, Job> instead) {
+    private static IMap<String, Job> jobsWhoseStart(BiFunction<IMap<String, Job>, Store, Job> instead) {
         IMap<String, Job> real = JobFeature.jobs(member);
         return (IMap<String, Job>) Proxy.newProxyInstance(IMap.class.getClassLoader(), new Class<?>[] {IMap.class},
                 (proxy, method, args) -> {
-                    if (method.getName().equals("putIfAbsent") && args.length == 2) {
-                        return instead.apply(real, (Job) args[1]);
+                    if (method.getName().equals("executeOnKey") && args[1] instanceof StartJob start) {
+                        return instead.apply(real, new Store((String) args[0], start));
                     }
                     try {
                         return method.invoke(real, args);
@@ -73,6 +73,13 @@ class JobServiceTest {
                         throw e.getCause();
                     }
                 });
+    }
+
+    /** A store of a new job under {@code id}, as the service sent it. */
+    private record Store(String id, StartJob processor) {
+        Job on(IMap<String, Job> real) {
+            return real.executeOnKey(id, processor);
+        }
     }
 
     private static JobService serviceOver(IMap<String, Job> view) {
@@ -94,9 +101,9 @@ class JobServiceTest {
     void shouldDriveAndReportStartedAJobWhoseStoredRecordsAnswerWasLost() {
         String id = "lost-" + UUID.randomUUID();
         // The write lands; its answer is lost, and the retried write finds the record the first one left.
-        JobService service = serviceOver(jobsWhosePutIfAbsent((real, job) -> {
-            real.putIfAbsent(job.id(), job);
-            return real.putIfAbsent(job.id(), job);
+        JobService service = serviceOver(jobsWhoseStart((real, store) -> {
+            store.on(real);
+            return store.on(real);
         }));
         double finishedBefore = counted("partita.jobs.finished", "type", "AUDIT", "outcome", "completed");
 
@@ -114,8 +121,8 @@ class JobServiceTest {
     @Test
     void shouldDriveAndReportStartedAJobWhoseBackupDidNotConfirmInTime() {
         String id = "unconfirmed-" + UUID.randomUUID();
-        JobService service = serviceOver(jobsWhosePutIfAbsent((real, job) -> {
-            real.putIfAbsent(job.id(), job);
+        JobService service = serviceOver(jobsWhoseStart((real, store) -> {
+            store.on(real);
             throw new IndeterminateOperationStateException("the backup did not confirm in time");
         }));
 
@@ -134,7 +141,7 @@ class JobServiceTest {
     void shouldLeaveNoJobAndNoGuardWhenTheStoreFailedBeforeItLanded() {
         String id = "failed-" + UUID.randomUUID();
         IndeterminateOperationStateException failure = new IndeterminateOperationStateException("no member answered");
-        JobService service = serviceOver(jobsWhosePutIfAbsent((real, job) -> {
+        JobService service = serviceOver(jobsWhoseStart((real, store) -> {
             throw failure;
         }));
 

@@ -96,12 +96,12 @@ class SerializationTest {
                 "AccountFeature", ids(1, 13),
                 "TransferFeature", ids(20, 23),
                 "LockingFeature", Set.of(40),
-                "JobFeature", Set.of(60, 61, 62, 63, 64, 65, 68),
-                "ScheduleFeature", Set.of(67, 69),
+                "JobFeature", Set.of(60, 61, 62, 63, 64, 65, 66, 68, 70, 71),
+                "ScheduleFeature", Set.of(67, 69, 72),
                 "ObserveFeature", Set.of(80, 81),
-                "LeaseFeature", ids(100, 103));
+                "LeaseFeature", ids(100, 104));
         Set<Integer> seen = new HashSet<>(Set.of(Serialization.BACKED_UP_ENTRIES,
-                new ReplaceValue<>().getClassId()));
+                new ReplaceValue<>().getClassId(), new RemoveValue<>().getClassId()));
         for (Feature feature : AllFeatures.LIST) {
             String name = feature.getClass().getSimpleName();
             Set<Integer> ids = new HashSet<>();

@@ -2,6 +2,7 @@ package io.partita.support;
 
 import com.hazelcast.core.HazelcastInstance;
 import io.partita.node.HazelcastConfigs;
+import io.partita.node.MemberDisk;
 import io.partita.node.Members;
 import io.partita.node.PartitaProperties;
 
@@ -130,6 +131,23 @@ public final class TestCluster implements AutoCloseable {
     public void terminate(HazelcastInstance member) {
         members.remove(member);
         member.getLifecycleService().terminate();
+    }
+
+    /** Crashes every member at once, as {@code kill -9} of every node would. */
+    public void crashAll() {
+        List<Thread> crashes = new ArrayList<>();
+        for (HazelcastInstance member : members()) {
+            Thread crash = new Thread(() -> terminate(member));
+            crash.start();
+            crashes.add(crash);
+        }
+        crashes.forEach(thread -> Blocking.run(thread::join));
+    }
+
+    /** Waits until every durable member has put the data of its disk back into the cluster. */
+    public void awaitRecovered() {
+        await("every member put its disk back").atMost(Duration.ofSeconds(120))
+                .until(() -> members.stream().noneMatch(m -> MemberDisk.of(m).recovering()));
     }
 
     public void awaitSize(int size) {
