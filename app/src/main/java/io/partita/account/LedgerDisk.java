@@ -2,8 +2,8 @@ package io.partita.account;
 
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastInstanceNotActiveException;
-import com.hazelcast.map.IMap;
 import io.micronaut.core.annotation.Nullable;
+import io.partita.node.BackedUpCalls;
 import io.partita.node.ClusterClock;
 import io.partita.node.DiskRecords;
 import io.partita.node.HazelcastConfigs;
@@ -54,9 +54,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * </ul>
  *
  * <p>Recovery: a member that finds data on its disk puts it back once the cluster lets it serve, partition by
- * partition: the journal entries into the journal, then each account joined with what the cluster holds by
- * transaction id ({@link RecoverAccounts}, the split-brain merge's union), then the partition's sentinel, so that its
- * accounts are served again. A partition that no disk brings back stays lost (503 {@code partition-lost}) until an
+ * partition: each account with its journal entries in its tail, joined with what the cluster holds by transaction id
+ * ({@link RecoverAccounts}, the split-brain merge's union), then the partition's sentinel, so that its accounts are
+ * served again. A partition that no disk brings back stays lost (503 {@code partition-lost}) until an
  * operator accepts the loss. Several copies of one partition (owner's and backup's disks) are each joined in the same
  * way; a copy that is behind adds nothing.
  *
@@ -254,42 +254,70 @@ final class LedgerDisk {
             Members.repeatUntilDone(() -> sentinels.restore(p));
         }
         disk.recovered();
-        LOG.info("Recovered {} accounts and {} journal entries from {} partitions in {} ms", recoveredAccounts.get(),
+        LOG.info("Recovered {} accounts with {} journal entries from {} partitions in {} ms", recoveredAccounts.get(),
                 recoveredEntries.get(), onDisk.cardinality(),
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
     }
 
+    /**
+     * Puts back one partition of this disk. Each account comes back with every entry the disk has of it within the
+     * retention in its tail (the journal writer moves them to the journal, as it does new ones): so the account and its
+     * history arrive in one write, and a txId the disk knows is known the moment the account is back. An account the
+     * cluster holds already is joined with the disk's copy by txId ({@link RecoverAccounts}), never overwritten, and
+     * the disk's entries go through that join rather than straight into the journal, where one the cluster's account
+     * does not count would make its journal disagree with its balance.
+     */
     private void recoverPartition(int partition, long cutoff) {
-        IMap<JournalKey, JournalRecord> journal = AccountFeature.journal(hazelcast);
-        Map<JournalKey, JournalRecord> batch = new HashMap<>();
+        Map<String, Map<Long, JournalEntry>> history = new HashMap<>();
         disk.use(store -> store.export(partition, 1_000, chunk -> {
             for (StoredEntry stored : chunk) {
                 if (stored.at() >= cutoff) {
-                    JournalEntry entry = entry(stored);
-                    batch.put(entry.key(), JournalRecord.of(entry));
+                    history.computeIfAbsent(stored.accountId(), id -> new HashMap<>()).put(stored.seq(), entry(stored));
                 }
             }
-            journal.setAll(batch);
-            recoveredEntries.addAndGet(batch.size());
-            batch.clear();
         }));
         Map<String, Account> accounts = new LinkedHashMap<>();
         Map<DiskRecords<?, ?>, List<StoredRecord>> others = new LinkedHashMap<>();
         disk.use(store -> store.records(partition, record -> {
             if (record.key().length > 1 && record.key()[0] == ACCOUNT) {
-                accounts.put(new String(record.key(), 1, record.key().length - 1, StandardCharsets.UTF_8),
-                        decode(record.value()));
+                String accountId = new String(record.key(), 1, record.key().length - 1, StandardCharsets.UTF_8);
+                accounts.put(accountId, withHistory(accountId, decode(record.value()),
+                        history.getOrDefault(accountId, Map.of())));
             } else {
                 kinds.stream().filter(kind -> kind.owns(record.key())).findFirst()
                         .ifPresent(kind -> others.computeIfAbsent(kind, k -> new ArrayList<>()).add(record));
             }
         }));
         if (!accounts.isEmpty()) {
-            AccountFeature.accounts(hazelcast).executeOnKeys(accounts.keySet(), new RecoverAccounts(accounts));
+            BackedUpCalls.executeOnKeys(hazelcast, AccountFeature.ACCOUNTS, accounts.keySet(),
+                    new RecoverAccounts(accounts));
             recoveredAccounts.addAndGet(accounts.size());
+            accounts.forEach((id, account) -> recoveredEntries.addAndGet(Tail.size(account.tail())));
         }
         // Transfers, jobs and the like after the accounts their steps touch.
         others.forEach((kind, records) -> kind.recoverRecords(hazelcast, records));
+    }
+
+    /**
+     * {@code account} with its tail holding every entry of {@code history} (by seq) that runs without a gap up to its
+     * version, and its own tail's entries where the history lacks them.
+     */
+    static Account withHistory(String accountId, Account account, Map<Long, JournalEntry> history) {
+        Map<Long, JournalEntry> bySeq = new HashMap<>(history);
+        account.tailEntries(accountId).forEach(entry -> bySeq.putIfAbsent(entry.seq(), entry));
+        long oldest = account.version();
+        while (bySeq.containsKey(oldest - 1)) {
+            oldest--;
+        }
+        if (!bySeq.containsKey(oldest)) {
+            return account;
+        }
+        ByteArrayOutputStream tail = new ByteArrayOutputStream();
+        for (long seq = oldest; seq <= account.version(); seq++) {
+            tail.writeBytes(Tail.encode(bySeq.get(seq)));
+        }
+        return new Account(account.balance(), account.overdraftLimit(), account.version(), account.fence(),
+                account.openingBalance(), tail.toByteArray(), account.jobs(), account.conflicts());
     }
 
     private static byte[] accountKey(String accountId) {

@@ -33,6 +33,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
@@ -210,14 +211,19 @@ public final class JournalStore implements AutoCloseable {
 
     /** Every record of {@code partition}, to {@code sink} on the caller's thread, as of one moment (a snapshot). */
     public long records(int partition, Consumer<StoredRecord> sink) {
+        return scan(RECORDS, partition, (key, value) -> sink.accept(new StoredRecord(Keys.recordKey(key), value)));
+    }
+
+    /** Every key and value of {@code family} in {@code partition}, in key order, as of one moment (a snapshot). */
+    private long scan(int family, int partition, BiConsumer<byte[], byte[]> each) {
         long read = 0;
         Snapshot snapshot = db.getSnapshot();
         try (Slice upper = new Slice(Keys.partitionEnd(partition));
              ReadOptions options = new ReadOptions().setSnapshot(snapshot).setIterateUpperBound(upper)
                      .setFillCache(false);
-             RocksIterator it = db.newIterator(families.get(RECORDS), options)) {
+             RocksIterator it = db.newIterator(families.get(family), options)) {
             for (it.seek(Keys.partition(partition)); it.isValid(); it.next()) {
-                sink.accept(new StoredRecord(Keys.recordKey(it.key()), it.value()));
+                each.accept(it.key(), it.value());
                 read++;
             }
             check(it);
@@ -355,28 +361,16 @@ public final class JournalStore implements AutoCloseable {
      * The txId and retention records are not sent: the importing side writes them from the entries.
      */
     public long export(int partition, int chunkSize, Consumer<List<StoredEntry>> sink) {
-        long exported = 0;
-        Snapshot snapshot = db.getSnapshot();
-        try (Slice upper = new Slice(Keys.partitionEnd(partition));
-             ReadOptions read = new ReadOptions().setSnapshot(snapshot).setIterateUpperBound(upper)
-                     .setFillCache(false);
-             RocksIterator it = db.newIterator(families.get(ENTRIES), read)) {
-            List<StoredEntry> chunk = new ArrayList<>(chunkSize);
-            for (it.seek(Keys.partition(partition)); it.isValid(); it.next()) {
-                chunk.add(Keys.decodeEntry(it.key(), it.value()));
-                if (chunk.size() == chunkSize) {
-                    sink.accept(List.copyOf(chunk));
-                    exported += chunk.size();
-                    chunk.clear();
-                }
-            }
-            check(it);
-            if (!chunk.isEmpty()) {
+        List<StoredEntry> chunk = new ArrayList<>(chunkSize);
+        long exported = scan(ENTRIES, partition, (key, value) -> {
+            chunk.add(Keys.decodeEntry(key, value));
+            if (chunk.size() == chunkSize) {
                 sink.accept(List.copyOf(chunk));
-                exported += chunk.size();
+                chunk.clear();
             }
-        } finally {
-            db.releaseSnapshot(snapshot);
+        });
+        if (!chunk.isEmpty()) {
+            sink.accept(List.copyOf(chunk));
         }
         return exported;
     }

@@ -3,6 +3,7 @@ package io.partita.account;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -33,6 +34,25 @@ class LedgerDiskTest {
         // What a write-through takes from the tail: only the entries the change added, with their seqs.
         assertEquals(List.of(merged), Tail.newest("a-1", account.tail(), account.version(), 1));
         assertEquals(List.of(debit, merged), Tail.newest("a-1", account.tail(), account.version(), 5));
+    }
+
+    @Test
+    void shouldBringAnAccountBackWithItsHistoryInItsTailUpToTheFirstGap() {
+        JournalEntry first = new JournalEntry("a-1", "tx-1", TxType.CREDIT, 10, TxStatus.APPLIED, 110, 1_000, 1, null);
+        JournalEntry second = new JournalEntry("a-1", "tx-2", TxType.DEBIT, 5, TxStatus.APPLIED, 105, 1_001, 2, null);
+        JournalEntry third = new JournalEntry("a-1", "tx-3", TxType.DEBIT, 500, TxStatus.REJECTED, 105, 1_002, 3,
+                null);
+        // On disk: the account, whose tail kept only its newest entry, and its history in the journal family.
+        Account account = Account.open(100, 0).record(first).record(second).record(third).trimmedThrough(2);
+        assertEquals(List.of(third), account.tailEntries("a-1"));
+
+        Account back = LedgerDisk.withHistory("a-1", account, Map.of(1L, first, 2L, second, 3L, third));
+        assertEquals(List.of(first, second, third), back.tailEntries("a-1"));
+        assertEquals(account.balance(), back.balance());
+        assertEquals(account.version(), back.version());
+
+        // An entry gone past the retention leaves a gap: the tail starts after it.
+        assertEquals(List.of(third), LedgerDisk.withHistory("a-1", account, Map.of(1L, first)).tailEntries("a-1"));
     }
 
     @Test

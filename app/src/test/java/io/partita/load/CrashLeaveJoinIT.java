@@ -10,6 +10,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 import io.partita.support.Blocking;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -128,10 +129,11 @@ class CrashLeaveJoinIT {
     @Test
     @Order(5)
     void shouldKeepEveryAcknowledgedTransactionWhenEveryNodeIsKilledAtOnce() throws Exception {
+        int size = cluster.size();
         FaultScenarios.run(cluster, FaultScenarios.options(cluster, "killall", "partitioned", LOAD),
                 ACKNOWLEDGED_FIRST, () -> {
-                    List<NodeProcess> nodes = new java.util.ArrayList<>();
-                    for (int i = 0; i < 4; i++) {
+                    List<NodeProcess> nodes = new ArrayList<>();
+                    for (int i = 0; i < size; i++) {
                         nodes.add(cluster.node(i));
                     }
                     for (NodeProcess node : nodes) {
@@ -140,12 +142,11 @@ class CrashLeaveJoinIT {
                     for (NodeProcess node : nodes) {
                         assertTrue(node.awaitExit(Duration.ofSeconds(10)), "the node dies on SIGKILL");
                     }
-                    for (int i = 0; i < 4; i++) {
+                    for (int i = 0; i < size; i++) {
                         cluster.restart(i);
                     }
-                    cluster.awaitSafe(4);
-                    cluster.awaitCpWhole();
-                }, ACKNOWLEDGED_AFTER, 4);
+                    cluster.awaitSafe(size);
+                }, ACKNOWLEDGED_AFTER, size);
     }
 
     /**

@@ -146,6 +146,11 @@ final class ProcessCluster implements AutoCloseable {
         return nodes.get(index);
     }
 
+    /** The nodes started so far, running or not. */
+    int size() {
+        return nodes.size();
+    }
+
     List<URI> urls() {
         return nodes.stream().map(NodeProcess::url).toList();
     }
