@@ -32,7 +32,7 @@ import java.util.Map;
  * <p>Recovery joins a disk's job with the cluster's copy as a split-brain merge joins two sides
  * ({@link JobMergePolicy}, in {@link RecoverJob}): the further copy stays, a copy that is behind changes nothing.
  */
-final class JobDisk extends DiskRecords<String, Job> {
+final class JobDisk extends DiskRecords.Named<Job> {
 
     private final long retentionMillis;
 
@@ -42,15 +42,6 @@ final class JobDisk extends DiskRecords<String, Job> {
         this.retentionMillis = retention.toMillis();
     }
 
-    @Override
-    protected void writeKey(DataOutputStream out, String id) throws IOException {
-        out.writeUTF(id);
-    }
-
-    @Override
-    protected String readKey(DataInputStream in) throws IOException {
-        return in.readUTF();
-    }
 
     @Override
     protected boolean writeValue(DataOutputStream out, Job job) throws IOException {

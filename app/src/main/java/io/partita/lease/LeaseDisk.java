@@ -28,7 +28,7 @@ import java.util.Map;
  * existing entry ({@link LeaseFeature}): every call that changed what is kept wrote it on owner and backups before it
  * answered, so a token any worker was told is on every disk that held the group at the time.
  */
-final class LeaseDisk extends DiskRecords<String, LeaseGroup> {
+final class LeaseDisk extends DiskRecords.Named<LeaseGroup> {
 
     static final LeaseDisk KIND = new LeaseDisk();
 
@@ -36,15 +36,6 @@ final class LeaseDisk extends DiskRecords<String, LeaseGroup> {
         super('l', LeaseFeature.LEASE_GROUPS);
     }
 
-    @Override
-    protected void writeKey(DataOutputStream out, String name) throws IOException {
-        out.writeUTF(name);
-    }
-
-    @Override
-    protected String readKey(DataInputStream in) throws IOException {
-        return in.readUTF();
-    }
 
     @Override
     protected boolean writeValue(DataOutputStream out, LeaseGroup group) throws IOException {

@@ -123,4 +123,22 @@ public abstract class DiskRecords<K, V> {
             recover(member, decoded);
         }
     }
+
+    /** A kind whose map is keyed by a name or an id (a string), written as it is. */
+    public abstract static class Named<V> extends DiskRecords<String, V> {
+
+        protected Named(char prefix, String mapName) {
+            super(prefix, mapName);
+        }
+
+        @Override
+        public final void writeKey(DataOutputStream out, String key) throws IOException {
+            out.writeUTF(key);
+        }
+
+        @Override
+        public final String readKey(DataInputStream in) throws IOException {
+            return in.readUTF();
+        }
+    }
 }

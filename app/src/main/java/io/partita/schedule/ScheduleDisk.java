@@ -26,7 +26,7 @@ import java.util.Map;
  * ({@link ScheduleMergePolicy}, in {@link RecoverSchedule}): the later definition, with the later of the two last
  * firings.
  */
-final class ScheduleDisk extends DiskRecords<String, Schedule> {
+final class ScheduleDisk extends DiskRecords.Named<Schedule> {
 
     static final ScheduleDisk KIND = new ScheduleDisk();
 
@@ -34,15 +34,6 @@ final class ScheduleDisk extends DiskRecords<String, Schedule> {
         super('s', ScheduleFeature.SCHEDULES);
     }
 
-    @Override
-    protected void writeKey(DataOutputStream out, String name) throws IOException {
-        out.writeUTF(name);
-    }
-
-    @Override
-    protected String readKey(DataInputStream in) throws IOException {
-        return in.readUTF();
-    }
 
     @Override
     protected boolean writeValue(DataOutputStream out, Schedule schedule) throws IOException {
