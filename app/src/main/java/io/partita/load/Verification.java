@@ -28,6 +28,14 @@ import java.util.Map;
  * derived, and the journal read from the opening balance agrees with each line's balance after (but for a line a
  * split-brain merge brought from the other side, which keeps its client's answer) and with the balance; the total is conserved (changed only by debits and credits); no
  * balance is below its overdraft limit unless the account reports a merge conflict.
+ *
+ * <p>With split-brain protection off ({@code bothSidesDecide}), both sides of a split decide writes, so an id a
+ * client retried across the cut can be decided on each side, and the merge keeps one side's line for it: the client
+ * may have heard two answers, and the journal holds one of them. Such a run is judged on what the merge must keep
+ * there: an operation answered 200 is applied (else it is lost), no id is applied twice in a journal, balances agree
+ * with their journals, money is conserved, and no transfer is half done. A replay that did not repeat the first answer
+ * is counted (as decided on both sides), not failed; an acknowledged balance may be the other side's; and a 422 is
+ * one side's answer, so the journal decides, as for an operation without an answer.
  */
 final class Verification {
 
@@ -38,26 +46,39 @@ final class Verification {
      * @param acknowledged   operations answered 200
      * @param unknown        operations without a definite answer, {@code unknownApplied} of them applied
      * @param unexpected     operations answered with a status the API does not allow for them (each a failure)
+     * @param decidedTwice   with both sides deciding, replays that did not repeat the first answer (0 otherwise:
+     *                       each is a failure)
      */
     record Verdict(boolean pass, int failureCount, List<String> failures, long expectedTotal, long observedTotal,
-                   int acknowledged, int rejected, int unknown, int unknownApplied, int unexpected) {
+                   int acknowledged, int rejected, int unknown, int unknownApplied, int unexpected,
+                   int decidedTwice) {
 
         String summary() {
             return (pass ? "PASS" : "FAIL") + ": " + acknowledged + " acknowledged, " + rejected + " rejected, "
                     + unknown + " unknown outcome (" + unknownApplied + " applied), "
-                    + (unexpected == 0 ? "" : unexpected + " unexpected answer(s), ") + "total " + observedTotal
+                    + (unexpected == 0 ? "" : unexpected + " unexpected answer(s), ")
+                    + (decidedTwice == 0 ? "" : decidedTwice + " replay(s) decided again on the other side, ")
+                    + "total " + observedTotal
                     + " (expected " + expectedTotal + ")" + (pass ? "" : ", " + failureCount + " failure(s)");
         }
     }
 
     private final List<String> failures = new ArrayList<>();
+    private final boolean bothSidesDecide;
     private int failureCount;
+    private int decidedTwice;
 
-    private Verification() {
+    private Verification(boolean bothSidesDecide) {
+        this.bothSidesDecide = bothSidesDecide;
     }
 
     static Verdict verify(Run run, Observed observed) {
-        return new Verification().check(run, observed);
+        return verify(run, observed, false);
+    }
+
+    /** @param bothSidesDecide split-brain protection is off: both sides of a split decide writes (see above) */
+    static Verdict verify(Run run, Observed observed, boolean bothSidesDecide) {
+        return new Verification(bothSidesDecide).check(run, observed);
     }
 
     private Verdict check(Run run, Observed observed) {
@@ -80,6 +101,7 @@ final class Verification {
         for (Result result : run.results()) {
             Op op = result.op();
             Outcome outcome = result.answer().outcome();
+            Answer answer = bothSidesDecide ? oneSide(result.answer()) : result.answer();
             switch (outcome) {
                 case APPLIED -> acknowledged++;
                 case REJECTED -> rejected++;
@@ -95,10 +117,10 @@ final class Verification {
                 sent.put(op.account() + " " + op.transferOut(), true);
                 sent.put(op.account() + " " + op.transferRefund(), true);
                 sent.put(op.to() + " " + op.transferIn(), true);
-                applied = checkTransfer(op, result.answer(), byId, expected);
+                applied = checkTransfer(op, answer, byId, expected);
             } else {
                 sent.put(op.account() + " " + op.txId(), true);
-                applied = checkTransaction(op, result.answer(), byId, expected);
+                applied = checkTransaction(op, answer, byId, expected);
                 if (applied) {
                     externalDelta += op.kind() == LoadRecord.Kind.CREDIT ? op.amount() : -op.amount();
                 }
@@ -136,7 +158,21 @@ final class Verification {
             fail("money is not conserved: total " + observedTotal + ", expected " + expectedTotal);
         }
         return new Verdict(failureCount == 0, failureCount, List.copyOf(failures), expectedTotal, observedTotal,
-                acknowledged, rejected, unknown, unknownApplied, unexpected);
+                acknowledged, rejected, unknown, unknownApplied, unexpected, decidedTwice);
+    }
+
+    /**
+     * What a definite answer proves when both sides decide: one side's decision, where the other side may have decided
+     * the same id too and the merge kept that one. A 200 must still be applied, with either side's balance; a 422 is
+     * judged by the journal, as an operation without an answer is.
+     */
+    private static Answer oneSide(Answer answer) {
+        return switch (answer.outcome()) {
+            case APPLIED -> new Answer(Outcome.APPLIED, answer.httpStatus(), null, null, answer.replayed(),
+                    answer.detail());
+            case REJECTED -> Answer.unknown("422 from one side of a split; the other side may have applied it");
+            case UNKNOWN, UNEXPECTED -> answer;
+        };
     }
 
     /** A replay without an answer proves nothing; any other must repeat the first answer and say it is a replay. */
@@ -146,7 +182,9 @@ final class Verification {
             if (again.outcome() == Outcome.UNKNOWN) {
                 continue;
             }
-            if (!again.sameAs(replay.first())) {
+            if (bothSidesDecide && (!again.sameAs(replay.first()) || !again.replayed())) {
+                decidedTwice++;
+            } else if (!again.sameAs(replay.first())) {
                 fail("replay of " + replay.op().txId() + " answered " + again + ", the first call " + replay.first());
             } else if (!again.replayed()) {
                 fail("replay of " + replay.op().txId() + " answered as the first call but without the header "

@@ -311,10 +311,15 @@ final class Workload {
      * waiting hides nothing.
      */
     Verification.Verdict settleAndVerify() throws InterruptedException {
+        return settleAndVerify(false);
+    }
+
+    /** {@link #settleAndVerify()}, judged as {@link Verification} judges a cluster whose split sides both decide. */
+    Verification.Verdict settleAndVerify(boolean bothSidesDecide) throws InterruptedException {
         long deadline = System.nanoTime() + options.settle().toNanos();
         Run run = run();
         while (true) {
-            Verification.Verdict verdict = Verification.verify(run, observe());
+            Verification.Verdict verdict = Verification.verify(run, observe(), bothSidesDecide);
             if (verdict.pass() || System.nanoTime() > deadline) {
                 return verdict;
             }

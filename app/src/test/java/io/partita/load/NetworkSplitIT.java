@@ -40,7 +40,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * <ul>
  *   <li>every transaction acknowledged with 200, on either side, is in its account's journal exactly once, no
  *   refused one was applied, every balance equals its opening plus its applied entries, and no transfer is half
- *   done once recovery has run (the load tool's check);</li>
+ *   done once recovery has run (the load tool's check; with protection off, where a retry can be decided on both
+ *   sides, the client's answers are not held to one another: see {@link Verification});</li>
  *   <li>the AUDIT job finds no account whose balance disagrees with its journal;</li>
  *   <li>each minority node refused writes as cut off from the majority (503 with Retry-After) within the heartbeat
  *   timeout plus 5 s of the cut;</li>
@@ -178,7 +179,8 @@ class NetworkSplitIT {
             load.get(3, TimeUnit.MINUTES);
         }
 
-        Verification.Verdict verdict = workload.settleAndVerify();
+        // With protection off a retry can cross the cut and be decided on both sides: judged on what the merge keeps.
+        Verification.Verdict verdict = workload.settleAndVerify(!PROTECTED);
         verdict.failures().forEach(f -> out.println("  " + f));
         long mismatches = audit(majority.get(0));
         out.printf("split %s: %s; audit mismatches %d; merges: %s%n", variant, verdict.summary(), mismatches,

@@ -177,6 +177,33 @@ class VerificationTest {
         assertFails(verdict, f -> f.startsWith("replay of c1"));
     }
 
+    /**
+     * Split-brain protection off: c1 was decided on one side (balance 1150 there), retried on the other and decided
+     * again (1100, no replay header), and the merge kept the second. Judged strictly that is two failures; with both
+     * sides deciding it passes, and the same record with c1 gone from the journal still fails as lost.
+     */
+    @Test
+    void shouldJudgeARetryDecidedOnBothSidesOnlyByWhatTheMergeKeptWhenBothSidesDecide() {
+        List<Result> results = results();
+        results.set(0, new Result(c1, new Answer(Outcome.APPLIED, 200, 1150L, null)));
+        Run run = new Run(opening, results, List.of(new Replay(c1, results.get(0).answer(),
+                new Answer(Outcome.APPLIED, 200, 1100L, null))));
+
+        Verification.Verdict strict = verify(run, balances(), journals());
+        Verification.Verdict bothSides = Verification.verify(run, new Observed(balances(), journals(), List.of()),
+                true);
+
+        assertEquals(2, strict.failureCount(), () -> strict.failures().toString());
+        assertTrue(bothSides.pass(), () -> bothSides.failures().toString());
+        assertEquals(1, bothSides.decidedTwice());
+        Map<String, List<Entry>> journals = journals();
+        journals.get("a").removeIf(e -> e.txId().equals("c1"));
+        Map<String, Long> balances = balances();
+        balances.put("a", 700L);
+        assertFails(Verification.verify(run, new Observed(balances, journals, List.of()), true),
+                f -> f.contains("c1") && f.contains("acknowledged APPLIED"));
+    }
+
     @Test
     void shouldFailWhenADefiniteRejectionWasApplied() {
         Map<String, List<Entry>> journals = journals();
