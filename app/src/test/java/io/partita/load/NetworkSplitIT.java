@@ -98,8 +98,11 @@ class NetworkSplitIT {
         if (clusterSize != null) {
             settings.put("PARTITA_CLUSTER_SIZE", clusterSize);
         }
-        // Node 0 is the oldest member (the master), as an even split's tie-break needs to know.
-        cluster = ProcessCluster.inNamespaces("split", netns, NODES, settings).startInOrder();
+        // Node 0 is the oldest member (the master), as an even split's tie-break needs to know. With an explicit size
+        // a lone first node never becomes safe (nor opens its HTTP port) until a majority of that size has joined, so
+        // the nodes start together; which is the master the test then asks (cluster.master()).
+        ProcessCluster nodes = ProcessCluster.inNamespaces("split", netns, NODES, settings);
+        cluster = clusterSize == null ? nodes.startInOrder() : nodes.start();
     }
 
     @AfterAll
