@@ -24,6 +24,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 /**
  * Transfers between two accounts, in either processing mode, and the completion of unfinished ones.
@@ -167,15 +169,32 @@ class TransferService {
         Transfer existing = deadline.await(transfers.submitToKey(request.key(), new BeginTransfer(proposed)));
         if (existing != null) {
             requireSamePayload(existing, request);
+            return new Result(drive(existing, path, deadline), true);
         }
-        return new Result(drive(existing == null ? proposed : existing, path, deadline), existing != null);
+        // A new record whose debit its account has recorded already: the transfer was made before and its record is
+        // gone (a finished one is not kept on disk, so after a restart of every node only its steps remain). Its
+        // steps replay their first answers, and so does the transfer.
+        AtomicBoolean debitReplayed = new AtomicBoolean();
+        Transfer done = drive(proposed, path, deadline, outcome -> debitReplayed.compareAndSet(false,
+                outcome.kind() == TxOutcome.Kind.REPLAYED));
+        return new Result(done, debitReplayed.get());
     }
 
     private Transfer drive(Transfer transfer, TransactionPath path, Deadline deadline) {
+        return drive(transfer, path, deadline, outcome -> { });
+    }
+
+    /** Drives {@code transfer} step by step to its end; {@code firstStep} hears the first step's outcome. */
+    private Transfer drive(Transfer transfer, TransactionPath path, Deadline deadline, Consumer<TxOutcome> firstStep) {
         Transfer current = transfer;
+        boolean first = true;
         while (!current.state().terminal()) {
             deadline.beforeWrite();
             TxOutcome outcome = deadline.await(transactions.applyWith(path, current.stepAccount(), current.step()));
+            if (first) {
+                firstStep.accept(outcome);
+                first = false;
+            }
             if (outcome.kind() == TxOutcome.Kind.PARTITION_LOST) {
                 // Not "no such account": its partition's data is on the other side of a split, or with members that
                 // crashed together. Deciding now would refund a transfer to an account that exists; the record stays

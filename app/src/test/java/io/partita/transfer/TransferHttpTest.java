@@ -96,6 +96,24 @@ class TransferHttpTest {
         assertBalances(from, 700, to, 310);
     }
 
+    /**
+     * A finished transfer's record is not kept on disk, so after a restart of every node only its steps remain in the
+     * accounts' journals: a retry still gets the first answer, as a replay, and moves nothing.
+     */
+    @InBothModes
+    void shouldReplayAFinishedTransferWhoseRecordIsGone(String mode) {
+        String from = open(1_000, 0);
+        String to = open(10, 0);
+        Api.Reply first = api.post("/transfers?mode=" + mode, transfer("x-gone", from, to, 300));
+        assertEquals(200, first.status());
+
+        TransferFeature.transfers(hazelcast).delete(new TransferKey(from, "x-gone"));
+        Api.Reply retry = api.post("/transfers?mode=" + mode, transfer("x-gone", from, to, 300));
+
+        assertReplayOf(first, retry, 200);
+        assertBalances(from, 700, to, 310);
+    }
+
     @InBothModes
     void shouldRejectATransferBeyondTheOverdraftLimitAndReplayTheRejection(String mode) {
         String from = open(100, 50);
