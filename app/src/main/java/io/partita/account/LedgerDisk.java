@@ -119,6 +119,26 @@ final class LedgerDisk {
         copyAll = true;
     }
 
+    /**
+     * Whether the partitions this member's disk says it holds are exactly those it holds a copy of now: no copy that
+     * arrived is still to be written, and none that left is still marked as held. Until then a stop of every node may
+     * leave a partition on no disk that holds it whole (see the README's "Known limits"). Any thread.
+     */
+    boolean settled() {
+        if (!disk.onDisk() || disk.recovering()) {
+            return !disk.onDisk();
+        }
+        BitSet replicas = new BitSet();
+        for (int partition = 0; partition < HazelcastConfigs.PARTITION_COUNT; partition++) {
+            if (disk.holdsReplica(partition, backups)) {
+                replicas.set(partition);
+            }
+        }
+        BitSet onDisk = new BitSet();
+        disk.use(store -> onDisk.or(store.heldPartitions()));
+        return onDisk.equals(replicas);
+    }
+
     long recoveredAccounts() {
         return recoveredAccounts.get();
     }

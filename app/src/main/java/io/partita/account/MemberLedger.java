@@ -102,6 +102,11 @@ public final class MemberLedger implements LedgerHost {
         disk.stored(partition, accountId, before, after);
     }
 
+    /** Whether this member's disk holds exactly the partitions it holds a copy of now ({@link LedgerDisk#settled}). */
+    public boolean diskSettled() {
+        return disk.settled();
+    }
+
     /** Accounts and journal entries this member put back from its disk at start. */
     public long recoveredAccounts() {
         return disk.recoveredAccounts();

@@ -165,8 +165,13 @@ class DurableLedgerTest {
         }
     }
 
-    /** Crashes every member at once, as {@code kill -9} of every node would. */
+    /**
+     * Crashes every member at once, as {@code kill -9} of every node would, once every member's disk holds exactly the
+     * partitions it holds a copy of (a copy that arrived or left within the last second may not be there yet).
+     */
     private static void crashAll(TestCluster cluster) {
+        await("every disk holds the partitions its member holds").atMost(Duration.ofSeconds(60))
+                .until(() -> cluster.members().stream().allMatch(m -> MemberLedger.of(m).diskSettled()));
         List<Thread> crashes = new ArrayList<>();
         for (HazelcastInstance member : cluster.members()) {
             Thread crash = new Thread(() -> cluster.terminate(member));
