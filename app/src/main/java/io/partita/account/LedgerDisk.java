@@ -128,15 +128,20 @@ final class LedgerDisk {
         if (!disk.onDisk() || disk.recovering()) {
             return !disk.onDisk();
         }
+        BitSet onDisk = new BitSet();
+        disk.use(store -> onDisk.or(store.heldPartitions()));
+        return onDisk.equals(replicas());
+    }
+
+    /** The partitions this member holds a copy of now: as owner or one of the ledger's backups. */
+    private BitSet replicas() {
         BitSet replicas = new BitSet();
         for (int partition = 0; partition < HazelcastConfigs.PARTITION_COUNT; partition++) {
             if (disk.holdsReplica(partition, backups)) {
                 replicas.set(partition);
             }
         }
-        BitSet onDisk = new BitSet();
-        disk.use(store -> onDisk.or(store.heldPartitions()));
-        return onDisk.equals(replicas);
+        return replicas;
     }
 
     long recoveredAccounts() {
@@ -206,16 +211,13 @@ final class LedgerDisk {
             held.clear();
             disk.use(store -> held.or(store.heldPartitions()));
         }
-        BitSet copy = new BitSet();
-        BitSet drop = new BitSet();
-        for (int partition = 0; partition < HazelcastConfigs.PARTITION_COUNT; partition++) {
-            boolean holds = disk.holdsReplica(partition, backups);
-            if (holds && (all || !held.get(partition))) {
-                copy.set(partition);
-            } else if (!holds && held.get(partition)) {
-                drop.set(partition);
-            }
+        BitSet replicas = replicas();
+        BitSet copy = (BitSet) replicas.clone();
+        if (!all) {
+            copy.andNot(held);
         }
+        BitSet drop = (BitSet) held.clone();
+        drop.andNot(replicas);
         if (copy.isEmpty() && drop.isEmpty()) {
             return;
         }

@@ -1,7 +1,6 @@
 package io.partita.account;
 
 import com.hazelcast.core.HazelcastInstance;
-import io.partita.node.MemberDisk;
 import io.partita.node.PartitionSentinels;
 import io.partita.refusal.Refusal;
 import io.partita.support.TestCluster;
@@ -13,7 +12,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -26,7 +24,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
-import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -61,11 +58,11 @@ class DurableLedgerTest {
             ledger.transact(expected, txIds, "first", 0);
             cluster.members().forEach(member -> MemberLedger.of(member).sweep(Long.MAX_VALUE));
             ledger.transact(expected, txIds, "second", 1);
-            crashAll(cluster);
+            cluster.crashAll();
         }
 
         try (TestCluster cluster = TestCluster.durable(clusterName, dataDir, "member-0", "member-1")) {
-            awaitRecovered(cluster);
+            cluster.awaitRecovered();
             Ledger ledger = new Ledger(cluster);
             assertEquals(List.of(), PartitionSentinels.of(cluster.member(0)).lostPartitions());
             for (Map.Entry<String, Long> account : expected.entrySet()) {
@@ -90,7 +87,7 @@ class DurableLedgerTest {
                     () -> ledger.accounts.open(account, 1, 0).toCompletableFuture().join());
             assertEquals(Refusal.Kind.EXISTS, assertInstanceOf(Refusal.class, reopened.getCause()).kind());
             assertEquals(Optional.empty(), ledger.accounts.find("never-opened").toCompletableFuture().join());
-            crashAll(cluster);
+            cluster.crashAll();
         }
 
         // A member of another cluster never takes this one's data for its own.
@@ -105,7 +102,7 @@ class DurableLedgerTest {
             Ledger ledger = new Ledger(cluster);
             ledger.openAll(expected);
             ledger.transact(expected, new ArrayList<>(), "tx", 0);
-            crashAll(cluster);
+            cluster.crashAll();
         }
         Path saved = Files.createTempDirectory("partita-saved-");
         copy(dataDir.resolve("member-2"), saved.resolve("member-2"));
@@ -113,11 +110,11 @@ class DurableLedgerTest {
         // One disk lost, with one backup: every partition had a copy on another, so everything is back.
         delete(dataDir.resolve("member-1"));
         try (TestCluster cluster = TestCluster.durable(clusterName, dataDir, "member-0", "member-2")) {
-            awaitRecovered(cluster);
+            cluster.awaitRecovered();
             Ledger ledger = new Ledger(cluster);
             assertEquals(List.of(), PartitionSentinels.of(cluster.member(0)).lostPartitions());
             expected.forEach((id, balance) -> assertEquals(balance, ledger.balance(id), id));
-            crashAll(cluster);
+            cluster.crashAll();
         }
 
         // Two of the three original disks lost: the partitions whose both copies were on them are lost. Their
@@ -128,11 +125,11 @@ class DurableLedgerTest {
         copy(saved.resolve("member-2"), dataDir.resolve("member-2"));
         delete(saved);
         try (TestCluster cluster = TestCluster.durable(clusterName, dataDir, "member-2")) {
-            awaitRecovered(cluster);
+            cluster.awaitRecovered();
             HazelcastInstance member = cluster.member(0);
             cluster.addDurableMember("member-0");
             cluster.awaitSize(2);
-            awaitRecovered(cluster);
+            cluster.awaitRecovered();
             Ledger ledger = new Ledger(cluster);
             PartitionSentinels sentinels = PartitionSentinels.of(member);
             List<Integer> lost = sentinels.lostPartitions();
@@ -163,33 +160,6 @@ class DurableLedgerTest {
                     .filter(id -> lost.contains(ledger.accounts.partitionOf(id))).findFirst().orElseThrow();
             assertEquals(Optional.empty(), ledger.accounts.find(gone).toCompletableFuture().join());
         }
-    }
-
-    /**
-     * Crashes every member at once, as {@code kill -9} of every node would, once every member's disk holds exactly the
-     * partitions it holds a copy of (a copy that arrived or left within the last second may not be there yet).
-     */
-    private static void crashAll(TestCluster cluster) {
-        await("every disk holds the partitions its member holds").atMost(Duration.ofSeconds(60))
-                .until(() -> cluster.members().stream().allMatch(m -> MemberLedger.of(m).diskSettled()));
-        List<Thread> crashes = new ArrayList<>();
-        for (HazelcastInstance member : cluster.members()) {
-            Thread crash = new Thread(() -> cluster.terminate(member));
-            crash.start();
-            crashes.add(crash);
-        }
-        crashes.forEach(thread -> {
-            try {
-                thread.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-    }
-
-    private static void awaitRecovered(TestCluster cluster) {
-        await("every member put its disk back").atMost(Duration.ofSeconds(120))
-                .until(() -> cluster.members().stream().noneMatch(m -> MemberDisk.of(m).recovering()));
     }
 
     private static void copy(Path from, Path to) throws IOException {
