@@ -30,6 +30,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -73,12 +74,14 @@ class ClusterController {
             }
         }
         Map<UUID, MemberSnapshot> snapshots = views.latest().byMember();
-        List<MemberView> members = hazelcast.getCluster().getMembers().stream()
+        Set<Member> present = hazelcast.getCluster().getMembers();
+        Member oldest = present.iterator().next();
+        List<MemberView> members = present.stream()
                 .map(member -> {
                     MemberSnapshot snapshot = snapshots.get(member.getUuid());
                     return new MemberView(member.getUuid().toString(), address(member),
                             member.getAttribute(HazelcastConfigs.HTTP_URL_ATTRIBUTE), member.localMember(),
-                            owned.getOrDefault(member.getUuid(), 0),
+                            member.equals(oldest), owned.getOrDefault(member.getUuid(), 0),
                             snapshot == null ? null : snapshot.clockOffsetMillis());
                 })
                 .sorted(Comparator.comparing(MemberView::address))
@@ -221,10 +224,13 @@ class ClusterController {
     }
 
     /**
+     * @param oldest            whether this is the cluster's oldest member: it wins an even split, and its clock is the
+     *                          cluster's time
      * @param clockOffsetMillis how far the member's wall clock is ahead of the cluster's time; null until it answered
      */
     @Serdeable
-    record MemberView(String uuid, String address, @Nullable String httpUrl, boolean local, int ownedPartitions,
+    record MemberView(String uuid, String address, @Nullable String httpUrl, boolean local, boolean oldest,
+                      int ownedPartitions,
                       @Nullable Long clockOffsetMillis) {
     }
 }

@@ -323,6 +323,7 @@ class AccountApiTest {
         List<Map<String, Object>> members = (List<Map<String, Object>>) cluster.map().get("members");
         assertEquals(1, members.size());
         assertEquals(true, members.get(0).get("local"));
+        assertEquals(true, members.get(0).get("oldest"));
         assertEquals(271, ((Number) members.get(0).get("ownedPartitions")).intValue());
         assertNotNull(members.get(0).get("uuid"));
         assertNotNull(members.get(0).get("address"));

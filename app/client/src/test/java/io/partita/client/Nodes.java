@@ -116,6 +116,23 @@ final class Nodes implements AutoCloseable {
         });
     }
 
+    /**
+     * The index of a running node that is not the cluster's oldest member: of two, the one whose crash leaves the
+     * other serving (the survivor of an even split is the half with the oldest member).
+     */
+    int youngest() {
+        String cluster = get(0, "/cluster");
+        for (int i = 0; i < processes.size(); i++) {
+            String member = "\"httpUrl\":\"" + url(i) + "\",\"local\":";
+            int at = cluster.indexOf(member);
+            if (at >= 0 && processes.get(i).isAlive()
+                    && cluster.startsWith("\"oldest\":false", cluster.indexOf(',', at + member.length()) + 1)) {
+                return i;
+            }
+        }
+        throw new IllegalStateException("no running node but the oldest in " + cluster);
+    }
+
     /** The body of a 200 answer to a GET, or null. */
     String get(int index, String path) {
         try {
