@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
@@ -43,9 +44,14 @@ import java.util.function.Supplier;
  * default) is spent: then {@link OutcomeUnknownException} with the txId to retry later. A node answers a repeated
  * txId exactly as the first time ({@link TxResult#replayed()}), so no retry applies anything twice.
  *
+ * <p>Gathering ({@link Builder#coalesce}, off by default): single transactions made within a short window to accounts
+ * of the same owner go as one batch, each caller still answered as its single call would have been.
+ * Metrics: a {@link ClientListener} ({@link Builder#listener}) is told of each call's end, retries and table reads.
+ *
  * <p>Threads: the sync calls run on the caller's thread, one pooled connection each. The async calls run the same
  * sync call on the client's executor (its own daemon threads unless {@link Builder#executor} gives one); the table
- * refreshes run there too.
+ * refreshes run there too. Gathered transactions are sent on the executor, their windows ended by one timer thread,
+ * while a sync caller waits on its own thread.
  */
 public final class PartitaClient implements AutoCloseable {
 
@@ -59,6 +65,8 @@ public final class PartitaClient implements AutoCloseable {
     private final ExecutorService executor;
     private final boolean ownExecutor;
     private final long budgetNanos;
+    private final ClientListener listener;
+    private final Coalescer coalescer;
 
     private PartitaClient(Builder builder) {
         String authorization = builder.user == null ? null : "Basic " + Base64.getEncoder().encodeToString(
@@ -68,8 +76,11 @@ public final class PartitaClient implements AutoCloseable {
         this.ownExecutor = builder.executor == null;
         this.executor = ownExecutor ? Executors.newCachedThreadPool(daemonThreads()) : builder.executor;
         this.budgetNanos = builder.retryBudget.toNanos();
+        this.listener = builder.listener == null ? ClientListener.NONE : new GuardedListener(builder.listener);
         this.router = new Router(builder.nodes, builder.partitionAware, builder.refreshInterval.toNanos(),
-                (node, path) -> transport.exchange(node, "GET", path, null), executor);
+                (node, path) -> transport.exchange(node, "GET", path, null), executor, listener);
+        this.coalescer = builder.coalesceWindow == null ? null : new Coalescer(builder.coalesceWindow.toNanos(),
+                builder.coalesceMaxBatch, budgetNanos, router, transport::exchange, executor, listener);
     }
 
     /** A builder for a client of the cluster that {@code nodes} (one or more node URLs) belong to. */
@@ -97,20 +108,20 @@ public final class PartitaClient implements AutoCloseable {
     public Account openAccount(String id, long balance, long overdraftLimit) {
         String body = "{\"id\":" + Json.quote(id) + ",\"balance\":" + balance + ",\"overdraftLimit\":"
                 + overdraftLimit + "}";
-        return send("open account " + id, null, "POST", "/accounts", body, id,
+        return send("open-account", "open account " + id, null, "POST", "/accounts", body, id,
                 (answer, attempt) -> readAccount(answer, id), () -> account(id));
     }
 
     /** Reads an account ({@code GET /accounts/{id}}) at its owner. @throws NotFoundException no such account */
     public Account account(String id) {
-        return send("read account " + id, null, "GET", "/accounts/" + path(id), null, id,
+        return send("account", "read account " + id, null, "GET", "/accounts/" + path(id), null, id,
                 (answer, attempt) -> readAccount(answer, id));
     }
 
     /** The account's journal, newest first, at most {@code limit} lines (the node serves up to 1,000). */
     @SuppressWarnings("unchecked")
     public List<JournalLine> journal(String accountId, int limit) {
-        return send("read journal " + accountId, null, "GET", "/accounts/" + path(accountId)
+        return send("journal", "read journal " + accountId, null, "GET", "/accounts/" + path(accountId)
                 + "/transactions?limit=" + limit, null, accountId, (answer, attempt) -> {
             List<JournalLine> lines = new ArrayList<>();
             for (Object item : (List<Object>) Json.parse(answer.body())) {
@@ -141,16 +152,53 @@ public final class PartitaClient implements AutoCloseable {
      * @throws IdReusedException       {@code txId} was used with another payload
      * @throws PartitionLostException  the account's partition is lost for now
      * @throws OutcomeUnknownException no definite answer within the retry budget: retry with the same txId
+     *                                 (also when this thread is interrupted while its gathered call waits)
      */
     public TxResult post(String accountId, TxType type, long amount, String txId) {
-        String body = "{\"txId\":" + Json.quote(txId) + ",\"type\":\"" + type + "\",\"amount\":" + amount + "}";
-        return send("transaction on " + accountId, txId, "POST", "/accounts/" + path(accountId) + "/transactions",
-                body, accountId, (answer, attempt) -> txResult(Json.object(answer.body()), answer.status(),
-                        answer.replayed(), attempt));
+        if (coalescer != null) {
+            return await(coalescer.submit(new BatchItem(txId, accountId, type, amount)), txId);
+        }
+        return send("transaction", "transaction on " + accountId, txId, "POST", transactionPath(accountId),
+                transactionBody(txId, type, amount), accountId, (answer, attempt) ->
+                        txResult(Json.object(answer.body()), answer.status(), answer.replayed(), attempt));
     }
 
+    /**
+     * {@link #post} on the client's executor. With {@link Builder#coalesce} the call joins its owner's next batch and
+     * no thread waits for it: the future completes when its batch is answered.
+     */
     public CompletableFuture<TxResult> postAsync(String accountId, TxType type, long amount, String txId) {
+        if (coalescer != null) {
+            return coalescer.submit(new BatchItem(txId, accountId, type, amount));
+        }
         return async(() -> post(accountId, type, amount, txId));
+    }
+
+    static String transactionPath(String accountId) {
+        return "/accounts/" + path(accountId) + "/transactions";
+    }
+
+    static String transactionBody(String txId, TxType type, long amount) {
+        return "{\"txId\":" + Json.quote(txId) + ",\"type\":\"" + type + "\",\"amount\":" + amount + "}";
+    }
+
+    /** The caller's wait for a gathered call: its result, or the very exception its single call would throw. */
+    private static TxResult await(CompletableFuture<TxResult> call, String txId) {
+        try {
+            return call.get();
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (cause instanceof Error error) {
+                throw error;
+            }
+            throw new IllegalStateException(cause);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new OutcomeUnknownException("interrupted", txId, 0, e);
+        }
     }
 
     /**
@@ -161,7 +209,7 @@ public final class PartitaClient implements AutoCloseable {
     public TransferResult transfer(String txId, String from, String to, long amount) {
         String body = "{\"txId\":" + Json.quote(txId) + ",\"from\":" + Json.quote(from) + ",\"to\":" + Json.quote(to)
                 + ",\"amount\":" + amount + "}";
-        return send("transfer " + txId, txId, "POST", "/transfers", body, from, (answer, attempt) -> {
+        return send("transfer", "transfer " + txId, txId, "POST", "/transfers", body, from, (answer, attempt) -> {
             Map<String, Object> t = Json.object(answer.body());
             return new TransferResult((String) t.get("txId"), (String) t.get("from"), (String) t.get("to"),
                     number(t, "amount"), "COMPLETED".equals(t.get("status")), boxed(t, "fromBalance"),
@@ -179,19 +227,10 @@ public final class PartitaClient implements AutoCloseable {
      */
     @SuppressWarnings("unchecked")
     public List<BatchOutcome> batch(List<BatchItem> items) {
-        StringBuilder body = new StringBuilder(items.size() * 80 + 2).append('[');
-        for (BatchItem item : items) {
-            if (body.length() > 1) {
-                body.append(',');
-            }
-            body.append("{\"txId\":").append(Json.quote(item.txId())).append(",\"accountId\":")
-                    .append(Json.quote(item.accountId())).append(",\"type\":\"").append(item.type())
-                    .append("\",\"amount\":").append(item.amount()).append('}');
-        }
-        body.append(']');
+        String body = batchBody(items);
         String key = items.isEmpty() ? null : items.get(0).accountId();
-        return send("batch of " + items.size(), items.isEmpty() ? null : items.get(0).txId(), "POST",
-                "/transactions/batch", body.toString(), key, (answer, attempt) -> {
+        return send("batch", "batch of " + items.size(), items.isEmpty() ? null : items.get(0).txId(), "POST",
+                "/transactions/batch", body, key, (answer, attempt) -> {
                     List<BatchOutcome> outcomes = new ArrayList<>();
                     for (Object element : (List<Object>) Json.parse(answer.body())) {
                         Map<String, Object> item = (Map<String, Object>) element;
@@ -206,6 +245,19 @@ public final class PartitaClient implements AutoCloseable {
                     }
                     return List.copyOf(outcomes);
                 });
+    }
+
+    static String batchBody(List<BatchItem> items) {
+        StringBuilder body = new StringBuilder(items.size() * 80 + 2).append('[');
+        for (BatchItem item : items) {
+            if (body.length() > 1) {
+                body.append(',');
+            }
+            body.append("{\"txId\":").append(Json.quote(item.txId())).append(",\"accountId\":")
+                    .append(Json.quote(item.accountId())).append(",\"type\":\"").append(item.type())
+                    .append("\",\"amount\":").append(item.amount()).append('}');
+        }
+        return body.append(']').toString();
     }
 
     public CompletableFuture<List<BatchOutcome>> batchAsync(List<BatchItem> items) {
@@ -243,13 +295,13 @@ public final class PartitaClient implements AutoCloseable {
     private JobStatus startJob(String jobId, String type, String fields) {
         String id = jobId == null ? "job-" + newTxId() : jobId;
         String body = "{\"id\":" + Json.quote(id) + ",\"type\":\"" + type + "\"" + fields + "}";
-        return send("start job " + id, null, "POST", "/jobs", body, null, (answer, attempt) -> jobStatus(answer),
+        return send("start-job", "start job " + id, null, "POST", "/jobs", body, null, (answer, attempt) -> jobStatus(answer),
                 () -> job(id));
     }
 
     /** {@code GET /jobs/{id}}. @throws NotFoundException no such job */
     public JobStatus job(String id) {
-        return send("read job " + id, null, "GET", "/jobs/" + path(id), null, null,
+        return send("job", "read job " + id, null, "GET", "/jobs/" + path(id), null, null,
                 (answer, attempt) -> jobStatus(answer));
     }
 
@@ -275,7 +327,7 @@ public final class PartitaClient implements AutoCloseable {
      * @throws AlreadyExistsException the group exists with other figures
      */
     public void createLeaseGroup(String group, int shards, int leaseSeconds) {
-        send("create lease group " + group, null, "PUT", "/groups/" + path(group), "{\"shards\":" + shards
+        send("create-lease-group", "create lease group " + group, null, "PUT", "/groups/" + path(group), "{\"shards\":" + shards
                 + ",\"leaseSeconds\":" + leaseSeconds + "}", group, (answer, attempt) -> null);
     }
 
@@ -287,25 +339,25 @@ public final class PartitaClient implements AutoCloseable {
      */
     public WorkerLease joinLeaseGroup(String group) {
         String body = "{\"requestId\":" + Json.quote("join-" + newTxId()) + "}";
-        return send("join lease group " + group, null, "POST", "/groups/" + path(group) + "/workers", body, group,
+        return send("join-lease-group", "join lease group " + group, null, "POST", "/groups/" + path(group) + "/workers", body, group,
                 (answer, attempt) -> lease(answer));
     }
 
     /** Renews a worker's lease; the answer lists the shards it holds now. @throws LeaseLostException it has none */
     public WorkerLease renewLease(String group, String workerId) {
-        return send("renew lease " + workerId, null, "POST", "/groups/" + path(group) + "/workers/" + path(workerId)
+        return send("renew-lease", "renew lease " + workerId, null, "POST", "/groups/" + path(group) + "/workers/" + path(workerId)
                 + "/renew", "{}", group, (answer, attempt) -> lease(answer));
     }
 
     /** Leaves a lease group; its shards go to the other workers. @throws LeaseLostException it holds no lease */
     public void leaveLeaseGroup(String group, String workerId) {
-        send("leave lease group " + workerId, null, "DELETE", "/groups/" + path(group) + "/workers/" + path(workerId),
+        send("leave-lease-group", "leave lease group " + workerId, null, "DELETE", "/groups/" + path(group) + "/workers/" + path(workerId),
                 null, group, (answer, attempt) -> null);
     }
 
     /** Asks whether {@code token} is still the fencing token of {@code shard}. */
     public FenceCheck checkFence(String group, int shard, long token) {
-        return send("check fence of " + group, null, "POST", "/groups/" + path(group) + "/fences/check",
+        return send("check-fence", "check fence of " + group, null, "POST", "/groups/" + path(group) + "/fences/check",
                 "{\"shard\":" + shard + ",\"token\":" + token + "}", group, (answer, attempt) -> {
                     Map<String, Object> check = Json.object(answer.body());
                     return new FenceCheck((int) number(check, "shard"), number(check, "token"),
@@ -327,6 +379,9 @@ public final class PartitaClient implements AutoCloseable {
 
     @Override
     public void close() {
+        if (coalescer != null) {
+            coalescer.close();
+        }
         transport.close();
         if (ownExecutor) {
             executor.shutdownNow();
@@ -343,9 +398,9 @@ public final class PartitaClient implements AutoCloseable {
      * Sends until a definite answer: the routing, the retry of unknown outcomes within the budget, and the mapping of
      * refusals to exceptions in one place. {@code read} reads a 2xx answer (and a 422 rejection).
      */
-    private <T> T send(String what, String txId, String method, String path, String body, String key,
-                       Reader<T> read) {
-        return send(what, txId, method, path, body, key, read, null);
+    private <T> T send(String operation, String what, String txId, String method, String path, String body,
+                       String key, Reader<T> read) {
+        return send(operation, what, txId, method, path, body, key, read, null);
     }
 
     /** Reads a definite answer; {@code attempt} is how many sends it took (1: no retry). */
@@ -357,26 +412,36 @@ public final class PartitaClient implements AutoCloseable {
      * As above; {@code afterLostCreate}, when given, answers a 409 that follows an attempt with an unknown outcome
      * (that attempt created what this call creates).
      */
-    private <T> T send(String what, String txId, String method, String path, String body, String key,
-                       Reader<T> read, Supplier<T> afterLostCreate) {
-        long deadline = System.nanoTime() + budgetNanos;
+    private <T> T send(String operation, String what, String txId, String method, String path, String body,
+                       String key, Reader<T> read, Supplier<T> afterLostCreate) {
+        long start = System.nanoTime();
+        long deadline = start + budgetNanos;
         long backoff = 20_000_000L;
         URI node = key == null ? router.any() : router.route(key);
         Throwable last = null;
         for (int attempt = 1; ; attempt++) {
             long wait = backoff;
+            int status = 0;
             try {
                 Http1Transport.Answer answer = transport.exchange(node, method, path, body);
-                int status = answer.status();
+                status = answer.status();
                 if (status / 100 == 2 || status == 422 && answer.body().contains("\"REJECTED\"")) {
-                    return read.read(answer, attempt);
+                    T result = read.read(answer, attempt);
+                    listener.onCall(operation, node, attempt, System.nanoTime() - start,
+                            status == 422 ? ClientListener.Outcome.REJECTED : ClientListener.Outcome.OK);
+                    return result;
                 }
                 Map<String, Object> problem = problem(answer.body());
                 if (!unknownOutcome(status, problem)) {
                     if (status == 409 && attempt > 1 && afterLostCreate != null
                             && String.valueOf(problem.get("type")).endsWith("-exists")) {
-                        return afterLostCreate.get();
+                        T created = afterLostCreate.get();
+                        listener.onCall(operation, node, attempt, System.nanoTime() - start,
+                                ClientListener.Outcome.OK);
+                        return created;
                     }
+                    listener.onCall(operation, node, attempt, System.nanoTime() - start,
+                            ClientListener.Outcome.REFUSED);
                     throw refusal(status, problem);
                 }
                 last = new IOException(status + " " + problem.getOrDefault("title", ""));
@@ -386,8 +451,10 @@ public final class PartitaClient implements AutoCloseable {
                 router.failed(node);
             }
             if (System.nanoTime() + wait > deadline) {
+                listener.onCall(operation, node, attempt, System.nanoTime() - start, ClientListener.Outcome.UNKNOWN);
                 throw new OutcomeUnknownException(what, txId, attempt, last);
             }
+            listener.onRetry(operation, node, attempt, status, wait);
             pause(wait);
             backoff = Math.min(backoff * 2, MAX_BACKOFF_NANOS);
             // After a connection error the node is a suspect for a moment: the route then picks another one.
@@ -395,15 +462,15 @@ public final class PartitaClient implements AutoCloseable {
         }
     }
 
-    /** 429, 502, 503 (not partition-lost) and 504: the node did not decide; the same call may succeed. */
-    private static boolean unknownOutcome(int status, Map<String, Object> problem) {
+    /** 408, 429, 502, 503 (not partition-lost) and 504: the node did not decide; the same call may succeed. */
+    static boolean unknownOutcome(int status, Map<String, Object> problem) {
         if (status == 503) {
             return !(PROBLEM + "partition-lost").equals(problem.get("type"));
         }
         return status == 429 || status == 502 || status == 504 || status == 408;
     }
 
-    private static long retryAfterNanos(String retryAfter) {
+    static long retryAfterNanos(String retryAfter) {
         if (retryAfter == null) {
             return 0;
         }
@@ -423,7 +490,7 @@ public final class PartitaClient implements AutoCloseable {
         }
     }
 
-    private static Map<String, Object> problem(String body) {
+    static Map<String, Object> problem(String body) {
         try {
             Object parsed = body.isBlank() ? null : Json.parse(body);
             if (parsed instanceof Map<?, ?>) {
@@ -470,12 +537,12 @@ public final class PartitaClient implements AutoCloseable {
                 number(a, "version"), (int) number(a, "partition"), owner);
     }
 
-    private static TxResult txResult(Map<String, Object> t, int status, boolean replayed, int attempts) {
+    static TxResult txResult(Map<String, Object> t, int status, boolean replayed, int attempts) {
         return new TxResult((String) t.get("txId"), (String) t.get("accountId"), status == 200,
                 number(t, "balance"), replayed, (String) t.get("reason"), attempts);
     }
 
-    private static long number(Map<String, Object> map, String field) {
+    static long number(Map<String, Object> map, String field) {
         Object value = map.get(field);
         return value instanceof Number n ? n.longValue() : 0;
     }
@@ -520,6 +587,9 @@ public final class PartitaClient implements AutoCloseable {
         private int maxIdlePerNode = 256;
         private SSLSocketFactory tls;
         private ExecutorService executor;
+        private ClientListener listener;
+        private Duration coalesceWindow;
+        private int coalesceMaxBatch;
 
         private Builder(String... urls) {
             for (String url : urls) {
@@ -584,6 +654,37 @@ public final class PartitaClient implements AutoCloseable {
         /** The threads of the async calls and table refreshes (default: the client's own daemon threads). */
         public Builder executor(ExecutorService executor) {
             this.executor = executor;
+            return this;
+        }
+
+        /**
+         * Gathers single transactions ({@link #post}, {@link #postAsync}, {@link #debit}, {@link #credit}) into
+         * batches (off by default): the calls made within {@code window} of a batch's first call, to accounts of the
+         * same owner, go as one {@code POST /transactions/batch} of at most {@code maxBatch} calls (a full batch at
+         * once). Each caller still gets its own result or exception, exactly as its single call would have, and its
+         * retries resend its own txId within its own retry budget. Costs each call up to {@code window} of latency;
+         * saves the node one HTTP request per gathered call. {@code attemptTimeout} then bounds a batch's answer.
+         *
+         * @param window   how long a batch waits for more calls after its first, e.g. 1 ms (0: only what arrives while
+         *                 the timer thread gets to it)
+         * @param maxBatch 1 to 10,000 (the node's limit on a batch)
+         */
+        public Builder coalesce(Duration window, int maxBatch) {
+            if (window.isNegative()) {
+                throw new IllegalArgumentException("a negative window: " + window);
+            }
+            if (maxBatch < 1 || maxBatch > Coalescer.MAX_ITEMS) {
+                throw new IllegalArgumentException("maxBatch must be 1 to " + Coalescer.MAX_ITEMS
+                        + " (the node's limit on a batch): " + maxBatch);
+            }
+            this.coalesceWindow = window;
+            this.coalesceMaxBatch = maxBatch;
+            return this;
+        }
+
+        /** Told of every call's end, retry, table read and gathered batch, for metrics (default: none). */
+        public Builder listener(ClientListener listener) {
+            this.listener = listener;
             return this;
         }
 

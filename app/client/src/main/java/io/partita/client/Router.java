@@ -41,17 +41,24 @@ final class Router {
     private final long refreshNanos;
     private final Fetch fetch;
     private final Executor executor;
+    private final ClientListener listener;
     private final AtomicBoolean refreshing = new AtomicBoolean();
     private final AtomicInteger roundRobin = new AtomicInteger();
     private final Map<URI, Long> suspectUntil = new ConcurrentHashMap<>();
     private volatile Table table;
 
-    Router(List<URI> seeds, boolean partitionAware, long refreshNanos, Fetch fetch, Executor executor) {
+    Router(List<URI> seeds, boolean partitionAware, long refreshNanos, Fetch fetch, Executor executor,
+           ClientListener listener) {
         this.seeds = List.copyOf(seeds);
         this.partitionAware = partitionAware;
         this.refreshNanos = refreshNanos;
         this.fetch = fetch;
         this.executor = executor;
+        this.listener = listener;
+    }
+
+    boolean partitionAware() {
+        return partitionAware;
     }
 
     /** The owner of {@code key}'s partition when known and not suspect, else any node. */
@@ -152,6 +159,7 @@ final class Router {
     }
 
     private void read() {
+        long start = System.nanoTime();
         List<URI> candidates = new ArrayList<>();
         Table current = table;
         if (current != null) {
@@ -166,12 +174,14 @@ final class Router {
                 Table next = read(node);
                 if (next != null) {
                     table = next;
+                    listener.onRefresh(node, true, System.nanoTime() - start);
                     return;
                 }
             } catch (IOException | RuntimeException e) {
                 // This node cannot say; the next one may.
             }
         }
+        listener.onRefresh(null, false, System.nanoTime() - start);
     }
 
     @SuppressWarnings("unchecked")
