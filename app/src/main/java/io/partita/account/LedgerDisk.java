@@ -154,7 +154,10 @@ final class LedgerDisk {
 
     /**
      * Writes {@code after}, the new value of {@code accountId}, and the entries it recorded since {@code before}, to
-     * this member's disk; on the partition thread that changed it.
+     * this member's disk; on the partition thread that changed it. The account goes without its tail: each of the
+     * tail's entries reached the disk as an entry when it was recorded (or with the partition's copy), so a write
+     * costs the account's fields and its new entries, never the whole tail again (on a hot account that tail holds
+     * every entry of the last seconds), and recovery rebuilds the tail from the entries ({@link #withHistory}).
      */
     void stored(int partition, String accountId, @Nullable Account before, Account after) {
         if (!disk.onDisk()) {
@@ -168,7 +171,7 @@ final class LedgerDisk {
                 entries.add(stored(entry));
             }
         }
-        List<StoredRecord> record = List.of(new StoredRecord(accountKey(accountId), encode(after)));
+        List<StoredRecord> record = List.of(new StoredRecord(accountKey(accountId), encode(withoutTail(after))));
         disk.use(store -> store.writeNow(partition, entries, record, false));
     }
 
@@ -340,6 +343,11 @@ final class LedgerDisk {
         }
         return new Account(account.balance(), account.overdraftLimit(), account.version(), account.fence(),
                 account.openingBalance(), tail.toByteArray(), account.jobs(), account.conflicts());
+    }
+
+    private static Account withoutTail(Account account) {
+        return new Account(account.balance(), account.overdraftLimit(), account.version(), account.fence(),
+                account.openingBalance(), Tail.EMPTY, account.jobs(), account.conflicts());
     }
 
     private static byte[] accountKey(String accountId) {
