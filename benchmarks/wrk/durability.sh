@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # What the disk costs a node: one node started as the README says (java -jar app/target/partita.jar), once with
 # PARTITA_DURABILITY=memory and once with flush (the default), each in an empty directory of its own; ACCOUNTS accounts
-# opened one by one, then wrk posting single debits and credits with new txIds at 16 connections for
-# RUN_SECONDS. Prints wrk's summary for each mode. Needs wrk (Debian: apt-get install wrk) and a built jar
+# opened one by one, then wrk posting single debits and credits with new txIds at 16 connections, for WARMUP_SECONDS
+# (discarded: the node's JIT is cold, and a cold node answers at half its speed) and then RUN_SECONDS. Prints wrk's
+# summary of the measured run for each mode. Needs wrk (Debian: apt-get install wrk) and a built jar
 # (mvn -B -q package -DskipTests).
-#   bash benchmarks/wrk/durability.sh            # ACCOUNTS=10000 RUN_SECONDS=30 CONNECTIONS=16 by default
+#   bash benchmarks/wrk/durability.sh     # ACCOUNTS=10000 WARMUP_SECONDS=20 RUN_SECONDS=30 CONNECTIONS=16 by default
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ACCOUNTS=${ACCOUNTS:-10000}
 SECONDS_RUN=${RUN_SECONDS:-30}
+WARMUP=${WARMUP_SECONDS:-20}
 CONNECTIONS=${CONNECTIONS:-16}
 PORT=${PORT:-18080}
 JAR=$PWD/app/target/partita.jar
@@ -26,7 +28,9 @@ for mode in memory flush; do
     done
     seq 0 $((ACCOUNTS - 1)) | xargs -P 8 -I{} curl -fs -o /dev/null -XPOST "localhost:$PORT/accounts" \
         -H 'Content-Type: application/json' -d '{"id":"w-{}","balance":1000000000}'
-    echo "== $mode: $ACCOUNTS accounts, $CONNECTIONS connections, ${SECONDS_RUN}s"
+    ACCOUNTS=$ACCOUNTS wrk -t2 -c"$CONNECTIONS" -d"${WARMUP}s" -s benchmarks/wrk/transactions.lua \
+        "http://127.0.0.1:$PORT" >/dev/null
+    echo "== $mode: $ACCOUNTS accounts, $CONNECTIONS connections, ${SECONDS_RUN}s after ${WARMUP}s of warm-up"
     ACCOUNTS=$ACCOUNTS wrk -t2 -c"$CONNECTIONS" -d"${SECONDS_RUN}s" --latency \
         -s benchmarks/wrk/transactions.lua "http://127.0.0.1:$PORT" | grep -E "Requests/sec|Latency|50%|99%|Non-2xx"
     kill "$node"; wait "$node" 2>/dev/null || true
