@@ -295,8 +295,8 @@ public final class PartitaClient implements AutoCloseable {
     private JobStatus startJob(String jobId, String type, String fields) {
         String id = jobId == null ? "job-" + newTxId() : jobId;
         String body = "{\"id\":" + Json.quote(id) + ",\"type\":\"" + type + "\"" + fields + "}";
-        return send("start-job", "start job " + id, null, "POST", "/jobs", body, null, (answer, attempt) -> jobStatus(answer),
-                () -> job(id));
+        return send("start-job", "start job " + id, null, "POST", "/jobs", body, null,
+                (answer, attempt) -> jobStatus(answer), () -> job(id));
     }
 
     /** {@code GET /jobs/{id}}. @throws NotFoundException no such job */
@@ -327,8 +327,8 @@ public final class PartitaClient implements AutoCloseable {
      * @throws AlreadyExistsException the group exists with other figures
      */
     public void createLeaseGroup(String group, int shards, int leaseSeconds) {
-        send("create-lease-group", "create lease group " + group, null, "PUT", "/groups/" + path(group), "{\"shards\":" + shards
-                + ",\"leaseSeconds\":" + leaseSeconds + "}", group, (answer, attempt) -> null);
+        send("create-lease-group", "create lease group " + group, null, "PUT", "/groups/" + path(group),
+                "{\"shards\":" + shards + ",\"leaseSeconds\":" + leaseSeconds + "}", group, (answer, attempt) -> null);
     }
 
     /**
@@ -339,20 +339,20 @@ public final class PartitaClient implements AutoCloseable {
      */
     public WorkerLease joinLeaseGroup(String group) {
         String body = "{\"requestId\":" + Json.quote("join-" + newTxId()) + "}";
-        return send("join-lease-group", "join lease group " + group, null, "POST", "/groups/" + path(group) + "/workers", body, group,
-                (answer, attempt) -> lease(answer));
+        return send("join-lease-group", "join lease group " + group, null, "POST", "/groups/" + path(group)
+                + "/workers", body, group, (answer, attempt) -> lease(answer));
     }
 
     /** Renews a worker's lease; the answer lists the shards it holds now. @throws LeaseLostException it has none */
     public WorkerLease renewLease(String group, String workerId) {
-        return send("renew-lease", "renew lease " + workerId, null, "POST", "/groups/" + path(group) + "/workers/" + path(workerId)
-                + "/renew", "{}", group, (answer, attempt) -> lease(answer));
+        return send("renew-lease", "renew lease " + workerId, null, "POST", "/groups/" + path(group) + "/workers/"
+                + path(workerId) + "/renew", "{}", group, (answer, attempt) -> lease(answer));
     }
 
     /** Leaves a lease group; its shards go to the other workers. @throws LeaseLostException it holds no lease */
     public void leaveLeaseGroup(String group, String workerId) {
-        send("leave-lease-group", "leave lease group " + workerId, null, "DELETE", "/groups/" + path(group) + "/workers/" + path(workerId),
-                null, group, (answer, attempt) -> null);
+        send("leave-lease-group", "leave lease group " + workerId, null, "DELETE", "/groups/" + path(group)
+                + "/workers/" + path(workerId), null, group, (answer, attempt) -> null);
     }
 
     /** Asks whether {@code token} is still the fencing token of {@code shard}. */
@@ -664,6 +664,8 @@ public final class PartitaClient implements AutoCloseable {
          * once). Each caller still gets its own result or exception, exactly as its single call would have, and its
          * retries resend its own txId within its own retry budget. Costs each call up to {@code window} of latency;
          * saves the node one HTTP request per gathered call. {@code attemptTimeout} then bounds a batch's answer.
+         * The batches are sent on the client's executor while a sync caller waits: with a bounded
+         * {@link #executor} of your own, make no sync call from its threads.
          *
          * @param window   how long a batch waits for more calls after its first, e.g. 1 ms (0: only what arrives while
          *                 the timer thread gets to it)

@@ -13,13 +13,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Queue;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -88,77 +82,21 @@ class ClusterIT {
     @Test
     @Order(2)
     void shouldApplyEveryTransactionExactlyOnceThroughANodeKill() throws Exception {
-        int accountCount = 24;
         List<String> accounts = new ArrayList<>();
         try (PartitaClient client = PartitaClient.builder(nodes.urls()).retryBudget(Duration.ofSeconds(60))
                 .attemptTimeout(Duration.ofSeconds(5)).build()) {
-            for (int i = 0; i < accountCount; i++) {
+            for (int i = 0; i < 24; i++) {
                 accounts.add(run + "-k" + i);
                 client.openAccount(accounts.get(i), OPENING, 0);
             }
-            Queue<TxResult> answered = new ConcurrentLinkedQueue<>();
-            Queue<Throwable> failures = new ConcurrentLinkedQueue<>();
-            Map<String, Long> amounts = new ConcurrentHashMap<>();
-            AtomicBoolean stop = new AtomicBoolean();
-            AtomicLong afterKill = new AtomicLong();
-            AtomicBoolean killed = new AtomicBoolean();
-            List<Thread> callers = new ArrayList<>();
-            for (int t = 0; t < 6; t++) {
-                Thread caller = new Thread(() -> {
-                    while (!stop.get()) {
-                        String account = accounts.get(ThreadLocalRandom.current().nextInt(accountCount));
-                        long amount = 1 + ThreadLocalRandom.current().nextInt(100);
-                        TxType type = ThreadLocalRandom.current().nextBoolean() ? TxType.DEBIT : TxType.CREDIT;
-                        String txId = PartitaClient.newTxId();
-                        amounts.put(txId, type == TxType.DEBIT ? -amount : amount);
-                        try {
-                            answered.add(client.post(account, type, amount, txId));
-                            if (killed.get()) {
-                                afterKill.incrementAndGet();
-                            }
-                        } catch (RuntimeException e) {
-                            failures.add(e);
-                        }
-                    }
-                }, "caller-" + t);
-                caller.start();
-                callers.add(caller);
-            }
-            await().atMost(Duration.ofSeconds(30)).until(() -> answered.size() >= 300);
+            Callers callers = new Callers(List.of(client), accounts, 6, 1, 0).start();
+            callers.awaitMore(300, Duration.ofSeconds(30));
             // Of two members, only a crash of the younger leaves the other serving (README, "Network splits").
             nodes.kill(nodes.youngest());
-            killed.set(true);
-            await().atMost(Duration.ofSeconds(90)).until(() -> afterKill.get() >= 300 || !failures.isEmpty());
-            stop.set(true);
-            for (Thread caller : callers) {
-                caller.join(Duration.ofSeconds(70).toMillis());
-            }
+            callers.awaitMore(300, Duration.ofSeconds(90));
+            callers.stop();
 
-            assertTrue(failures.isEmpty(), "every caller got a definite answer: " + failures);
-            Map<String, Long> expected = new HashMap<>();
-            Map<String, List<String>> acknowledged = new HashMap<>();
-            for (TxResult result : answered) {
-                assertTrue(result.applied(), "no debit here can pass the limit: " + result);
-                expected.merge(result.accountId(), amounts.get(result.txId()), Long::sum);
-                acknowledged.computeIfAbsent(result.accountId(), a -> new ArrayList<>()).add(result.txId());
-            }
-            for (String account : accounts) {
-                long balance = client.account(account).balance();
-                assertEquals(OPENING + expected.getOrDefault(account, 0L), balance, account
-                        + ": the balance is the opening plus each acknowledged transaction once");
-                List<String> told = acknowledged.getOrDefault(account, List.of());
-                // The journal is written behind the transaction; wait for it rather than read it once.
-                await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-                    List<JournalLine> journal = client.journal(account, 1000);
-                    Map<String, Long> seen = new HashMap<>();
-                    journal.forEach(line -> seen.merge(line.txId(), 1L, Long::sum));
-                    for (String txId : told) {
-                        assertEquals(1L, seen.get(txId), account + " journals " + txId + " once");
-                    }
-                    assertEquals(told.size(), journal.size(), account
-                            + ": nothing in its journal the callers were not told about");
-                });
-            }
+            callers.assertEachAcknowledgedOnce(client, OPENING);
         }
     }
 }

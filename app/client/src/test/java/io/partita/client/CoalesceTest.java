@@ -348,8 +348,9 @@ class CoalesceTest {
             CompletableFuture<TxResult> plain = client.postAsync("a-1", TxType.CREDIT, 1, "plain-1");
             odd.get(5, TimeUnit.SECONDS);
             plain.get(5, TimeUnit.SECONDS);
-            assertTrue(node.requests.stream().anyMatch(r -> r.line().equals("POST /accounts/a+b/transactions HTTP/1.1")),
-                    "the single route answers such an id with its own 400: " + node.requests);
+            assertTrue(node.requests.stream().anyMatch(r -> r.line().equals(
+                    "POST /accounts/a+b/transactions HTTP/1.1")), "alone, for the single route's own 400: "
+                    + node.requests);
             assertFalse(node.requests.stream().filter(FakeAnswers::isBatch).anyMatch(r -> r.body().contains("a b")));
         }
     }

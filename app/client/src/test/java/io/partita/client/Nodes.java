@@ -24,7 +24,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * Partita nodes for the client's ITs: {@code java -jar partita.jar} processes (the jar the app module built), TCP
  * discovery on loopback under a cluster name and ports of their own, output in {@code target/it-logs}. The test reads
- * the nodes with the JDK's client, not with the client under test.
+ * the nodes with the JDK's client, not with the client under test. A cluster may start with some of its nodes and
+ * {@link #start} the others later, and a {@link #kill}ed node can be started again on its own ports.
  * <b>Threads:</b> used from the test's thread only.
  */
 final class Nodes implements AutoCloseable {
@@ -41,6 +42,14 @@ final class Nodes implements AutoCloseable {
 
     /** {@code env}: settings on top of the cluster's own (credentials, timeouts). */
     Nodes(int size, Map<String, String> extra) throws IOException {
+        this(size, size, extra);
+    }
+
+    /**
+     * A cluster of {@code size} nodes (their ports, {@code PARTITA_MEMBERS} and {@code PARTITA_CLUSTER_SIZE}) of which
+     * the first {@code running} are started now, the others by {@link #start} later.
+     */
+    Nodes(int size, int running, Map<String, String> extra) throws IOException {
         for (int i = 0; i < size; i++) {
             httpPorts.add(freePort());
             memberPorts.add(freePort());
@@ -59,12 +68,18 @@ final class Nodes implements AutoCloseable {
         Runtime.getRuntime().addShutdownHook(new Thread(this::close));
         for (int i = 0; i < size; i++) {
             processes.add(null);
+        }
+        for (int i = 0; i < running; i++) {
             start(i);
         }
-        awaitSafe(size);
+        awaitSafe(running);
     }
 
+    /** Starts node {@code index} (again, after a {@link #kill}: the same ports, so the same member address). */
     void start(int index) throws IOException {
+        if (running(index)) {
+            throw new IllegalStateException("node " + index + " is running");
+        }
         Path jar = Path.of(System.getProperty("partita.jar", "../target/partita.jar"));
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException(jar + " is missing: build the node first (mvn -B -q package -DskipTests)");
@@ -82,6 +97,10 @@ final class Nodes implements AutoCloseable {
         builder.redirectOutput(ProcessBuilder.Redirect.appendTo(
                 logs.resolve(clusterName + "-n" + (index + 1) + ".log").toFile()));
         processes.set(index, builder.start());
+    }
+
+    boolean running(int index) {
+        return processes.get(index) != null && processes.get(index).isAlive();
     }
 
     String url(int index) {
@@ -121,11 +140,17 @@ final class Nodes implements AutoCloseable {
      * other serving (the survivor of an even split is the half with the oldest member).
      */
     int youngest() {
-        String cluster = get(0, "/cluster");
+        String cluster = null;
+        for (int i = 0; i < processes.size() && cluster == null; i++) {
+            cluster = running(i) ? get(i, "/cluster") : null;
+        }
+        if (cluster == null) {
+            throw new IllegalStateException("no running node answers /cluster");
+        }
         for (int i = 0; i < processes.size(); i++) {
             String member = "\"httpUrl\":\"" + url(i) + "\",\"local\":";
             int at = cluster.indexOf(member);
-            if (at >= 0 && processes.get(i).isAlive()
+            if (at >= 0 && running(i)
                     && cluster.startsWith("\"oldest\":false", cluster.indexOf(',', at + member.length()) + 1)) {
                 return i;
             }
@@ -156,11 +181,19 @@ final class Nodes implements AutoCloseable {
      * {@code http_server_requests} meter (every status).
      */
     long transactionsServed(int index) {
+        return served(index, "POST", "/accounts/{id}/transactions");
+    }
+
+    /** How many requests of {@code method} on the route {@code uri} (its template) this node has answered. */
+    long served(int index, String method, String uri) {
         String metrics = get(index, "/prometheus");
+        if (metrics == null) {
+            throw new IllegalStateException("node " + index + " did not serve /prometheus");
+        }
         long total = 0;
         for (String line : metrics.split("\n")) {
-            if (line.startsWith("http_server_requests_seconds_count{") && line.contains("method=\"POST\"")
-                    && line.contains("uri=\"/accounts/{id}/transactions\"")) {
+            if (line.startsWith("http_server_requests_seconds_count{") && line.contains("method=\"" + method + "\"")
+                    && line.contains("uri=\"" + uri + "\"")) {
                 total += (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
             }
         }

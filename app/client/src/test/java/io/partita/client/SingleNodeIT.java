@@ -8,6 +8,7 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.TrustManagerFactory;
 import java.io.InputStream;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
@@ -15,8 +16,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import static org.awaitility.Awaitility.await;
@@ -174,6 +178,61 @@ class SingleNodeIT {
         assertEquals("CREDIT", journal.get(0).type());
         assertTrue(journal.stream().anyMatch(line -> line.type().startsWith("TRANSFER") && line.amount() == 60));
         assertTrue(journal.stream().anyMatch(line -> "REJECTED".equals(line.status()) && line.amount() == 100));
+    }
+
+    @Test
+    void shouldGatherConcurrentCallsIntoBatchesAndAnswerAndApplyEachExactlyOnce() throws Exception {
+        String poor = run + "-g-poor";
+        String rich = run + "-g-rich";
+        admin.openAccount(poor, 10, 0);
+        admin.openAccount(rich, 100, 0);
+        List<String> accounts = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            accounts.add(run + "-g" + i);
+            admin.openAccount(accounts.get(i), 1_000_000, 0);
+        }
+        Queue<Integer> batchSizes = new ConcurrentLinkedQueue<>();
+        ClientListener sizes = new ClientListener() {
+            @Override
+            public void onCoalesced(URI node, int items) {
+                batchSizes.add(items);
+            }
+        };
+        try (PartitaClient gathering = PartitaClient.builder(nodes.url(0)).credentials("client", CLIENT)
+                .coalesce(Duration.ofMillis(1), 256).listener(sizes).build()) {
+            // Typed answers, gathered: sent at once, they go as one batch, each answered as its single call.
+            String txId = PartitaClient.newTxId();
+            assertEquals(95, gathering.post(rich, TxType.DEBIT, 5, txId).balance());
+            CompletableFuture<TxResult> replay = gathering.postAsync(rich, TxType.DEBIT, 5, txId);
+            CompletableFuture<TxResult> reused = gathering.postAsync(rich, TxType.DEBIT, 6, txId);
+            CompletableFuture<TxResult> missing = gathering.postAsync(run + "-g-nobody", TxType.CREDIT, 1,
+                    PartitaClient.newTxId());
+            CompletableFuture<TxResult> rejected = gathering.postAsync(poor, TxType.DEBIT, 11, PartitaClient.newTxId());
+            assertTrue(replay.get(30, TimeUnit.SECONDS).replayed());
+            assertEquals(95, replay.get().balance());
+            assertTrue(assertThrows(ExecutionException.class, reused::get).getCause() instanceof IdReusedException);
+            assertTrue(assertThrows(ExecutionException.class, missing::get).getCause() instanceof NotFoundException);
+            assertEquals("INSUFFICIENT_FUNDS", rejected.get().reason());
+            assertEquals(10, rejected.get().balance());
+            assertEquals(95, client.account(rich).balance());
+
+            long singlesBefore = nodes.transactionsServed(0);
+            long batchesBefore = nodes.served(0, "POST", "/transactions/batch");
+            batchSizes.clear();
+            // 8 callers with 8 calls each in flight, on 6 accounts.
+            Callers callers = new Callers(List.of(gathering), accounts, 8, 8, 0).start();
+            callers.awaitMore(1_200, Duration.ofSeconds(60));
+            callers.stop();
+
+            callers.assertEachAcknowledgedOnce(client, 1_000_000);
+            long requests = nodes.transactionsServed(0) - singlesBefore
+                    + nodes.served(0, "POST", "/transactions/batch") - batchesBefore;
+            int largest = batchSizes.stream().mapToInt(Integer::intValue).max().orElse(0);
+            assertTrue(largest > 1 && requests < callers.answered(), callers.answered() + " calls in " + requests
+                    + " requests, batches of up to " + largest);
+            System.out.println("SingleNodeIT: " + callers.answered() + " gathered calls in " + requests
+                    + " requests, " + batchSizes.size() + " batches of up to " + largest);
+        }
     }
 
     @Test
