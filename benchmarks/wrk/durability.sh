@@ -2,15 +2,16 @@
 # What the disk costs a node: one node started as the README says (java -jar app/target/partita.jar), once with
 # PARTITA_DURABILITY=memory and once with flush (the default), each in an empty directory of its own; ACCOUNTS accounts
 # opened one by one, then wrk posting single debits and credits with new txIds at 16 connections, for WARMUP_SECONDS
-# (discarded: the node's JIT is cold, and a cold node answers at half its speed) and then RUN_SECONDS. Prints wrk's
+# (discarded: on 2 cores the JIT competes with the load, and a node answers at a third of its speed until its
+# compilers are done, which takes a minute or two) and then RUN_SECONDS. Prints wrk's
 # summary of the measured run for each mode. Needs wrk (Debian: apt-get install wrk) and a built jar
 # (mvn -B -q package -DskipTests).
-#   bash benchmarks/wrk/durability.sh     # ACCOUNTS=10000 WARMUP_SECONDS=20 RUN_SECONDS=30 CONNECTIONS=16 by default
+#   bash benchmarks/wrk/durability.sh     # ACCOUNTS=10000 WARMUP_SECONDS=90 RUN_SECONDS=30 CONNECTIONS=16 by default
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ACCOUNTS=${ACCOUNTS:-10000}
 SECONDS_RUN=${RUN_SECONDS:-30}
-WARMUP=${WARMUP_SECONDS:-20}
+WARMUP=${WARMUP_SECONDS:-90}
 CONNECTIONS=${CONNECTIONS:-16}
 PORT=${PORT:-18080}
 JAR=$PWD/app/target/partita.jar
