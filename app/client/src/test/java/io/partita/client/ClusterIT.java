@@ -34,8 +34,7 @@ class ClusterIT {
 
     @BeforeAll
     static void startNodes() throws Exception {
-        // A killed member is noticed within seconds, and a call to it waits at most 3 s before its 503.
-        nodes = new Nodes(2, Map.of("PARTITA_HEARTBEAT_TIMEOUT", "5s", "PARTITA_REQUEST_TIMEOUT", "3s"));
+        nodes = new Nodes(2, Nodes.QUICK_TO_NOTICE_A_KILL);
     }
 
     @AfterAll

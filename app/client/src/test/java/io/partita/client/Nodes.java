@@ -33,6 +33,10 @@ final class Nodes implements AutoCloseable {
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(2)).build();
 
+    /** Settings for a kill test: a killed member is noticed within seconds, and a call to it waits at most 3 s. */
+    static final Map<String, String> QUICK_TO_NOTICE_A_KILL =
+            Map.of("PARTITA_HEARTBEAT_TIMEOUT", "5s", "PARTITA_REQUEST_TIMEOUT", "3s");
+
     private final String clusterName = "client-it-" + UUID.randomUUID().toString().substring(0, 8);
     private final List<Integer> httpPorts = new ArrayList<>();
     private final List<Integer> memberPorts = new ArrayList<>();
