@@ -88,6 +88,10 @@ done
 if podman container exists "$(container 1)"; then
     die "a cluster of project $PROJECT runs already: podman-compose -p $PROJECT -f docker/compose.yaml down"
 fi
+# Each run starts with empty data volumes: a node finds its own data again only within a run (the whole-stack restart).
+for n in 1 2 3; do
+    podman volume rm -f "${PROJECT}_node$n-data" >/dev/null 2>&1 || true
+done
 : >"$LOGS/compose.log"
 trap cleanup EXIT
 

@@ -293,26 +293,30 @@ final class LedgerDisk {
      * does not count would make its journal disagree with its balance.
      */
     private void recoverPartition(int partition, long cutoff) {
-        Map<String, Map<Long, JournalEntry>> history = new HashMap<>();
-        disk.use(store -> store.export(partition, 1_000, chunk -> {
-            for (StoredEntry stored : chunk) {
-                if (stored.at() >= cutoff) {
-                    history.computeIfAbsent(stored.accountId(), id -> new HashMap<>()).put(stored.seq(), entry(stored));
-                }
-            }
-        }));
+        // The records before the entries: a member that rejoined a running cluster takes writes while it recovers, and
+        // an account's record is written with its newest entry in one batch, so every entry a record read here counts
+        // is in the entries read after it (newer ones are left out by seq).
         Map<String, Account> accounts = new LinkedHashMap<>();
         Map<DiskRecords<?, ?>, List<StoredRecord>> others = new LinkedHashMap<>();
         disk.use(store -> store.records(partition, record -> {
             if (record.key().length > 1 && record.key()[0] == ACCOUNT) {
                 String accountId = new String(record.key(), 1, record.key().length - 1, StandardCharsets.UTF_8);
-                accounts.put(accountId, withHistory(accountId, decode(record.value()),
-                        history.getOrDefault(accountId, Map.of())));
+                accounts.put(accountId, decode(record.value()));
             } else {
                 kinds.stream().filter(kind -> kind.owns(record.key())).findFirst()
                         .ifPresent(kind -> others.computeIfAbsent(kind, k -> new ArrayList<>()).add(record));
             }
         }));
+        Map<String, Map<Long, JournalEntry>> history = new HashMap<>();
+        disk.use(store -> store.export(partition, 1_000, chunk -> {
+            for (StoredEntry stored : chunk) {
+                if (stored.at() >= cutoff && accounts.containsKey(stored.accountId())) {
+                    history.computeIfAbsent(stored.accountId(), id -> new HashMap<>()).put(stored.seq(), entry(stored));
+                }
+            }
+        }));
+        accounts.replaceAll((accountId, account) -> withHistory(accountId, account,
+                history.getOrDefault(accountId, Map.of())));
         if (!accounts.isEmpty()) {
             BackedUpCalls.executeOnKeys(hazelcast, AccountFeature.ACCOUNTS, accounts.keySet(),
                     new RecoverAccounts(accounts));
@@ -330,12 +334,12 @@ final class LedgerDisk {
     static Account withHistory(String accountId, Account account, Map<Long, JournalEntry> history) {
         Map<Long, JournalEntry> bySeq = new HashMap<>(history);
         account.tailEntries(accountId).forEach(entry -> bySeq.putIfAbsent(entry.seq(), entry));
+        if (!bySeq.containsKey(account.version())) {
+            return account;
+        }
         long oldest = account.version();
         while (bySeq.containsKey(oldest - 1)) {
             oldest--;
-        }
-        if (!bySeq.containsKey(oldest)) {
-            return account;
         }
         ByteArrayOutputStream tail = new ByteArrayOutputStream();
         for (long seq = oldest; seq <= account.version(); seq++) {

@@ -53,6 +53,13 @@ class LedgerDiskTest {
 
         // An entry gone past the retention leaves a gap: the tail starts after it.
         assertEquals(List.of(third), LedgerDisk.withHistory("a-1", account, Map.of(1L, first)).tailEntries("a-1"));
+
+        // An account kept without its tail whose newest entry the history lacks (read before that entry's write): its
+        // tail cannot end at its version, so it comes back as it is, never with a tail that skips an entry.
+        Account bare = Account.open(100, 0).record(first).record(second).record(third).trimmedThrough(3);
+        Account unchanged = LedgerDisk.withHistory("a-1", bare, Map.of(1L, first, 2L, second));
+        assertEquals(List.of(), unchanged.tailEntries("a-1"));
+        assertEquals(bare.version(), unchanged.version());
     }
 
     @Test
