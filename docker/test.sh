@@ -16,13 +16,11 @@
 #   6. load tool for twice as long, and 10 s into it SIGKILL to node2's java: the restart policy starts the
 #      container again, the node rejoins, PASS;
 #   7. the whole stack stopped gracefully and started again: the nodes come back, form the cluster, become ready and
-#      serve; load tool on a freshly opened set of accounts: PASS.
-#      Whether the balances written before the stop survive it is printed. Until the durable journal lands the
-#      ledger is in memory only and they do not; PARTITA_TEST_EXPECT_DURABLE=1 turns the print into an assertion,
-#      which is expected to FAIL until then.
+#      serve; every balance written before the stop is back (each node keeps its ledger in its named volume); load
+#      tool on a freshly opened set of accounts: PASS.
 #
-# Settings (environment): PARTITA_TEST_LOAD_SECONDS (60), PARTITA_TEST_ACCOUNTS (1000), PARTITA_TEST_EXPECT_DURABLE
-# (0), PARTITA_TEST_BASE_IMAGE (partita-base:bookworm, built when missing), PARTITA_TEST_KEEP=1 leaves the cluster
+# Settings (environment): PARTITA_TEST_LOAD_SECONDS (60), PARTITA_TEST_ACCOUNTS (1000),
+# PARTITA_TEST_BASE_IMAGE (partita-base:bookworm, built when missing), PARTITA_TEST_KEEP=1 leaves the cluster
 # running at the end (remove it with: podman-compose -p partita-test -f docker/compose.yaml down).
 # Node logs: app/target/container-test/. Exit status 0 when every check passed.
 set -euo pipefail
@@ -33,7 +31,6 @@ ROOT=$PWD
 
 LOAD_SECONDS=${PARTITA_TEST_LOAD_SECONDS:-60}
 ACCOUNTS=${PARTITA_TEST_ACCOUNTS:-1000}
-EXPECT_DURABLE=${PARTITA_TEST_EXPECT_DURABLE:-0}
 BASE_IMAGE=${PARTITA_TEST_BASE_IMAGE:-partita-base:bookworm}
 PROJECT=partita-test
 export PARTITA_IMAGE=localhost/partita:test
@@ -286,11 +283,8 @@ healthchecks
 after=$(balances)
 if [[ "$after" == "$before" ]]; then
     say "after the restart: $after: every balance survived"
-elif [[ "$EXPECT_DURABLE" == 1 ]]; then
-    fail "after the restart: $after (before: $before): balances lost (PARTITA_TEST_EXPECT_DURABLE=1)"
 else
-    say "after the restart: $after (before: $before): the in-memory ledger is gone, as expected until the durable" \
-        "journal lands (PARTITA_TEST_EXPECT_DURABLE=1 makes this a failure)"
+    fail "after the restart: $after (before: $before): balances lost"
 fi
 set +e; load restart; s=$?; set -e
 load_result restart $s
