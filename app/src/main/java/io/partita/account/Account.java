@@ -81,6 +81,11 @@ public record Account(long balance, long overdraftLimit, long version, long fenc
                 conflicts);
     }
 
+    /** This account with {@code encoded} (entries in the tail's encoding, ending at its version) as its tail. */
+    Account withTail(byte[] encoded) {
+        return new Account(balance, overdraftLimit, version, fence, openingBalance, encoded, jobs, conflicts);
+    }
+
     /** This account reported once more as left below its overdraft limit by a merge. */
     Account withConflict() {
         return new Account(balance, overdraftLimit, version, fence, openingBalance, tail, jobs, conflicts + 1);

@@ -171,7 +171,7 @@ final class LedgerDisk {
                 entries.add(stored(entry));
             }
         }
-        List<StoredRecord> record = List.of(new StoredRecord(accountKey(accountId), encode(withoutTail(after))));
+        List<StoredRecord> record = List.of(new StoredRecord(accountKey(accountId), encode(after.withTail(Tail.EMPTY))));
         disk.use(store -> store.writeNow(partition, entries, record, false));
     }
 
@@ -345,13 +345,7 @@ final class LedgerDisk {
         for (long seq = oldest; seq <= account.version(); seq++) {
             tail.writeBytes(Tail.encode(bySeq.get(seq)));
         }
-        return new Account(account.balance(), account.overdraftLimit(), account.version(), account.fence(),
-                account.openingBalance(), tail.toByteArray(), account.jobs(), account.conflicts());
-    }
-
-    private static Account withoutTail(Account account) {
-        return new Account(account.balance(), account.overdraftLimit(), account.version(), account.fence(),
-                account.openingBalance(), Tail.EMPTY, account.jobs(), account.conflicts());
+        return account.withTail(tail.toByteArray());
     }
 
     private static byte[] accountKey(String accountId) {

@@ -43,8 +43,6 @@ final class Coalescer implements AutoCloseable {
     private static final String OPERATION = "transaction";
     private static final URI ANY = URI.create("partita:any-node");
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9._:-]{1,64}");
-    private static final long FIRST_BACKOFF_NANOS = 20_000_000L;
-    private static final long MAX_BACKOFF_NANOS = 1_000_000_000L;
 
     /** The client's transport, one attempt. */
     interface Exchange {
@@ -59,7 +57,7 @@ final class Coalescer implements AutoCloseable {
         final CompletableFuture<TxResult> future = new CompletableFuture<>();
         boolean alone;
         int attempts;
-        long backoff = FIRST_BACKOFF_NANOS;
+        long backoff = PartitaClient.FIRST_BACKOFF_NANOS;
 
         Call(BatchItem item, long start, long deadline, boolean alone) {
             this.item = item;
@@ -220,7 +218,7 @@ final class Coalescer implements AutoCloseable {
             return;
         }
         int status = answer.status();
-        if (status / 100 == 2 || status == 422 && answer.body().contains("\"REJECTED\"")) {
+        if (PartitaClient.decided(answer)) {
             done(call, node, PartitaClient.txResult(Json.object(answer.body()), status, answer.replayed(),
                     call.attempts));
             return;
@@ -300,7 +298,7 @@ final class Coalescer implements AutoCloseable {
                 continue;
             }
             listener.onRetry(OPERATION, node, call.attempts, a.status(), wait);
-            call.backoff = Math.min(call.backoff * 2, MAX_BACKOFF_NANOS);
+            call.backoff = Math.min(call.backoff * 2, PartitaClient.MAX_BACKOFF_NANOS);
             byWait.computeIfAbsent(wait, w -> new ArrayList<>()).add(call);
         }
         byWait.forEach((wait, calls) -> {

@@ -11,39 +11,31 @@ final class GuardedListener implements ClientListener {
         this.listener = listener;
     }
 
-    @Override
-    public void onCall(String operation, URI node, int attempts, long nanos, Outcome outcome) {
+    private static void quietly(Runnable call) {
         try {
-            listener.onCall(operation, node, attempts, nanos, outcome);
+            call.run();
         } catch (RuntimeException e) {
             // The listener's own fault: ignored.
         }
+    }
+
+    @Override
+    public void onCall(String operation, URI node, int attempts, long nanos, Outcome outcome) {
+        quietly(() -> listener.onCall(operation, node, attempts, nanos, outcome));
     }
 
     @Override
     public void onRetry(String operation, URI node, int attempt, int status, long waitNanos) {
-        try {
-            listener.onRetry(operation, node, attempt, status, waitNanos);
-        } catch (RuntimeException e) {
-            // The listener's own fault: ignored.
-        }
+        quietly(() -> listener.onRetry(operation, node, attempt, status, waitNanos));
     }
 
     @Override
     public void onRefresh(URI node, boolean ok, long nanos) {
-        try {
-            listener.onRefresh(node, ok, nanos);
-        } catch (RuntimeException e) {
-            // The listener's own fault: ignored.
-        }
+        quietly(() -> listener.onRefresh(node, ok, nanos));
     }
 
     @Override
     public void onCoalesced(URI node, int items) {
-        try {
-            listener.onCoalesced(node, items);
-        } catch (RuntimeException e) {
-            // The listener's own fault: ignored.
-        }
+        quietly(() -> listener.onCoalesced(node, items));
     }
 }

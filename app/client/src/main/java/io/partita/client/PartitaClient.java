@@ -56,7 +56,9 @@ import java.util.function.Supplier;
 public final class PartitaClient implements AutoCloseable {
 
     private static final String PROBLEM = "https://partita.dev/problems/";
-    private static final long MAX_BACKOFF_NANOS = 1_000_000_000L;
+    /** A retry waits this long first, then twice as long each time, up to {@link #MAX_BACKOFF_NANOS}. */
+    static final long FIRST_BACKOFF_NANOS = 20_000_000L;
+    static final long MAX_BACKOFF_NANOS = 1_000_000_000L;
     private static final String TX_PREFIX = txPrefix();
     private static final AtomicLong TX_COUNTER = new AtomicLong();
 
@@ -416,7 +418,7 @@ public final class PartitaClient implements AutoCloseable {
                        String key, Reader<T> read, Supplier<T> afterLostCreate) {
         long start = System.nanoTime();
         long deadline = start + budgetNanos;
-        long backoff = 20_000_000L;
+        long backoff = FIRST_BACKOFF_NANOS;
         URI node = key == null ? router.any() : router.route(key);
         Throwable last = null;
         for (int attempt = 1; ; attempt++) {
@@ -425,7 +427,7 @@ public final class PartitaClient implements AutoCloseable {
             try {
                 Http1Transport.Answer answer = transport.exchange(node, method, path, body);
                 status = answer.status();
-                if (status / 100 == 2 || status == 422 && answer.body().contains("\"REJECTED\"")) {
+                if (decided(answer)) {
                     T result = read.read(answer, attempt);
                     listener.onCall(operation, node, attempt, System.nanoTime() - start,
                             status == 422 ? ClientListener.Outcome.REJECTED : ClientListener.Outcome.OK);
@@ -460,6 +462,12 @@ public final class PartitaClient implements AutoCloseable {
             // After a connection error the node is a suspect for a moment: the route then picks another one.
             node = key == null ? router.any() : router.route(key);
         }
+    }
+
+    /** A success, or a transaction's rejection (422 with status REJECTED, not a problem): the call's answer. */
+    static boolean decided(Http1Transport.Answer answer) {
+        int status = answer.status();
+        return status / 100 == 2 || status == 422 && answer.body().contains("\"REJECTED\"");
     }
 
     /** 408, 429, 502, 503 (not partition-lost) and 504: the node did not decide; the same call may succeed. */
