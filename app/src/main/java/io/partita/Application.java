@@ -2,6 +2,7 @@ package io.partita;
 
 import io.micronaut.runtime.Micronaut;
 import io.partita.load.Client;
+import io.partita.web.ApiUsers;
 import io.partita.load.LoadTool;
 
 import java.util.Arrays;
@@ -14,6 +15,6 @@ public class Application {
             Client.sizeCommonPool();
             System.exit(LoadTool.run(Arrays.copyOfRange(args, 1, args.length), System.out));
         }
-        Micronaut.run(Application.class, args);
+        Micronaut.build(args).mainClass(Application.class).properties(ApiUsers.startupProperties(args)).start();
     }
 }

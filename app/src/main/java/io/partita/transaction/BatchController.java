@@ -10,16 +10,11 @@ import io.partita.account.TxRequest;
 import io.partita.account.TxType;
 import io.partita.node.ProcessingMode;
 import io.partita.refusal.Refusal;
-import io.partita.web.ConstraintViolationHandler;
 import io.partita.web.InFlightLimit;
-import jakarta.validation.ConstraintViolation;
-import jakarta.validation.Validator;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -36,12 +31,12 @@ class BatchController {
 
     private final BatchService batches;
     private final InFlightLimit inFlight;
-    private final Validator validator;
+    private final TransactionMeters meters;
 
-    BatchController(BatchService batches, InFlightLimit inFlight, Validator validator) {
+    BatchController(BatchService batches, InFlightLimit inFlight, TransactionMeters meters) {
         this.batches = batches;
         this.inFlight = inFlight;
-        this.validator = validator;
+        this.meters = meters;
     }
 
     @Post
@@ -51,6 +46,7 @@ class BatchController {
                     + body.count() + ".");
         }
         List<TransactionApi.BatchItem> items = body.items();
+        meters.recordBatch(items.size());
         ProcessingMode processingMode = TransactionService.parseMode(mode);
         long now = batches.now();
         TransactionApi.BatchAnswer[] answers = new TransactionApi.BatchAnswer[items.size()];
@@ -89,18 +85,12 @@ class BatchController {
                 });
     }
 
-    private Refusal validate(TransactionApi.BatchItem item) {
+    private static Refusal validate(TransactionApi.BatchItem item) {
         if (item == null) {
             return Refusal.malformed("A batch item must be a transaction object.");
         }
-        Set<ConstraintViolation<TransactionApi.BatchItem>> violations = validator.validate(item);
-        if (violations.isEmpty()) {
-            return null;
-        }
-        return Refusal.invalidFields(violations.stream()
-                .map(v -> new Refusal.FieldError(ConstraintViolationHandler.field(v), v.getMessage()))
-                .sorted(Comparator.comparing(Refusal.FieldError::field))
-                .toList());
+        List<Refusal.FieldError> errors = TransactionChecks.ofItem(item);
+        return errors.isEmpty() ? null : Refusal.invalidFields(errors);
     }
 
     private static TxRequest request(TransactionApi.BatchItem item, long now) {

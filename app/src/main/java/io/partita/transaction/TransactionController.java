@@ -10,28 +10,26 @@ import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.PathVariable;
 import io.micronaut.http.annotation.Post;
 import io.micronaut.http.annotation.QueryValue;
-import io.micronaut.validation.Validated;
 import io.partita.account.AccountService;
 import io.partita.account.TxOutcome;
 import io.partita.account.TxRequest;
 import io.partita.account.TxType;
 import io.partita.node.ProcessingMode;
-import io.partita.web.Ids;
+import io.partita.refusal.Refusal;
 import io.partita.web.InFlightLimit;
 import io.partita.web.Problem;
-import jakarta.validation.Valid;
-import jakarta.validation.constraints.Pattern;
 
+import java.util.List;
 import java.util.concurrent.CompletionStage;
 import java.util.function.ToIntFunction;
 
 /**
- * One transaction on one account over HTTP ({@code POST /accounts/{id}/transactions}); any node takes it.
+ * One transaction on one account over HTTP ({@code POST /accounts/{id}/transactions}); any node takes it. Its fields
+ * are checked by hand ({@link TransactionChecks}), not by the bean validator's interceptor.
  * <b>Threads:</b> Micronaut calls it on the Netty event loops, many requests at once; it keeps only final references
  * to singletons and never waits on the grid.
  */
 @Controller("/accounts")
-@Validated
 class TransactionController {
 
     static final String REPLAYED_HEADER = "Idempotent-Replayed";
@@ -48,9 +46,11 @@ class TransactionController {
 
     @Post("/{id}/transactions")
     CompletionStage<MutableHttpResponse<TransactionApi.TransactionAnswer>> post(
-            @PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String id,
-            @Valid @Body TransactionApi.PostTransaction body,
-            @Nullable @QueryValue String mode) {
+            @PathVariable String id, @Body TransactionApi.PostTransaction body, @Nullable @QueryValue String mode) {
+        List<Refusal.FieldError> errors = TransactionChecks.ofCall(id, body);
+        if (!errors.isEmpty()) {
+            throw Refusal.invalidFields(errors);
+        }
         TxRequest request = TxRequest.of(body.txId(), TxType.valueOf(body.type()), body.amount().longValueExact(),
                 accounts.now());
         ProcessingMode processingMode = TransactionService.parseMode(mode);

@@ -24,7 +24,10 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Counts and times the transactions this node answers, by processing mode and outcome:
- * {@code partita_transactions_total{mode,outcome}} and the histogram {@code partita_transaction_latency_seconds}.
+ * {@code partita_transactions_total{mode,outcome}} and the histogram {@code partita_transaction_latency_seconds}, and
+ * the batches it answers ({@code partita_batches_total}, {@code partita_batch_items_total}). These are the HTTP
+ * edge's meters: Micrometer's own per-request filter ({@code http_server_requests}) is off, for the hot routes'
+ * sake (see application.yml).
  * It is also this node's {@link NodeActivity}, put in the member's user context so that the dashboard's per-node
  * rate can be gathered from every member.
  * <b>Threads:</b> called from whatever thread completes a transaction; meters are created once per (mode, outcome) and
@@ -45,6 +48,8 @@ public class TransactionMeters implements NodeActivity {
         Duration.ofMillis(2500), Duration.ofSeconds(5)};
 
     private final MeterRegistry registry;
+    private final Counter batches;
+    private final Counter batchItems;
     private final Map<String, Meters> meters = new ConcurrentHashMap<>();
     private final LongAdder total = new LongAdder();
     private final RateWindow rate = new RateWindow(System::currentTimeMillis);
@@ -52,6 +57,12 @@ public class TransactionMeters implements NodeActivity {
     @Inject
     TransactionMeters(MeterRegistry registry, HazelcastInstance hazelcast) {
         this.registry = registry;
+        this.batches = Counter.builder("partita.batches")
+                .description("Batches of transactions (POST /transactions/batch) answered by this node")
+                .register(registry);
+        this.batchItems = Counter.builder("partita.batch.items")
+                .description("Items of the batches this node answered, valid or not")
+                .register(registry);
         if (hazelcast != null) {
             hazelcast.getUserContext().put(NodeActivity.USER_CONTEXT_KEY, this);
         }
@@ -84,6 +95,12 @@ public class TransactionMeters implements NodeActivity {
         forLabels.latency().record(elapsedNanos, TimeUnit.NANOSECONDS);
         total.increment();
         rate.record();
+    }
+
+    /** Records one batch this node answered, with its number of items. */
+    public void recordBatch(int items) {
+        batches.increment();
+        batchItems.increment(items);
     }
 
     static String outcome(@Nullable TxOutcome outcome, @Nullable Throwable failure) {

@@ -9,7 +9,19 @@ public final class Ids {
     private Ids() {
     }
 
+    /** Whether {@code id} matches {@link #PATTERN}; a loop over its characters, as cheap as the check can be. */
     public static boolean valid(String id) {
-        return id != null && id.matches(PATTERN);
+        if (id == null || id.isEmpty() || id.length() > 64) {
+            return false;
+        }
+        for (int i = 0; i < id.length(); i++) {
+            char c = id.charAt(i);
+            boolean allowed = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                    || c == '.' || c == '_' || c == ':' || c == '-';
+            if (!allowed) {
+                return false;
+            }
+        }
+        return true;
     }
 }

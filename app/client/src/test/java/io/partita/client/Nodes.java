@@ -181,23 +181,27 @@ final class Nodes implements AutoCloseable {
     }
 
     /**
-     * How many {@code POST /accounts/{id}/transactions} this node's HTTP edge has answered, from its
-     * {@code http_server_requests} meter (every status).
+     * How many single transactions ({@code POST /accounts/{id}/transactions}) this node has answered, every outcome,
+     * from its {@code partita_transactions_total} meter.
      */
     long transactionsServed(int index) {
-        return served(index, "POST", "/accounts/{id}/transactions");
+        return meterSum(index, "partita_transactions_total{");
     }
 
-    /** How many requests of {@code method} on the route {@code uri} (its template) this node has answered. */
-    long served(int index, String method, String uri) {
+    /** How many batches ({@code POST /transactions/batch}) this node has answered, from {@code partita_batches_total}. */
+    long batchesServed(int index) {
+        return meterSum(index, "partita_batches_total");
+    }
+
+    /** The sum of the samples of one meter (every label) on this node's {@code /prometheus}. */
+    private long meterSum(int index, String sample) {
         String metrics = get(index, "/prometheus");
         if (metrics == null) {
             throw new IllegalStateException("node " + index + " did not serve /prometheus");
         }
         long total = 0;
         for (String line : metrics.split("\n")) {
-            if (line.startsWith("http_server_requests_seconds_count{") && line.contains("method=\"" + method + "\"")
-                    && line.contains("uri=\"" + uri + "\"")) {
+            if (line.startsWith(sample)) {
                 total += (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
             }
         }

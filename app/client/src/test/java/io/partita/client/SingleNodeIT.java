@@ -217,7 +217,7 @@ class SingleNodeIT {
             assertEquals(95, client.account(rich).balance());
 
             long singlesBefore = nodes.transactionsServed(0);
-            long batchesBefore = nodes.served(0, "POST", "/transactions/batch");
+            long batchesBefore = nodes.batchesServed(0);
             batchSizes.clear();
             // 8 callers with 8 calls each in flight, on 6 accounts.
             Callers callers = new Callers(List.of(gathering), accounts, 8, 8, 0).start();
@@ -226,7 +226,7 @@ class SingleNodeIT {
 
             callers.assertEachAcknowledgedOnce(client, 1_000_000);
             long requests = nodes.transactionsServed(0) - singlesBefore
-                    + nodes.served(0, "POST", "/transactions/batch") - batchesBefore;
+                    + nodes.batchesServed(0) - batchesBefore;
             int largest = batchSizes.stream().mapToInt(Integer::intValue).max().orElse(0);
             assertTrue(largest > 1 && requests < callers.answered(), callers.answered() + " calls in " + requests
                     + " requests, batches of up to " + largest);

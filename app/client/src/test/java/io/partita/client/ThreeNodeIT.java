@@ -92,7 +92,7 @@ class ThreeNodeIT {
 
     /**
      * One credit per account; whether each node's HTTP edge answered exactly the credits of the accounts it owns
-     * (counted by its own {@code http_server_requests} meter). False while the client's table or the owners move.
+     * (counted by its own {@code partita_transactions_total} meter). False while the client's table or the owners move.
      */
     private static boolean sendsEachToItsOwner(PartitaClient client, List<String> accounts) {
         Map<String, URI> urls = client.router().table().urlByAddress();
