@@ -7,6 +7,7 @@
 # summary of the measured run for each mode. Needs wrk (Debian: apt-get install wrk) and a built jar
 # (mvn -B -q package -DskipTests).
 #   bash benchmarks/wrk/durability.sh     # ACCOUNTS=10000 WARMUP_SECONDS=90 RUN_SECONDS=30 CONNECTIONS=16 by default
+# MODES="memory flush fsync" measures fsync as well (default: memory flush).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ACCOUNTS=${ACCOUNTS:-10000}
@@ -17,7 +18,7 @@ PORT=${PORT:-18080}
 JAR=$PWD/app/target/partita.jar
 [ -f "$JAR" ] || { echo "build the jar first: mvn -B -q package -DskipTests" >&2; exit 1; }
 command -v wrk >/dev/null || { echo "needs wrk: apt-get install -y wrk" >&2; exit 1; }
-for mode in memory flush; do
+for mode in ${MODES:-memory flush}; do
     dir=$(mktemp -d -t partita-wrk-XXXX)
     (cd "$dir" && PARTITA_DURABILITY=$mode PARTITA_CLUSTER_NAME="wrk-$mode-$$" PARTITA_DISCOVERY=tcp \
         PARTITA_MEMBERS=127.0.0.1 MICRONAUT_SERVER_PORT=$PORT exec java -jar "$JAR" > node.log 2>&1) &
