@@ -29,12 +29,10 @@ final class TransactionChecks {
     }
 
     /** The errors of a single call: its path's account id ({@code id}) and its body; empty when both are valid. */
-    static List<Refusal.FieldError> ofCall(@Nullable String pathId, @Nullable TransactionApi.PostTransaction body) {
+    static List<Refusal.FieldError> ofCall(@Nullable String pathId, TransactionApi.PostTransaction body) {
         List<Refusal.FieldError> errors = new ArrayList<>(0);
         id(errors, "id", pathId, false);
-        if (body != null) {
-            fields(errors, body.txId(), body.type(), body.amount());
-        }
+        fields(errors, body.txId(), body.type(), body.amount());
         return sorted(errors);
     }
 

@@ -50,9 +50,9 @@ public class ApiUsers implements HttpRequestReactiveAuthenticationProvider<Objec
     private final byte[] clientPassword;
 
     ApiUsers(@Value("${partita.security.admin.username:admin}") String adminName,
-             @Nullable @Value("${partita.security.admin.password:}") String adminPassword,
+             @Nullable @Value("${" + ADMIN_PASSWORD + ":}") String adminPassword,
              @Value("${partita.security.client.username:client}") String clientName,
-             @Nullable @Value("${partita.security.client.password:}") String clientPassword) {
+             @Nullable @Value("${" + CLIENT_PASSWORD + ":}") String clientPassword) {
         this.adminName = adminName;
         this.adminPassword = bytes(adminPassword);
         this.clientName = clientName;
@@ -72,15 +72,20 @@ public class ApiUsers implements HttpRequestReactiveAuthenticationProvider<Objec
     public static Map<String, Object> startupProperties(String[] args) {
         try (ApplicationContext probe = ApplicationContext.builder().args(args).build()) {
             Environment environment = probe.getEnvironment().start();
-            boolean open = bytes(environment.getProperty(ADMIN_PASSWORD, String.class).orElse(null)) == null
-                    && bytes(environment.getProperty(CLIENT_PASSWORD, String.class).orElse(null)) == null;
-            return open ? Map.of(SECURITY_FILTER, false) : Map.of();
+            return open(environment.getProperty(ADMIN_PASSWORD, String.class).orElse(null),
+                    environment.getProperty(CLIENT_PASSWORD, String.class).orElse(null))
+                    ? Map.of(SECURITY_FILTER, false) : Map.of();
         }
     }
 
     /** Whether no credentials are configured: every request is admitted, as on a development node. */
     public boolean open() {
         return adminPassword == null && clientPassword == null;
+    }
+
+    /** The one rule of an open node: neither password set (empty or blank counts as not set). */
+    private static boolean open(@Nullable String adminPassword, @Nullable String clientPassword) {
+        return bytes(adminPassword) == null && bytes(clientPassword) == null;
     }
 
     @EventListener
