@@ -67,10 +67,11 @@ class AccountController {
     @ExecuteOn(TaskExecutors.BLOCKING)
     List<AccountApi.JournalView> journal(
             @PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String id,
-            @QueryValue(defaultValue = "50") @Min(1) int limit) {
+            @QueryValue(defaultValue = "50") @Min(1) int limit,
+            @QueryValue(defaultValue = "9223372036854775807") @Min(1) long before) {
         // A larger limit is served as the most this node returns at once rather than refused: the client asked for
-        // "as many as there are", and the answer stays bounded.
-        return accounts.journal(id, Math.min(limit, MAX_JOURNAL_LIMIT)).stream()
+        // "as many as there are", and the answer stays bounded. The next page is before the smallest seq of this one.
+        return accounts.journal(id, before, Math.min(limit, MAX_JOURNAL_LIMIT)).stream()
                 .map(AccountApi.JournalView::of).toList();
     }
 

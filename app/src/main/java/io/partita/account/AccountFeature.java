@@ -14,7 +14,9 @@ import io.partita.node.Feature;
 import io.partita.node.PartitaProperties;
 import jakarta.inject.Singleton;
 
+import java.time.Duration;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -73,8 +75,14 @@ public final class AccountFeature implements Feature {
         PartitaProperties.Journal journal = properties.journal();
         // A member cut off by a network split notices after the heartbeat timeout; tails hold twice that, so that what
         // it recorded meanwhile is still in its accounts when the two sides merge.
-        new JournalSettings(journal.retention(), journal.flushBatch(), journal.flushDelay(), journal.sweepInterval(),
-                properties.heartbeatTimeout().multipliedBy(2)).putInto(config);
+        Duration hold = properties.heartbeatTimeout().multipliedBy(2);
+        // With the journal on disk the map keeps its last minutes (at least what tails hold, which a merge puts back
+        // from it); the disk answers for the rest of the retention.
+        Duration inMemory = properties.durability() != null && properties.durability().onDisk()
+                ? Collections.max(List.of(hold, Collections.min(List.of(journal.memoryRetention(), journal.retention()))))
+                : journal.retention();
+        new JournalSettings(journal.retention(), inMemory, journal.flushBatch(), journal.flushDelay(),
+                journal.sweepInterval(), hold).putInto(config);
         config.getSerializationConfig().getCompactSerializationConfig()
                 .addSerializer(ACCOUNT_CODEC)
                 .addSerializer(JOURNAL_RECORD_CODEC);

@@ -4,7 +4,9 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import com.hazelcast.query.Predicates;
 import io.partita.node.ClusterClock;
+import io.partita.node.DiskShares;
 import io.partita.node.HazelcastConfigs;
+import io.partita.node.MemberDisk;
 import io.partita.node.PartitaProperties;
 import io.partita.node.PartitionKeys;
 import io.partita.node.PartitionSentinels;
@@ -113,29 +115,42 @@ public class AccountService {
                 });
     }
 
-    /**
-     * The account's journal, newest first; entries older than the retention are gone. Refused as not found for no
-     * account, as partition-lost when its partition's data is lost.
-     *
-     * <p>The account is read first and its tail merged in: the tail holds the entries the journal does not yet, and an
-     * entry that moves from one to the other in between is seen in at least one of them. The journal has no index, so
-     * its entries are found by scanning the account's partition (on its owner).
-     */
+    /** The newest {@code limit} entries of the account's journal ({@link #journal(String, long, int)}). */
     public List<JournalEntry> journal(String accountId, int limit) {
+        return journal(accountId, Long.MAX_VALUE, limit);
+    }
+
+    /**
+     * Up to {@code limit} of the account's journal entries with a seq below {@code beforeSeq}, newest first: a page of
+     * its history over the whole retention (the next page is below the smallest seq of this one). Refused as not found
+     * for no account, as partition-lost when its partition's data is lost.
+     *
+     * <p>Three sources, joined by txId: the account's tail (read first: it holds the entries the journal map does not
+     * yet, and an entry that moves from one to the other in between is seen in at least one of them), the journal map
+     * (its last minutes, or the whole retention in memory mode; no index, so the account's partition is scanned on its
+     * owner), and, with the journal on disk, the owner's disk, which holds the whole retention ({@link DiskShares}).
+     */
+    public List<JournalEntry> journal(String accountId, long beforeSeq, int limit) {
         Map<String, JournalEntry> entries = new HashMap<>();
         try {
             Optional<Account> found = find(accountId).toCompletableFuture().join();
             Account account = found.orElseThrow(() -> Refusal.notFound("Account", accountId));
+            account.tailEntries(accountId).forEach(entry -> entries.put(entry.txId(), entry));
             for (Map.Entry<JournalKey, JournalRecord> entry : journal.entrySet(Predicates.partitionPredicate(
                     accountId, JournalPredicates.ofAccounts(Set.of(accountId))))) {
-                entries.put(entry.getKey().txId(), entry.getValue().entry(entry.getKey()));
+                entries.putIfAbsent(entry.getKey().txId(), entry.getValue().entry(entry.getKey()));
             }
-            account.tailEntries(accountId).forEach(entry -> entries.put(entry.txId(), entry));
+            if (MemberDisk.of(hazelcast).onDisk()) {
+                int partition = hazelcast.getPartitionService().getPartition(accountId).getPartitionId();
+                DiskShares.history(hazelcast, partition, accountId, beforeSeq, limit).join().entries()
+                        .forEach(stored -> entries.putIfAbsent(stored.txId(), JournalEntry.of(stored)));
+            }
         } catch (RuntimeException e) {
             // A grid failure (a member cut off from the majority, a migration) is unavailable, as on the write paths.
             throw GridFailures.translate(e);
         }
         return entries.values().stream()
+                .filter(entry -> entry.seq() < beforeSeq)
                 .sorted(Comparator.comparingLong(JournalEntry::seq).reversed())
                 .limit(limit)
                 .toList();

@@ -1,6 +1,7 @@
 package io.partita.account;
 
 import io.micronaut.core.annotation.Nullable;
+import io.partita.store.StoredEntry;
 
 import java.util.Objects;
 
@@ -46,5 +47,10 @@ public record JournalEntry(String accountId,
 
     public JournalKey key() {
         return new JournalKey(accountId, txId);
+    }
+
+    /** The entry as a member's disk keeps it: its payload is the entry's tail encoding ({@link Tail#encode}). */
+    public static JournalEntry of(StoredEntry stored) {
+        return Tail.entries(stored.accountId(), stored.payload(), stored.seq()).get(0);
     }
 }

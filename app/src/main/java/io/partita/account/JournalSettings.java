@@ -10,7 +10,10 @@ import java.time.Duration;
  * context (put there with its {@code Config}), because the writer is reached from entry processors, which know their
  * member and nothing else.
  *
- * @param retention     how long journal entries, and with them the duplicate check of a txId, are kept
+ * @param retention     how long journal entries, and with them the duplicate check of a txId, are kept (on the
+ *                      members' disks, or in the journal map in memory mode)
+ * @param inMemory      how long the journal map keeps entries: the whole retention in memory mode, the last minutes
+ *                      when members keep the journal on disk (the disk answers for older ones)
  * @param flushBatch    a partition's entries are written once this many wait ...
  * @param flushDelay    ... or once the oldest has waited this long
  * @param sweepInterval how often the oldest member looks for tail entries the journal should hold by now (entries of
@@ -19,8 +22,8 @@ import java.time.Duration;
  *                      it is cut off (the heartbeat timeout). While members are missing ({@code node.Membership}),
  *                      tails keep everything recorded since {@code hold} before the cluster was last whole.
  */
-public record JournalSettings(Duration retention, int flushBatch, Duration flushDelay, Duration sweepInterval,
-                              Duration hold) {
+public record JournalSettings(Duration retention, Duration inMemory, int flushBatch, Duration flushDelay,
+                              Duration sweepInterval, Duration hold) {
 
     /**
      * The most entries a tail keeps on purpose (within {@code hold}), so that a busy account's value stays small. Past
@@ -30,7 +33,7 @@ public record JournalSettings(Duration retention, int flushBatch, Duration flush
     public static final int MAX_HELD = 128;
 
     private static final String USER_CONTEXT_KEY = "partita.journal-settings";
-    public static final JournalSettings DEFAULTS = new JournalSettings(Duration.ofHours(24), 64,
+    public static final JournalSettings DEFAULTS = new JournalSettings(Duration.ofHours(24), Duration.ofHours(24), 64,
             Duration.ofMillis(200), Duration.ofSeconds(5), Duration.ofSeconds(30));
 
     /** Tail entries at least this old are written by the sweep: well past any flush that is merely queued. */

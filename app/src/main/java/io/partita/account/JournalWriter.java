@@ -86,7 +86,7 @@ final class JournalWriter {
     void start() {
         long now = clock.now();
         nextSweep = now + settings.sweepInterval().toMillis();
-        nextRetentionCheck = now + RETENTION_CHECK_MILLIS;
+        nextRetentionCheck = now + retentionCheckMillis();
         thread.start();
     }
 
@@ -203,6 +203,11 @@ final class JournalWriter {
         return hazelcast.getPartitionService().getPartition(accountId).getPartitionId();
     }
 
+    /** How often the oldest member deletes the journal map's expired entries: a quarter of its window, at most a minute. */
+    private long retentionCheckMillis() {
+        return Math.max(1, Math.min(RETENTION_CHECK_MILLIS, settings.inMemory().toMillis() / 4));
+    }
+
     /** The oldest member's periodic work: the sweep of stale tails, and the journal's retention. */
     private void housekeeping() {
         long now = clock.now();
@@ -223,9 +228,9 @@ final class JournalWriter {
             }
         }
         if (now >= nextRetentionCheck) {
-            nextRetentionCheck = now + RETENTION_CHECK_MILLIS;
+            nextRetentionCheck = now + retentionCheckMillis();
             if (mine) {
-                journal().removeAll(new ExpiredBefore(now - settings.retention().toMillis()));
+                journal().removeAll(new ExpiredBefore(now - settings.inMemory().toMillis()));
             }
         }
     }

@@ -6,6 +6,7 @@ import io.micronaut.core.annotation.Nullable;
 import io.partita.node.BackedUpCalls;
 import io.partita.node.ClusterClock;
 import io.partita.node.DiskRecords;
+import io.partita.node.DiskShares;
 import io.partita.node.HazelcastConfigs;
 import io.partita.node.LocalStores;
 import io.partita.node.MemberDisk;
@@ -70,6 +71,8 @@ final class LedgerDisk {
     private static final long RETENTION_EVERY_MILLIS = 60_000;
     private static final long COPY_EVERY_MILLIS = 1_000;
     private static final Duration PARTITION_TASKS = Duration.ofMinutes(2);
+    /** Entries one {@link DiskShares#push} carries. */
+    private static final int PUSH_CHUNK = 4_096;
 
     private final HazelcastInstance hazelcast;
     private final MemberDisk disk;
@@ -173,6 +176,17 @@ final class LedgerDisk {
         }
         List<StoredRecord> record = List.of(new StoredRecord(accountKey(accountId), encode(after.withTail(Tail.EMPTY))));
         disk.use(store -> store.writeNow(partition, entries, record, false));
+    }
+
+    /** The entry this member's disk holds under {@code txId} for {@code accountId}, or null (none in memory mode). */
+    @Nullable
+    JournalEntry find(int partition, String accountId, String txId) {
+        if (!disk.onDisk()) {
+            return null;
+        }
+        JournalEntry[] found = {null};
+        disk.use(store -> store.find(partition, accountId, txId).ifPresent(stored -> found[0] = JournalEntry.of(stored)));
+        return found[0];
     }
 
     private void run() {
@@ -285,12 +299,15 @@ final class LedgerDisk {
     }
 
     /**
-     * Puts back one partition of this disk. Each account comes back with every entry the disk has of it within the
-     * retention in its tail (the journal writer moves them to the journal, as it does new ones): so the account and its
-     * history arrive in one write, and a txId the disk knows is known the moment the account is back. An account the
-     * cluster holds already is joined with the disk's copy by txId ({@link RecoverAccounts}), never overwritten, and
-     * the disk's entries go through that join rather than straight into the journal, where one the cluster's account
-     * does not count would make its journal disagree with its balance.
+     * Puts back one partition of this disk. The history older than the journal map keeps (counted back from each
+     * account's newest entry) goes first, straight to the disks of the partition's owner and backups ({@link
+     * DiskShares#push}, which adds only what they lack). Then each account comes back with its recent entries in its
+     * tail (the journal writer moves them to the journal, as it does new ones): so a txId the disk knows is known the
+     * moment the account is back. An account the cluster holds already is joined with the disk's copy by txId ({@link
+     * RecoverAccounts}), never overwritten, and the recent entries go through that join rather than straight into the
+     * journal, where one the cluster's account does not count would make its journal disagree with its balance: copies
+     * of a partition on several disks differ only in their last moments (a write the owner made and its backup did
+     * not), which the recent window covers.
      */
     private void recoverPartition(int partition, long cutoff) {
         // The records before the entries: a member that rejoined a running cluster takes writes while it recovers, and
@@ -307,16 +324,35 @@ final class LedgerDisk {
                         .ifPresent(kind -> others.computeIfAbsent(kind, k -> new ArrayList<>()).add(record));
             }
         }));
-        Map<String, Map<Long, JournalEntry>> history = new HashMap<>();
+        Map<String, List<StoredEntry>> stored = new HashMap<>();
         disk.use(store -> store.export(partition, 1_000, chunk -> {
-            for (StoredEntry stored : chunk) {
-                if (stored.at() >= cutoff && accounts.containsKey(stored.accountId())) {
-                    history.computeIfAbsent(stored.accountId(), id -> new HashMap<>()).put(stored.seq(), entry(stored));
+            for (StoredEntry entry : chunk) {
+                if (entry.at() >= cutoff && accounts.containsKey(entry.accountId())) {
+                    stored.computeIfAbsent(entry.accountId(), id -> new ArrayList<>()).add(entry);
                 }
             }
         }));
+        Map<String, Map<Long, JournalEntry>> recent = new HashMap<>();
+        List<StoredEntry> older = new ArrayList<>();
+        long window = settings.inMemory().toMillis();
+        stored.forEach((accountId, entries) -> {
+            long newest = entries.stream().mapToLong(StoredEntry::at).max().orElse(0);
+            for (StoredEntry entry : entries) {
+                if (entry.at() >= newest - window) {
+                    recent.computeIfAbsent(accountId, id -> new HashMap<>()).put(entry.seq(), JournalEntry.of(entry));
+                } else {
+                    older.add(entry);
+                }
+            }
+        });
+        // The older history straight to the disks of the partition's holders now, before its accounts are back.
+        for (int from = 0; from < older.size(); from += PUSH_CHUNK) {
+            DiskShares.push(hazelcast, partition, List.copyOf(older.subList(from, Math.min(older.size(),
+                    from + PUSH_CHUNK)))).join();
+        }
+        recoveredEntries.addAndGet(older.size());
         accounts.replaceAll((accountId, account) -> withHistory(accountId, account,
-                history.getOrDefault(accountId, Map.of())));
+                recent.getOrDefault(accountId, Map.of())));
         if (!accounts.isEmpty()) {
             BackedUpCalls.executeOnKeys(hazelcast, AccountFeature.ACCOUNTS, accounts.keySet(),
                     new RecoverAccounts(accounts));
@@ -361,9 +397,6 @@ final class LedgerDisk {
                 Tail.encode(entry));
     }
 
-    private static JournalEntry entry(StoredEntry stored) {
-        return Tail.entries(stored.accountId(), stored.payload(), stored.seq()).get(0);
-    }
 
     /** An account as the disk keeps it: every field, the tail as its bytes. */
     static byte[] encode(Account account) {

@@ -13,8 +13,17 @@ public interface LedgerHost {
 
     int partitionOf(Map.Entry<String, Account> entry);
 
-    /** The entry the partition's journal holds under ({@code accountId}, {@code txId}), or null. */
+    /** The entry the partition's journal map holds under ({@code accountId}, {@code txId}), or null. */
     JournalEntry journaled(int partition, String accountId, String txId);
+
+    /**
+     * The entry recorded on {@code accountId} under {@code txId} within the retention, or null: the exactly-once check
+     * beyond the account's tail. The journal map's, or, for one older than the map keeps, the member's disk's (which
+     * keeps the whole retention).
+     */
+    default JournalEntry known(int partition, String accountId, String txId) {
+        return journaled(partition, accountId, txId);
+    }
 
     /** Whether the partition lost its data (owner and backups gone at once): an absent account may exist elsewhere. */
     boolean lost(int partition);

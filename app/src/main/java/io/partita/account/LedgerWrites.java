@@ -36,9 +36,14 @@ public final class LedgerWrites {
         return partition;
     }
 
-    /** The entry the account's journal holds under {@code txId}, or null. */
+    /** The entry the partition's journal map holds under {@code txId}, or null. */
     public JournalEntry journaled(int partition, String accountId, String txId) {
         return host.journaled(partition, accountId, txId);
+    }
+
+    /** The entry recorded on the account under {@code txId} within the retention, beyond its tail, or null. */
+    public JournalEntry known(int partition, String accountId, String txId) {
+        return host.known(partition, accountId, txId);
     }
 
     /** Whether the partition lost its data; an absent account may then exist elsewhere. */
@@ -48,7 +53,7 @@ public final class LedgerWrites {
 
     /** The ledger's decision on {@code request}, looking the txId up in the account's tail and journal. */
     public Ledger.Decision decide(int partition, String accountId, Account account, TxRequest request) {
-        return Ledger.decide(accountId, account, request, txId -> host.journaled(partition, accountId, txId));
+        return Ledger.decide(accountId, account, request, txId -> host.known(partition, accountId, txId));
     }
 
     /**

@@ -83,6 +83,12 @@ public final class MemberLedger implements LedgerHost {
     }
 
     @Override
+    public JournalEntry known(int partition, String accountId, String txId) {
+        JournalEntry journaled = journaled(partition, accountId, txId);
+        return journaled != null ? journaled : disk.find(partition, accountId, txId);
+    }
+
+    @Override
     public boolean lost(int partition) {
         return sentinels.lost(partition);
     }

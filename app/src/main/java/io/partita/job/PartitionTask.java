@@ -10,6 +10,7 @@ import io.partita.account.AccountFeature;
 import io.partita.account.JournalEntry;
 import io.partita.account.JournalKey;
 import io.partita.account.JournalPredicates;
+import io.partita.node.MemberDisk;
 import io.partita.account.JournalRecord;
 import io.partita.node.BackedUpCalls;
 import io.partita.node.ClassId;
@@ -175,13 +176,28 @@ final class PartitionTask implements Callable<Long>, FieldList, HazelcastInstanc
         return JobTally.audited(checked, mismatched, conflicts);
     }
 
-    /** The journal entries of {@code accountIds}, all in the partition of {@code partitionKey}, by account. */
+    /**
+     * The journal entries of {@code accountIds}, all in the partition of {@code partitionKey}, by account: the journal
+     * map's, and with the journal on disk this member's disk's (the task runs at the partition's owner), which hold
+     * the whole retention while the map holds its last minutes. An entry in both is there twice; the audit joins by
+     * txId.
+     */
     private Map<String, List<JournalEntry>> journalOf(String partitionKey, Collection<String> accountIds) {
         Map<String, List<JournalEntry>> byAccount = new HashMap<>();
         for (Map.Entry<JournalKey, JournalRecord> entry : AccountFeature.journal(hazelcast).entrySet(
                 Predicates.partitionPredicate(partitionKey, JournalPredicates.ofAccounts(accountIds)))) {
             byAccount.computeIfAbsent(entry.getKey().accountId(), id -> new ArrayList<>())
                     .add(entry.getValue().entry(entry.getKey()));
+        }
+        MemberDisk disk = MemberDisk.of(hazelcast);
+        if (disk.onDisk()) {
+            int partitionId = hazelcast.getPartitionService().getPartition(partitionKey).getPartitionId();
+            disk.use(store -> {
+                for (String id : accountIds) {
+                    store.history(partitionId, id, Long.MAX_VALUE, Integer.MAX_VALUE).entries().forEach(stored ->
+                            byAccount.computeIfAbsent(id, key -> new ArrayList<>()).add(JournalEntry.of(stored)));
+                }
+            });
         }
         return byAccount;
     }

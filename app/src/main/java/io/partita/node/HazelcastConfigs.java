@@ -78,6 +78,7 @@ public final class HazelcastConfigs {
         config.addListenerConfig(new ListenerConfig(membership));
         config.getExecutorConfig(MembershipNotice.EXECUTOR).setPoolSize(1).setStatisticsEnabled(false);
         MemberDisk.configure(config, properties);
+        DiskShares.register(config, properties.backupCount());
         Feature.Setup setup = new Feature.Setup(properties, protection(config, properties, membership));
         // Which members found data on their disks at start (MemberDisk): a member with none starts a new ledger only
         // if no member has any.

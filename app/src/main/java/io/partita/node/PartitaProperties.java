@@ -144,11 +144,15 @@ public record PartitaProperties(
      * @param flushBatch    the journal writer writes a partition's entries once this many wait ...
      * @param flushDelay    ... or once the oldest has waited this long
      * @param sweepInterval how often tail entries the journal should hold by now are looked for (after a failover)
+     * @param memoryRetention how long the journal map (and the SQL {@code journal} view) keeps entries when members
+     *                        keep the journal on disk, which keeps them for the whole {@code retention}; in memory
+     *                        mode the map keeps them for the whole retention
      */
     @Introspected
     @ConfigurationProperties("journal")
     public record Journal(@NotNull Duration retention, @Min(1) @Max(100_000) int flushBatch,
-                          @NotNull Duration flushDelay, @NotNull Duration sweepInterval) {
+                          @NotNull Duration flushDelay, @NotNull Duration sweepInterval,
+                          @NotNull Duration memoryRetention) {
     }
 
     public List<String> members() {

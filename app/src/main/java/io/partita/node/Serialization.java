@@ -44,7 +44,8 @@ public final class Serialization {
     static void register(SerializationConfig config, List<? extends Feature> features) {
         Map<Integer, Supplier<? extends IdentifiedDataSerializable>> classes = new HashMap<>();
         claim(classes, List.of(BackedUpCalls.Entries::new, ReplaceValue::new, MembershipNotice::new,
-                ClusterClock.Reading::new, RemoveValue::new), "the node");
+                ClusterClock.Reading::new, RemoveValue::new, DiskShares.Share::new, DiskShares.Push::new,
+                DiskShares.ReadHistory::new, DiskShares.Page::new), "the node");
         for (Feature feature : features) {
             claim(classes, feature.classes(), feature.getClass().getSimpleName());
         }

@@ -168,6 +168,30 @@ public final class JournalStore implements AutoCloseable {
         }
     }
 
+    /**
+     * Writes, now, those of {@code entries} whose account and seq the store does not hold yet, and answers how many:
+     * a copy brought from another member's disk adds what this one lacks and never replaces what it holds (the entry a
+     * live account recorded under a seq wins over one another disk kept under it). Call it from one thread per
+     * partition (its partition thread), so that nothing is written between the check and the write.
+     */
+    public int writeAbsent(int partition, List<StoredEntry> entries) {
+        List<StoredEntry> absent = new ArrayList<>(entries.size());
+        try {
+            for (StoredEntry entry : entries) {
+                byte[] key = Keys.entry(partition, Keys.id(entry.accountId()), entry.seq());
+                if (db.get(families.get(ENTRIES), key) == null) {
+                    absent.add(entry);
+                }
+            }
+        } catch (RocksDBException e) {
+            throw new StoreFailure("read failed", e);
+        }
+        if (!absent.isEmpty()) {
+            writeNow(partition, absent, List.of(), false);
+        }
+        return absent.size();
+    }
+
     /** The keys and values of a write, encoded (and checked) on the caller's thread. */
     private GroupCommitter.Write encode(int partition, List<StoredEntry> entries, List<StoredRecord> records,
                                         boolean hold) {

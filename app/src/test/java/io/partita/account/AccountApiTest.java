@@ -167,6 +167,24 @@ class AccountApiTest {
     }
 
     @Test
+    void shouldPageTheJournalBeforeASeq() {
+        post("t-1", "DEBIT", 100);
+        post("t-2", "DEBIT", 5000);
+        post("t-3", "CREDIT", 7);
+
+        Api.Reply newest = api.get("/accounts/" + id + "/transactions?limit=2");
+        long smallest = ((Number) newest.list().get(1).get("seq")).longValue();
+        Api.Reply older = api.get("/accounts/" + id + "/transactions?limit=2&before=" + smallest);
+        long oldest = ((Number) older.list().get(0).get("seq")).longValue();
+        Api.Reply none = api.get("/accounts/" + id + "/transactions?limit=2&before=" + oldest);
+
+        assertEquals(List.of("t-3", "t-2"), newest.list().stream().map(e -> e.get("txId")).toList());
+        assertEquals(200, older.status(), older.toString());
+        assertEquals(List.of("t-1"), older.list().stream().map(e -> e.get("txId")).toList());
+        assertEquals(List.of(), none.list());
+    }
+
+    @Test
     void shouldServeALimitAboveTheMostItReturnsAsThatMost() {
         post("t-1", "CREDIT", 10);
         post("t-2", "DEBIT", 5);
@@ -261,6 +279,8 @@ class AccountApiTest {
         assertProblem(api.get("/accounts/" + id + "/transactions?limit=0"), 400);
         assertProblem(api.get("/accounts/" + id + "/transactions?limit=-1"), 400);
         assertProblem(api.get("/accounts/" + id + "/transactions?limit=ten"), 400);
+        assertProblem(api.get("/accounts/" + id + "/transactions?before=0"), 400);
+        assertProblem(api.get("/accounts/" + id + "/transactions?before=soon"), 400);
         assertProblem(api.post("/accounts/" + id + "/transactions?mode=fast",
                 "{\"txId\":\"t-1\",\"type\":\"DEBIT\",\"amount\":1}"), 400);
         assertUnchanged();

@@ -80,6 +80,23 @@ class JournalStoreTest {
     }
 
     @Test
+    void shouldAddOnlyTheEntriesItLacksFromAnotherDisksCopy() throws Exception {
+        try (JournalStore store = open("m1")) {
+            await(store.append(3, List.of(new StoredEntry("a-1", 5, "live", 1_000, new byte[] {1}))));
+
+            int written = store.writeAbsent(3, List.of(new StoredEntry("a-1", 4, "older", 900, new byte[] {4}),
+                    new StoredEntry("a-1", 5, "stale", 950, new byte[] {5})));
+
+            assertEquals(1, written);
+            assertEquals(900, store.find(3, "a-1", "older").orElseThrow().at());
+            assertEquals(1_000, store.find(3, "a-1", "live").orElseThrow().at());
+            assertTrue(store.find(3, "a-1", "stale").isEmpty());
+            assertEquals(List.of(5L, 4L), store.history(3, "a-1", Long.MAX_VALUE, 10).entries().stream()
+                    .map(StoredEntry::seq).toList());
+        }
+    }
+
+    @Test
     void shouldDeleteOnlyEntriesRecordedBeforeTheRetentionCutoff() throws Exception {
         try (JournalStore store = open("m1")) {
             for (int partition = 0; partition < 5; partition++) {

@@ -121,10 +121,18 @@ public final class PartitaClient implements AutoCloseable {
     }
 
     /** The account's journal, newest first, at most {@code limit} lines (the node serves up to 1,000). */
-    @SuppressWarnings("unchecked")
     public List<JournalLine> journal(String accountId, int limit) {
+        return journal(accountId, Long.MAX_VALUE, limit);
+    }
+
+    /**
+     * A page of the account's journal over its whole retention: at most {@code limit} lines with a seq below
+     * {@code beforeSeq}, newest first. The next page is below the smallest seq of this one; an empty page is the end.
+     */
+    @SuppressWarnings("unchecked")
+    public List<JournalLine> journal(String accountId, long beforeSeq, int limit) {
         return send("journal", "read journal " + accountId, null, "GET", "/accounts/" + path(accountId)
-                + "/transactions?limit=" + limit, null, accountId, (answer, attempt) -> {
+                + "/transactions?limit=" + limit + "&before=" + beforeSeq, null, accountId, (answer, attempt) -> {
             List<JournalLine> lines = new ArrayList<>();
             for (Object item : (List<Object>) Json.parse(answer.body())) {
                 Map<String, Object> line = (Map<String, Object>) item;

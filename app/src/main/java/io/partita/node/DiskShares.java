@@ -1,0 +1,323 @@
+package io.partita.node;
+
+import com.hazelcast.config.Config;
+import com.hazelcast.config.ConfigAccessor;
+import com.hazelcast.config.ServiceConfig;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.internal.partition.MigrationAwareService;
+import com.hazelcast.internal.partition.PartitionMigrationEvent;
+import com.hazelcast.internal.partition.PartitionReplicationEvent;
+import com.hazelcast.internal.services.ManagedService;
+import com.hazelcast.nio.ObjectDataInput;
+import com.hazelcast.nio.ObjectDataOutput;
+import com.hazelcast.spi.impl.NodeEngine;
+import com.hazelcast.spi.impl.operationservice.BackupAwareOperation;
+import com.hazelcast.spi.impl.operationservice.BackupOperation;
+import com.hazelcast.spi.impl.operationservice.Operation;
+import com.hazelcast.spi.impl.operationservice.PartitionAwareOperation;
+import com.hazelcast.spi.impl.operationservice.ReadonlyOperation;
+import io.partita.store.HistoryPage;
+import io.partita.store.StoredEntry;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The journal history on members' disks, per partition: it moves with its partition, and it is read where it is.
+ *
+ * <p>A member's disk ({@link MemberDisk}) holds the journal entries of every partition the member holds a copy of, for
+ * the whole retention, while the grid's journal map keeps only the last minutes. So a member that becomes owner or
+ * backup of a partition needs the partition's history on its own disk before it serves: Hazelcast asks this service
+ * for it when it moves or copies a partition ({@link #prepareReplicationOperation}), as it asks its own maps, and the
+ * share arrives with the partition's maps, before the migration completes ({@link Share}). A member that stops holding
+ * a partition drops it from its disk later (the ledger's disk thread).
+ *
+ * <p>Two more operations reach a partition's disk share wherever it is: {@link ReadHistory} reads an account's history
+ * at the owner, and {@link Push} writes entries to the owner's and backups' disks (what a restarted member brings back
+ * from its disk for partitions other members now hold).
+ *
+ * <p>Threads: Hazelcast calls {@link #prepareReplicationOperation} on the partition's thread of the member that sends
+ * it, and runs every operation here on the partition's thread of the member that receives it, so a share is read and
+ * written with no write of the partition in between. A share is read in one piece: a partition's history for the
+ * retention must fit in one message (about 100 bytes an entry).
+ */
+public final class DiskShares implements ManagedService, MigrationAwareService {
+
+    public static final String SERVICE_NAME = "partita:disk-shares";
+
+    private final int backups;
+    private volatile NodeEngine engine;
+
+    private DiskShares(int backups) {
+        this.backups = backups;
+    }
+
+    static void register(Config config, int backups) {
+        ConfigAccessor.getServicesConfig(config).addServiceConfig(new ServiceConfig().setEnabled(true)
+                .setName(SERVICE_NAME).setImplementation(new DiskShares(backups)));
+    }
+
+    /**
+     * Writes {@code entries} of {@code partition} to the disks of the partition's owner and backups, except where an
+     * account and seq is held already ({@code JournalStore.writeAbsent}); the calling member's disk is left alone.
+     */
+    public static CompletableFuture<Object> push(HazelcastInstance hazelcast, int partition,
+                                                 List<StoredEntry> entries) {
+        NodeEngine engine = Internals.nodeEngine(hazelcast);
+        Push push = new Push(entries, engine.getLocalMember().getUuid());
+        return engine.getOperationService().invokeOnPartition(SERVICE_NAME, push, partition).toCompletableFuture();
+    }
+
+    /** Up to {@code limit} of an account's entries with a seq below {@code beforeSeq}, newest first, from its owner's disk. */
+    public static CompletableFuture<HistoryPage> history(HazelcastInstance hazelcast, int partition, String accountId,
+                                                         long beforeSeq, int limit) {
+        ReadHistory read = new ReadHistory(accountId, beforeSeq, limit);
+        return Internals.nodeEngine(hazelcast).getOperationService()
+                .<Page>invokeOnPartition(SERVICE_NAME, read, partition).toCompletableFuture()
+                .thenApply(page -> new HistoryPage(page.entries, page.nextBefore));
+    }
+
+    @Override
+    public void init(NodeEngine nodeEngine, Properties properties) {
+        this.engine = nodeEngine;
+    }
+
+    @Override
+    public void reset() {
+    }
+
+    @Override
+    public void shutdown(boolean terminate) {
+    }
+
+    /** The partition's whole share of this member's disk, for the member that becomes its owner or a backup. */
+    @Override
+    public Operation prepareReplicationOperation(PartitionReplicationEvent event) {
+        MemberDisk disk = MemberDisk.of(engine.getHazelcastInstance());
+        if (!disk.onDisk() || event.getReplicaIndex() > backups) {
+            return null;
+        }
+        List<StoredEntry> share = new ArrayList<>();
+        disk.use(store -> store.export(event.getPartitionId(), 4_096, share::addAll));
+        return share.isEmpty() ? null : new Share(share, null);
+    }
+
+    @Override
+    public void beforeMigration(PartitionMigrationEvent event) {
+    }
+
+    @Override
+    public void commitMigration(PartitionMigrationEvent event) {
+    }
+
+    @Override
+    public void rollbackMigration(PartitionMigrationEvent event) {
+    }
+
+    private static MemberDisk disk(Operation operation) {
+        return MemberDisk.of(operation.getNodeEngine().getHazelcastInstance());
+    }
+
+    /**
+     * Writes {@code entries} of the operation's partition to this member's disk: all of them for a whole share
+     * ({@code source} null), else those the disk lacks, unless this member is the {@code source}.
+     */
+    private static void write(Operation operation, List<StoredEntry> entries, UUID source) {
+        int partition = operation.getPartitionId();
+        if (source == null) {
+            disk(operation).use(store -> store.writeNow(partition, entries, List.of(), false));
+        } else if (!source.equals(operation.getNodeEngine().getLocalMember().getUuid())) {
+            disk(operation).use(store -> store.writeAbsent(partition, entries));
+        }
+    }
+
+    /**
+     * Entries of the partition it runs on, written to this member's disk: a whole share from the partition's previous
+     * holder (which replaces what this disk held of it), or, as the backup of a {@link Push}, what this disk lacks.
+     */
+    @ClassId(87)
+    public static final class Share extends Operation implements Identified, BackupOperation {
+
+        private List<StoredEntry> entries;
+        /** The member that sent the entries from its own disk (left alone); null for a whole share. */
+        private UUID source;
+
+        public Share() {
+        }
+
+        Share(List<StoredEntry> entries, UUID source) {
+            this.entries = entries;
+            this.source = source;
+        }
+
+        @Override
+        public void run() {
+            write(this, entries, source);
+        }
+
+        @Override
+        protected void writeInternal(ObjectDataOutput out) throws IOException {
+            writeEntries(out, entries);
+            out.writeString(source == null ? null : source.toString());
+        }
+
+        @Override
+        protected void readInternal(ObjectDataInput in) throws IOException {
+            entries = readEntries(in);
+            String from = in.readString();
+            source = from == null ? null : UUID.fromString(from);
+        }
+    }
+
+    /** {@link DiskShares#push}: the owner's disk takes what it lacks, then each backup's ({@link Share}). */
+    @ClassId(88)
+    public static final class Push extends Operation implements Identified, BackupAwareOperation {
+
+        private List<StoredEntry> entries;
+        private UUID source;
+
+        public Push() {
+        }
+
+        Push(List<StoredEntry> entries, UUID source) {
+            this.entries = entries;
+            this.source = source;
+        }
+
+        @Override
+        public void run() {
+            write(this, entries, source);
+        }
+
+        @Override
+        public boolean shouldBackup() {
+            return true;
+        }
+
+        @Override
+        public int getSyncBackupCount() {
+            return ((DiskShares) getService()).backups;
+        }
+
+        @Override
+        public int getAsyncBackupCount() {
+            return 0;
+        }
+
+        @Override
+        public Operation getBackupOperation() {
+            return new Share(entries, source);
+        }
+
+        @Override
+        protected void writeInternal(ObjectDataOutput out) throws IOException {
+            writeEntries(out, entries);
+            out.writeString(source.toString());
+        }
+
+        @Override
+        protected void readInternal(ObjectDataInput in) throws IOException {
+            entries = readEntries(in);
+            source = UUID.fromString(in.readString());
+        }
+    }
+
+    /** {@link DiskShares#history}, at the partition's owner; answers a {@link Page}. */
+    @ClassId(89)
+    public static final class ReadHistory extends Operation
+            implements Identified, PartitionAwareOperation, ReadonlyOperation {
+
+        private String accountId;
+        private long beforeSeq;
+        private int limit;
+        private transient Page page;
+
+        public ReadHistory() {
+        }
+
+        ReadHistory(String accountId, long beforeSeq, int limit) {
+            this.accountId = accountId;
+            this.beforeSeq = beforeSeq;
+            this.limit = limit;
+        }
+
+        @Override
+        public void run() {
+            HistoryPage[] read = {new HistoryPage(List.of(), -1)};
+            disk(this).use(store -> read[0] = store.history(getPartitionId(), accountId, beforeSeq, limit));
+            page = new Page(read[0].entries(), read[0].nextBefore());
+        }
+
+        @Override
+        public Object getResponse() {
+            return page;
+        }
+
+        @Override
+        protected void writeInternal(ObjectDataOutput out) throws IOException {
+            out.writeString(accountId);
+            out.writeLong(beforeSeq);
+            out.writeInt(limit);
+        }
+
+        @Override
+        protected void readInternal(ObjectDataInput in) throws IOException {
+            accountId = in.readString();
+            beforeSeq = in.readLong();
+            limit = in.readInt();
+        }
+    }
+
+    /** A page of history on the wire ({@link HistoryPage}). */
+    @ClassId(90)
+    public static final class Page implements Identified {
+
+        private List<StoredEntry> entries;
+        private long nextBefore;
+
+        public Page() {
+        }
+
+        Page(List<StoredEntry> entries, long nextBefore) {
+            this.entries = entries;
+            this.nextBefore = nextBefore;
+        }
+
+        @Override
+        public void writeData(ObjectDataOutput out) throws IOException {
+            writeEntries(out, entries);
+            out.writeLong(nextBefore);
+        }
+
+        @Override
+        public void readData(ObjectDataInput in) throws IOException {
+            entries = readEntries(in);
+            nextBefore = in.readLong();
+        }
+    }
+
+    private static void writeEntries(ObjectDataOutput out, List<StoredEntry> entries) throws IOException {
+        out.writeInt(entries.size());
+        for (StoredEntry entry : entries) {
+            out.writeString(entry.accountId());
+            out.writeLong(entry.seq());
+            out.writeString(entry.txId());
+            out.writeLong(entry.at());
+            out.writeByteArray(entry.payload());
+        }
+    }
+
+    private static List<StoredEntry> readEntries(ObjectDataInput in) throws IOException {
+        int count = in.readInt();
+        List<StoredEntry> entries = new ArrayList<>(Math.min(count, 4_096));
+        for (int i = 0; i < count; i++) {
+            entries.add(new StoredEntry(in.readString(), in.readLong(), in.readString(), in.readLong(),
+                    in.readByteArray()));
+        }
+        return entries;
+    }
+}

@@ -1,0 +1,156 @@
+package io.partita.account;
+
+import com.hazelcast.core.HazelcastInstance;
+import io.partita.node.HazelcastConfigs;
+import io.partita.node.MemberDisk;
+import io.partita.node.MembershipNotice;
+import io.partita.support.TestCluster;
+import io.partita.transaction.TransactionService;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * With the journal on disk the journal map keeps only its last minutes, and the disks keep the whole retention: a
+ * transaction older than the map's window is still recognised when it is sent again (answered from its first outcome,
+ * not applied again) and still in the account's history, paged. The disks' history follows its partitions: to the
+ * member a partition migrates to (which then serves it alone after the first member crashed), and, after every member
+ * crashed, from a restarted member's disk to the members that hold its partitions now (which serve it alone after that
+ * member crashed too).
+ */
+class DiskHistoryTest {
+
+    private static final int ACCOUNTS = 40;
+    private static final int OLD_PER_ACCOUNT = 3;
+    private static final long OPENING = 1_000;
+    private static final long HOUR = Duration.ofHours(1).toMillis();
+
+    @TempDir
+    Path dataDir;
+    private final String clusterName = "disk-history-" + UUID.randomUUID();
+    private final Map<String, Long> expected = new HashMap<>();
+    /** The transactions recorded an hour back, past the journal map's window: txId to its request. */
+    private final Map<String, TxRequest> old = new HashMap<>();
+
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void shouldKeepTheWholeHistoryOnDiskThroughAMigrationACrashAndARestart() {
+        try (TestCluster cluster = TestCluster.durable(clusterName, dataDir, "member-0")) {
+            TestAccess.Services ledger = TestAccess.Services.on(cluster.member(0), cluster.properties(0));
+            long now = ledger.accounts().now();
+            for (int i = 0; i < ACCOUNTS; i++) {
+                String id = "acc-" + i;
+                ledger.accounts().open(id, OPENING, 0).toCompletableFuture().join();
+                expected.put(id, OPENING);
+                for (int k = 0; k < OLD_PER_ACCOUNT; k++) {
+                    TxRequest request = TxRequest.of("old-" + i + "-" + k, TxType.DEBIT, 1 + k, now - HOUR + k);
+                    apply(ledger.transactions(), id, request, TxOutcome.Kind.RECORDED);
+                    old.put(request.txId(), request);
+                }
+                apply(ledger.transactions(), id, TxRequest.of("new-" + i, TxType.CREDIT, 100, now),
+                        TxOutcome.Kind.RECORDED);
+            }
+            awaitOnlyOnDisk(cluster);
+            assertEverythingServed(ledger);
+
+            // Paged: the newest two, then the two before them, then the last one.
+            List<JournalEntry> first = ledger.accounts().journal("acc-1", Long.MAX_VALUE, 2);
+            assertEquals(List.of("new-1", "old-1-2"), first.stream().map(JournalEntry::txId).toList());
+            List<JournalEntry> second = ledger.accounts().journal("acc-1", first.get(1).seq(), 2);
+            assertEquals(List.of("old-1-1", "old-1-0"), second.stream().map(JournalEntry::txId).toList());
+            assertEquals(List.of(), ledger.accounts().journal("acc-1", second.get(1).seq(), 2));
+
+            // A second member: half the partitions move to it, and it backs up the rest, each with its history.
+            HazelcastInstance member1 = cluster.addDurableMember("member-1");
+            awaitBalanced(cluster, member1);
+            crashAndForget(cluster, cluster.member(0), member1);
+            assertEverythingServed(TestAccess.Services.on(member1, cluster.properties(0)));
+            cluster.crashAll();
+        }
+
+        // Every member down. member-1 comes back with its disk beside member-2 with an empty one; the partitions
+        // member-2 now holds get their history from member-1's disk, and member-2 serves everything once member-1
+        // crashed again.
+        try (TestCluster cluster = TestCluster.durable(clusterName, dataDir, "member-1", "member-2")) {
+            cluster.awaitRecovered();
+            HazelcastInstance member2 = cluster.member(1);
+            awaitBalanced(cluster, member2);
+            crashAndForget(cluster, cluster.member(0), member2);
+            assertEverythingServed(TestAccess.Services.on(member2, cluster.properties(0)));
+        }
+    }
+
+    /** Waits until {@code joined} owns its share of the partitions and every partition has its backup. */
+    private static void awaitBalanced(TestCluster cluster, HazelcastInstance joined) {
+        cluster.awaitSize(2);
+        await("a copy of every partition on the joined member").atMost(Duration.ofSeconds(60)).until(() ->
+                IntStream.range(0, 271).allMatch(partition -> MemberDisk.of(joined).holdsReplica(partition, 1)));
+        cluster.awaitSafe();
+    }
+
+    /** A crash of {@code crashed}, which an operator then declares gone, so that {@code survivor} serves alone. */
+    private static void crashAndForget(TestCluster cluster, HazelcastInstance crashed, HazelcastInstance survivor) {
+        cluster.terminate(crashed);
+        cluster.awaitSize(1);
+        MembershipNotice.forgetMissing(survivor, "the test");
+        await("the survivor is the majority").atMost(Duration.ofSeconds(30))
+                .until(() -> HazelcastConfigs.majorityPresent(survivor));
+        cluster.awaitSafe();
+    }
+
+    /**
+     * Waits until the journal map and the accounts' tails hold none of the old transactions: the journal writer moved
+     * them from the tails to the map, and the map's retention, run here at once, deleted them.
+     */
+    private void awaitOnlyOnDisk(TestCluster cluster) {
+        HazelcastInstance member = cluster.member(0);
+        await("the old transactions only on disk").atMost(Duration.ofSeconds(60)).until(() -> {
+            MemberLedger.of(member).sweep(Long.MAX_VALUE);
+            AccountFeature.journal(member).removeAll(new ExpiredBefore(System.currentTimeMillis() - HOUR / 2));
+            boolean inTails = AccountFeature.accounts(member).entrySet().stream().anyMatch(entry ->
+                    entry.getValue().tailEntries(entry.getKey()).stream().anyMatch(e -> old.containsKey(e.txId())));
+            boolean inMap = AccountFeature.journal(member).keySet().stream().anyMatch(key -> old.containsKey(key.txId()));
+            return !inTails && !inMap;
+        });
+    }
+
+    /** Every balance; every old transaction in its account's history once; each sent again, answered from the first. */
+    private void assertEverythingServed(TestAccess.Services ledger) {
+        for (Map.Entry<String, Long> account : expected.entrySet()) {
+            String id = account.getKey();
+            long balance = account.getValue() + 100 - (1 + 2 + 3);
+            assertEquals(balance, ledger.accounts().find(id).toCompletableFuture().join().orElseThrow().balance(), id);
+            List<String> history = ledger.accounts().journal(id, 1_000).stream().map(JournalEntry::txId).toList();
+            String n = id.substring("acc-".length());
+            assertEquals(List.of("new-" + n, "old-" + n + "-2", "old-" + n + "-1", "old-" + n + "-0"), history, id);
+        }
+        List<String> ids = new ArrayList<>(old.keySet());
+        for (String txId : ids) {
+            String id = "acc-" + txId.split("-")[1];
+            TxOutcome again = apply(ledger.transactions(), id, old.get(txId), TxOutcome.Kind.REPLAYED);
+            assertEquals(txId, again.entry().txId());
+        }
+        expected.forEach((id, opening) -> assertEquals(opening + 100 - 6,
+                ledger.accounts().find(id).toCompletableFuture().join().orElseThrow().balance(), id));
+    }
+
+    private static TxOutcome apply(TransactionService transactions, String accountId, TxRequest request,
+                                   TxOutcome.Kind kind) {
+        TxOutcome outcome = transactions.apply(accountId, request, null).toCompletableFuture().join();
+        assertEquals(kind, outcome.kind(), request.txId());
+        return outcome;
+    }
+}

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Does a node's memory stay bounded under sustained load? One node started as the README says (java -jar
+# app/target/partita.jar, durability flush by default) with -Xmx1g, ACCOUNTS accounts, then wrk posting batches of
+# 1,000 new debits and credits at 4 connections for MINUTES minutes. Every 30 s it prints the transactions applied
+# (partita_batch_items_total), the rate since the last sample and the heap after the last garbage collection
+# (/health/readiness), and at the end: whether the node ran out of memory, the highest heap after GC, the rate of the
+# last 5 minutes against the first 5, and whether the whole history of a few accounts still pages through
+# GET /accounts/{id}/transactions (as many entries as the account's version). Needs wrk and a built jar.
+#   bash benchmarks/wrk/memory.sh      # MINUTES=20 ACCOUNTS=10000 MODE=flush HEAP=1g by default
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+MINUTES=${MINUTES:-20}
+ACCOUNTS=${ACCOUNTS:-10000}
+MODE=${MODE:-flush}
+HEAP=${HEAP:-1g}
+PORT=${PORT:-18080}
+JAR=$PWD/app/target/partita.jar
+[ -f "$JAR" ] || { echo "build the jar first: mvn -B -q package -DskipTests" >&2; exit 1; }
+command -v wrk >/dev/null || { echo "needs wrk: apt-get install -y wrk" >&2; exit 1; }
+dir=$(mktemp -d -t partita-memory-XXXX)
+(cd "$dir" && PARTITA_DURABILITY=$MODE PARTITA_CLUSTER_NAME="memory-$$" PARTITA_DISCOVERY=tcp \
+    PARTITA_MEMBERS=127.0.0.1 MICRONAUT_SERVER_PORT=$PORT exec java -Xmx"$HEAP" -XX:+ExitOnOutOfMemoryError \
+    -jar "$JAR" > node.log 2>&1) &
+node=$!
+trap 'kill $node 2>/dev/null || true; kill $load 2>/dev/null || true' EXIT
+for _ in $(seq 1 120); do
+    curl -fs "localhost:$PORT/health/readiness" >/dev/null 2>&1 && break
+    sleep 1
+done
+seq 0 $((ACCOUNTS - 1)) | xargs -P 8 -I{} curl -fs -o /dev/null -XPOST "localhost:$PORT/accounts" \
+    -H 'Content-Type: application/json' -d '{"id":"w-{}","balance":1000000000}'
+applied() {
+    curl -s "localhost:$PORT/prometheus" | awk '/^partita_batch_items_total/ {s += $2} END {printf "%d", s}'
+}
+heap() {
+    curl -s "localhost:$PORT/health/readiness" | grep -o '"heapAfterLastCollection":[0-9.]*' | cut -d: -f2
+}
+ACCOUNTS=$ACCOUNTS wrk -t2 -c4 -d"$((MINUTES * 60))s" -s benchmarks/wrk/batches.lua "http://127.0.0.1:$PORT" \
+    > "$dir/wrk.txt" 2>&1 &
+load=$!
+echo "== $MODE, -Xmx$HEAP, $ACCOUNTS accounts, batches of 1,000 at 4 connections for $MINUTES min"
+printf "%8s %14s %10s %8s\n" seconds applied tx/s heap
+samples=$((MINUTES * 2))
+last=$(applied); maxheap=0; rates=()
+for i in $(seq 1 "$samples"); do
+    sleep 30
+    kill -0 "$node" 2>/dev/null || { echo "the node died: see $dir/node.log"; exit 1; }
+    now=$(applied); h=$(heap); rate=$(((now - last) / 30)); last=$now; rates+=("$rate")
+    printf "%8d %14d %10d %8s\n" $((i * 30)) "$now" "$rate" "$h"
+    maxheap=$(echo "$h $maxheap" | awk '{print ($1 > $2) ? $1 : $2}')
+done
+wait "$load" || true
+first=$(printf "%s\n" "${rates[@]:0:10}" | awk '{s += $1} END {print s / NR}')
+lastfive=$(printf "%s\n" "${rates[@]: -10}" | awk '{s += $1} END {print s / NR}')
+echo "highest heap after GC: $maxheap; rate first 5 min $first, last 5 min $lastfive tx/s ($(echo "$lastfive $first" \
+    | awk '{printf "%.2f", $1 / $2}')x)"
+grep -q "OutOfMemoryError" "$dir/node.log" && echo "OutOfMemoryError: yes" || echo "OutOfMemoryError: no"
+for a in 0 1 2; do
+    version=$(curl -s "localhost:$PORT/accounts/w-$a" | grep -o '"version":[0-9]*' | cut -d: -f2)
+    count=0; before=9223372036854775807
+    while :; do
+        page=$(curl -s "localhost:$PORT/accounts/w-$a/transactions?limit=1000&before=$before")
+        n=$(echo "$page" | grep -o '"seq":[0-9]*' | wc -l)
+        [ "$n" -eq 0 ] && break
+        count=$((count + n)); before=$(echo "$page" | grep -o '"seq":[0-9]*' | tail -1 | cut -d: -f2)
+    done
+    echo "w-$a: version $version, history entries $count"
+done
+kill "$node"; wait "$node" 2>/dev/null || true
+rm -rf "$dir"
