@@ -76,7 +76,7 @@ public final class AccountFeature implements Feature {
         // A member cut off by a network split notices after the heartbeat timeout; tails hold twice that, so that what
         // it recorded meanwhile is still in its accounts when the two sides merge.
         Duration hold = properties.heartbeatTimeout().multipliedBy(2);
-        // With the journal on disk the map keeps its last minutes (at least what tails hold, which a merge puts back
+        // With the journal on disk the map keeps its last seconds (at least what tails hold, which a merge puts back
         // from it); the disk answers for the rest of the retention.
         Duration inMemory = properties.durability() != null && properties.durability().onDisk()
                 ? Collections.max(List.of(hold, Collections.min(List.of(journal.memoryRetention(), journal.retention()))))

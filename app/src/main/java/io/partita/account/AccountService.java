@@ -127,7 +127,7 @@ public class AccountService {
      *
      * <p>Three sources, joined by txId: the account's tail (read first: it holds the entries the journal map does not
      * yet, and an entry that moves from one to the other in between is seen in at least one of them), the journal map
-     * (its last minutes, or the whole retention in memory mode; no index, so the account's partition is scanned on its
+     * (its last seconds, or the whole retention in memory mode; no index, so the account's partition is scanned on its
      * owner), and, with the journal on disk, the owner's disk, which holds the whole retention ({@link DiskShares}).
      */
     public List<JournalEntry> journal(String accountId, long beforeSeq, int limit) {

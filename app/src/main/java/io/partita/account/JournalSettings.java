@@ -12,7 +12,7 @@ import java.time.Duration;
  *
  * @param retention     how long journal entries, and with them the duplicate check of a txId, are kept (on the
  *                      members' disks, or in the journal map in memory mode)
- * @param inMemory      how long the journal map keeps entries: the whole retention in memory mode, the last minutes
+ * @param inMemory      how long the journal map keeps entries: the whole retention in memory mode, the last seconds
  *                      when members keep the journal on disk (the disk answers for older ones)
  * @param flushBatch    a partition's entries are written once this many wait ...
  * @param flushDelay    ... or once the oldest has waited this long

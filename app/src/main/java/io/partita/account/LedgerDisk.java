@@ -240,8 +240,14 @@ final class LedgerDisk {
         }
         LocalStores stores = LocalStores.of(hazelcast);
         stores.onPartitions(copy, partition -> writeCopy(stores, partition), PARTITION_TASKS);
-        stores.onPartitions(drop, partition -> disk.use(store -> store.dropPartitionNow(partition)),
-                PARTITION_TASKS);
+        // Decided a moment ago: on the partition's thread, a partition that is coming back (a migration brings it, or
+        // brought it since) keeps what the disk has, so that a share just written is not deleted. It is no longer held
+        // whole all the same: once it is back, the next round writes its copy.
+        stores.onPartitions(drop, partition -> {
+            if (!DiskShares.arriving(hazelcast, partition) && !disk.holdsReplica(partition, backups)) {
+                disk.use(store -> store.dropPartitionNow(partition));
+            }
+        }, PARTITION_TASKS);
         held.or(copy);
         held.andNot(drop);
         if (!copy.isEmpty()) {

@@ -179,7 +179,7 @@ final class PartitionTask implements Callable<Long>, FieldList, HazelcastInstanc
     /**
      * The journal entries of {@code accountIds}, all in the partition of {@code partitionKey}, by account: the journal
      * map's, and with the journal on disk this member's disk's (the task runs at the partition's owner), which hold
-     * the whole retention while the map holds its last minutes. An entry in both is there twice; the audit joins by
+     * the whole retention while the map holds its last seconds. An entry in both is there twice; the audit joins by
      * txId.
      */
     private Map<String, List<JournalEntry>> journalOf(String partitionKey, Collection<String> accountIds) {

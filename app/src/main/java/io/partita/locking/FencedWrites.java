@@ -4,14 +4,21 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import io.partita.account.Account;
 import io.partita.account.AccountFeature;
+import io.partita.account.JournalEntry;
 import io.partita.account.JournalKey;
 import io.partita.account.JournalRecord;
 import io.partita.account.Ledger;
 import io.partita.account.TxOutcome;
 import io.partita.account.TxRequest;
+import io.partita.node.DiskShares;
+import io.partita.node.MemberDisk;
 import io.partita.refusal.Refusal;
+import io.partita.store.StoredEntry;
 
 import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
+import java.util.function.BiFunction;
 
 /**
  * Read, check, write: one transaction on one account by a thread that holds the account's lock with {@code fence}.
@@ -28,7 +35,8 @@ import java.time.Duration;
  * so a txId missing from the account when it is read is, if recorded at all, in the journal when the journal is read
  * afterwards. Read the other way round, the entry could reach the journal just after the journal read and leave the
  * account just before the account read, and the txId would be applied a second time. The write re-checks both places
- * at the owner ({@link FencedWrite.Result#DUPLICATE}) as well.
+ * at the owner ({@link FencedWrite.Result#DUPLICATE}) as well, and with the journal on disk it also finds a txId older
+ * than the journal map keeps: the next attempt then looks it up on the owner's disk too, and answers from it.
  *
  * <p>Time: the deadline is checked before every attempt and before the write; past it the request answers 503 and
  * writes nothing more. A write that was sent but not confirmed in time answers 503 "may or may not have been applied";
@@ -42,27 +50,40 @@ final class FencedWrites {
 
     private final IMap<String, Account> accounts;
     private final IMap<JournalKey, JournalRecord> journal;
+    /** The owner's disk, looked up by account and txId: older entries than the journal map keeps; null for none. */
+    private final BiFunction<String, String, CompletionStage<Optional<StoredEntry>>> disk;
 
     FencedWrites(HazelcastInstance hazelcast) {
-        this(AccountFeature.accounts(hazelcast), AccountFeature.journal(hazelcast));
+        this(AccountFeature.accounts(hazelcast), AccountFeature.journal(hazelcast),
+                MemberDisk.of(hazelcast).onDisk() ? (accountId, txId) -> DiskShares.find(hazelcast,
+                        hazelcast.getPartitionService().getPartition(accountId).getPartitionId(), accountId, txId)
+                        : null);
     }
 
-    FencedWrites(IMap<String, Account> accounts, IMap<JournalKey, JournalRecord> journal) {
+    FencedWrites(IMap<String, Account> accounts, IMap<JournalKey, JournalRecord> journal,
+                 BiFunction<String, String, CompletionStage<Optional<StoredEntry>>> disk) {
         this.accounts = accounts;
         this.journal = journal;
+        this.disk = disk;
     }
 
     TxOutcome apply(long fence, String accountId, TxRequest request, Deadline deadline) {
+        // Set once the owner found the txId where this thread did not look: older than the journal map keeps.
+        boolean onDisk = false;
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
             deadline.check();
             Account account = deadline.await(accounts.getAsync(accountId));
             if (account == null) {
                 return TxOutcome.notFound();
             }
+            boolean lookOnDisk = onDisk && disk != null;
             Ledger.Decision decision = Ledger.decide(accountId, account, request, txId -> {
                 JournalKey key = new JournalKey(accountId, txId);
                 JournalRecord record = deadline.await(journal.getAsync(key));
-                return record == null ? null : record.entry(key);
+                if (record != null || !lookOnDisk) {
+                    return record == null ? null : record.entry(key);
+                }
+                return deadline.await(disk.apply(accountId, txId)).map(JournalEntry::of).orElse(null);
             });
             if (decision.recorded() == null) {
                 return decision.outcome();
@@ -80,7 +101,9 @@ final class FencedWrites {
                             + "write (its session expired) and nothing was written. Retry with the same id.",
                             RETRY_AFTER);
                 case MOVED:
+                    continue;
                 case DUPLICATE:
+                    onDisk = true;
                     continue;
                 default:
                     throw new IllegalStateException("Unknown result " + result);

@@ -5,6 +5,7 @@ import com.hazelcast.config.ConfigAccessor;
 import com.hazelcast.config.ServiceConfig;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.internal.partition.MigrationAwareService;
+import com.hazelcast.internal.partition.MigrationEndpoint;
 import com.hazelcast.internal.partition.PartitionMigrationEvent;
 import com.hazelcast.internal.partition.PartitionReplicationEvent;
 import com.hazelcast.internal.services.ManagedService;
@@ -22,22 +23,25 @@ import io.partita.store.StoredEntry;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
  * The journal history on members' disks, per partition: it moves with its partition, and it is read where it is.
  *
  * <p>A member's disk ({@link MemberDisk}) holds the journal entries of every partition the member holds a copy of, for
- * the whole retention, while the grid's journal map keeps only the last minutes. So a member that becomes owner or
+ * the whole retention, while the grid's journal map keeps only the last seconds. So a member that becomes owner or
  * backup of a partition needs the partition's history on its own disk before it serves: Hazelcast asks this service
  * for it when it moves or copies a partition ({@link #prepareReplicationOperation}), as it asks its own maps, and the
  * share arrives with the partition's maps, before the migration completes ({@link Share}). A member that stops holding
- * a partition drops it from its disk later (the ledger's disk thread).
+ * a partition drops it from its disk later (the ledger's disk thread), never while a migration is bringing it back
+ * ({@link #arriving}).
  *
- * <p>Two more operations reach a partition's disk share wherever it is: {@link ReadHistory} reads an account's history
- * at the owner, and {@link Push} writes entries to the owner's and backups' disks (what a restarted member brings back
+ * <p>More operations reach a partition's disk share wherever it is: {@link ReadHistory} reads an account's history
+ * at the owner, {@link FindEntry} an entry by txId there, and {@link Push} writes entries to the owner's and backups' disks (what a restarted member brings back
  * from its disk for partitions other members now hold).
  *
  * <p>Threads: Hazelcast calls {@link #prepareReplicationOperation} on the partition's thread of the member that sends
@@ -50,6 +54,8 @@ public final class DiskShares implements ManagedService, MigrationAwareService {
     public static final String SERVICE_NAME = "partita:disk-shares";
 
     private final int backups;
+    /** Per partition, the migrations under way that bring it to this member (between their before and their end). */
+    private final AtomicIntegerArray arriving = new AtomicIntegerArray(HazelcastConfigs.PARTITION_COUNT);
     private volatile NodeEngine engine;
 
     private DiskShares(int backups) {
@@ -81,6 +87,15 @@ public final class DiskShares implements ManagedService, MigrationAwareService {
                 .thenApply(page -> new HistoryPage(page.entries, page.nextBefore));
     }
 
+    /** The entry recorded on {@code accountId} under {@code txId}, if its owner's disk holds it. */
+    public static CompletableFuture<Optional<StoredEntry>> find(HazelcastInstance hazelcast, int partition,
+                                                               String accountId, String txId) {
+        FindEntry find = new FindEntry(accountId, txId);
+        return Internals.nodeEngine(hazelcast).getOperationService()
+                .<Page>invokeOnPartition(SERVICE_NAME, find, partition).toCompletableFuture()
+                .thenApply(page -> page.entries.stream().findFirst());
+    }
+
     @Override
     public void init(NodeEngine nodeEngine, Properties properties) {
         this.engine = nodeEngine;
@@ -106,16 +121,37 @@ public final class DiskShares implements ManagedService, MigrationAwareService {
         return share.isEmpty() ? null : new Share(share, null);
     }
 
+    /**
+     * Whether a migration is bringing {@code partition} to this member now: from before its share is written until the
+     * partition table says this member holds it. A member must not drop a partition from its disk meanwhile (it would
+     * delete the share that just arrived), though it does not hold it yet.
+     */
+    public static boolean arriving(HazelcastInstance hazelcast, int partition) {
+        DiskShares shares = Internals.nodeEngine(hazelcast).getService(SERVICE_NAME);
+        return shares.arriving.get(partition) > 0;
+    }
+
     @Override
     public void beforeMigration(PartitionMigrationEvent event) {
+        if (event.getMigrationEndpoint() == MigrationEndpoint.DESTINATION) {
+            arriving.incrementAndGet(event.getPartitionId());
+        }
     }
 
     @Override
     public void commitMigration(PartitionMigrationEvent event) {
+        arrived(event);
     }
 
     @Override
     public void rollbackMigration(PartitionMigrationEvent event) {
+        arrived(event);
+    }
+
+    private void arrived(PartitionMigrationEvent event) {
+        if (event.getMigrationEndpoint() == MigrationEndpoint.DESTINATION) {
+            arriving.getAndUpdate(event.getPartitionId(), count -> Math.max(0, count - 1));
+        }
     }
 
     private static MemberDisk disk(Operation operation) {
@@ -123,40 +159,38 @@ public final class DiskShares implements ManagedService, MigrationAwareService {
     }
 
     /**
-     * Writes {@code entries} of the operation's partition to this member's disk: all of them for a whole share
-     * ({@code source} null), else those the disk lacks, unless this member is the {@code source}.
+     * Entries of the partition it runs on, written to this member's disk: all of them for a whole share ({@code source}
+     * null), else those the disk lacks, unless this member is the {@code source}, which sent them from its own disk.
      */
-    private static void write(Operation operation, List<StoredEntry> entries, UUID source) {
-        int partition = operation.getPartitionId();
-        if (source == null) {
-            disk(operation).use(store -> store.writeNow(partition, entries, List.of(), false));
-        } else if (!source.equals(operation.getNodeEngine().getLocalMember().getUuid())) {
-            disk(operation).use(store -> store.writeAbsent(partition, entries));
-        }
-    }
-
-    /**
-     * Entries of the partition it runs on, written to this member's disk: a whole share from the partition's previous
-     * holder (which replaces what this disk held of it), or, as the backup of a {@link Push}, what this disk lacks.
-     */
-    @ClassId(87)
-    public static final class Share extends Operation implements Identified, BackupOperation {
+    abstract static class WriteEntries extends Operation implements Identified {
 
         private List<StoredEntry> entries;
-        /** The member that sent the entries from its own disk (left alone); null for a whole share. */
         private UUID source;
 
-        public Share() {
+        WriteEntries() {
         }
 
-        Share(List<StoredEntry> entries, UUID source) {
+        WriteEntries(List<StoredEntry> entries, UUID source) {
             this.entries = entries;
             this.source = source;
         }
 
+        List<StoredEntry> entries() {
+            return entries;
+        }
+
+        UUID source() {
+            return source;
+        }
+
         @Override
         public void run() {
-            write(this, entries, source);
+            int partition = getPartitionId();
+            if (source == null) {
+                disk(this).use(store -> store.writeNow(partition, entries, List.of(), false));
+            } else if (!source.equals(getNodeEngine().getLocalMember().getUuid())) {
+                disk(this).use(store -> store.writeAbsent(partition, entries));
+            }
         }
 
         @Override
@@ -173,24 +207,30 @@ public final class DiskShares implements ManagedService, MigrationAwareService {
         }
     }
 
+    /**
+     * A whole share from the partition's previous holder (which replaces what this disk held of it), or, as the backup
+     * of a {@link Push}, what this disk lacks.
+     */
+    @ClassId(87)
+    public static final class Share extends WriteEntries implements BackupOperation {
+
+        public Share() {
+        }
+
+        Share(List<StoredEntry> entries, UUID source) {
+            super(entries, source);
+        }
+    }
+
     /** {@link DiskShares#push}: the owner's disk takes what it lacks, then each backup's ({@link Share}). */
     @ClassId(88)
-    public static final class Push extends Operation implements Identified, BackupAwareOperation {
-
-        private List<StoredEntry> entries;
-        private UUID source;
+    public static final class Push extends WriteEntries implements BackupAwareOperation {
 
         public Push() {
         }
 
         Push(List<StoredEntry> entries, UUID source) {
-            this.entries = entries;
-            this.source = source;
-        }
-
-        @Override
-        public void run() {
-            write(this, entries, source);
+            super(entries, source);
         }
 
         @Override
@@ -210,19 +250,7 @@ public final class DiskShares implements ManagedService, MigrationAwareService {
 
         @Override
         public Operation getBackupOperation() {
-            return new Share(entries, source);
-        }
-
-        @Override
-        protected void writeInternal(ObjectDataOutput out) throws IOException {
-            writeEntries(out, entries);
-            out.writeString(source.toString());
-        }
-
-        @Override
-        protected void readInternal(ObjectDataInput in) throws IOException {
-            entries = readEntries(in);
-            source = UUID.fromString(in.readString());
+            return new Share(entries(), source());
         }
     }
 
@@ -269,6 +297,48 @@ public final class DiskShares implements ManagedService, MigrationAwareService {
             accountId = in.readString();
             beforeSeq = in.readLong();
             limit = in.readInt();
+        }
+    }
+
+    /** {@link DiskShares#find}, at the partition's owner; answers a {@link Page} of the entry or none. */
+    @ClassId(91)
+    public static final class FindEntry extends Operation
+            implements Identified, PartitionAwareOperation, ReadonlyOperation {
+
+        private String accountId;
+        private String txId;
+        private transient Page page;
+
+        public FindEntry() {
+        }
+
+        FindEntry(String accountId, String txId) {
+            this.accountId = accountId;
+            this.txId = txId;
+        }
+
+        @Override
+        public void run() {
+            List<StoredEntry> found = new ArrayList<>(1);
+            disk(this).use(store -> store.find(getPartitionId(), accountId, txId).ifPresent(found::add));
+            page = new Page(found, -1);
+        }
+
+        @Override
+        public Object getResponse() {
+            return page;
+        }
+
+        @Override
+        protected void writeInternal(ObjectDataOutput out) throws IOException {
+            out.writeString(accountId);
+            out.writeString(txId);
+        }
+
+        @Override
+        protected void readInternal(ObjectDataInput in) throws IOException {
+            accountId = in.readString();
+            txId = in.readString();
         }
     }
 

@@ -63,7 +63,7 @@ class DiskHistoryTest {
                 apply(ledger.transactions(), id, TxRequest.of("new-" + i, TxType.CREDIT, 100, now),
                         TxOutcome.Kind.RECORDED);
             }
-            awaitOnlyOnDisk(cluster);
+            TestAccess.awaitOnlyOnDisk(cluster.member(0), now - HOUR / 2);
             assertEverythingServed(ledger);
 
             // Paged: the newest two, then the two before them, then the last one.
@@ -86,11 +86,18 @@ class DiskHistoryTest {
         // crashed again.
         try (TestCluster cluster = TestCluster.durable(clusterName, dataDir, "member-1", "member-2")) {
             cluster.awaitRecovered();
-            HazelcastInstance member2 = cluster.member(1);
+            HazelcastInstance member1 = named(cluster, "member-1");
+            HazelcastInstance member2 = named(cluster, "member-2");
             awaitBalanced(cluster, member2);
-            crashAndForget(cluster, cluster.member(0), member2);
+            assertEverythingServed(TestAccess.Services.on(member2, cluster.properties(0)));
+            crashAndForget(cluster, member1, member2);
             assertEverythingServed(TestAccess.Services.on(member2, cluster.properties(0)));
         }
+    }
+
+    private static HazelcastInstance named(TestCluster cluster, String name) {
+        return cluster.members().stream().filter(member -> name.equals(MemberDisk.of(member).name())).findFirst()
+                .orElseThrow();
     }
 
     /** Waits until {@code joined} owns its share of the partitions and every partition has its backup. */
@@ -109,22 +116,6 @@ class DiskHistoryTest {
         await("the survivor is the majority").atMost(Duration.ofSeconds(30))
                 .until(() -> HazelcastConfigs.majorityPresent(survivor));
         cluster.awaitSafe();
-    }
-
-    /**
-     * Waits until the journal map and the accounts' tails hold none of the old transactions: the journal writer moved
-     * them from the tails to the map, and the map's retention, run here at once, deleted them.
-     */
-    private void awaitOnlyOnDisk(TestCluster cluster) {
-        HazelcastInstance member = cluster.member(0);
-        await("the old transactions only on disk").atMost(Duration.ofSeconds(60)).until(() -> {
-            MemberLedger.of(member).sweep(Long.MAX_VALUE);
-            AccountFeature.journal(member).removeAll(new ExpiredBefore(System.currentTimeMillis() - HOUR / 2));
-            boolean inTails = AccountFeature.accounts(member).entrySet().stream().anyMatch(entry ->
-                    entry.getValue().tailEntries(entry.getKey()).stream().anyMatch(e -> old.containsKey(e.txId())));
-            boolean inMap = AccountFeature.journal(member).keySet().stream().anyMatch(key -> old.containsKey(key.txId()));
-            return !inTails && !inMap;
-        });
     }
 
     /** Every balance; every old transaction in its account's history once; each sent again, answered from the first. */

@@ -1,5 +1,8 @@
 package io.partita.account;
 
+import org.awaitility.Awaitility;
+import java.time.Duration;
+
 import com.hazelcast.core.HazelcastInstance;
 import io.partita.node.PartitaProperties;
 import io.partita.transaction.PartitionedPath;
@@ -33,6 +36,22 @@ public final class TestAccess {
 
     public static Object outcomes(List<TxOutcome> outcomes) {
         return new TxOutcomes(outcomes);
+    }
+
+    /**
+     * Waits until neither the journal map nor any account's tail holds an entry recorded before {@code cutoff}: the
+     * journal writer moved them from the tails to the map, and the map's retention, run here at once, deleted them, so
+     * only the members' disks hold them (with the journal on disk).
+     */
+    public static void awaitOnlyOnDisk(HazelcastInstance member, long cutoff) {
+        Awaitility.await("entries before " + cutoff + " only on disk").atMost(Duration.ofSeconds(60)).until(() -> {
+            MemberLedger.of(member).sweep(Long.MAX_VALUE);
+            AccountFeature.journal(member).removeAll(new ExpiredBefore(cutoff));
+            boolean inTails = AccountFeature.accounts(member).entrySet().stream().anyMatch(entry ->
+                    entry.getValue().tailEntries(entry.getKey()).stream().anyMatch(e -> e.at() < cutoff));
+            boolean inMap = AccountFeature.journal(member).values().stream().anyMatch(record -> record.at() < cutoff);
+            return !inTails && !inMap;
+        });
     }
 
     /** The account and transaction services of a bare member, with the partitioned path, as a node wires them. */

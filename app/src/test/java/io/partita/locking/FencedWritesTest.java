@@ -18,9 +18,11 @@ import io.partita.web.Refusals;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -90,7 +92,7 @@ class FencedWritesTest {
             partitioned(id, TxRequest.of("c-2", TxType.CREDIT, 1, AT));
         });
         FencedWrites writer = new FencedWrites(hook.on(AccountFeature.accounts(member)), hook
-                .on(AccountFeature.journal(member)));
+                .on(AccountFeature.journal(member)), null);
 
         TxOutcome retried = writer.apply(1, id, debit, Deadline.after(Duration.ofSeconds(30)));
 
@@ -116,6 +118,25 @@ class FencedWritesTest {
         assertEquals(TxOutcome.Kind.REPLAYED, again.kind());
         assertEquals(900, AccountFeature.accounts(member).get(id).balance());
         assertEquals(3, AccountFeature.accounts(member).get(id).fence());
+    }
+
+    @Test
+    void shouldAnswerATxIdOnlyTheOwnersDiskHoldsFromItsFirstOutcome(@TempDir Path dataDir) {
+        try (TestCluster durable = TestCluster.durable("fenced-" + UUID.randomUUID(), dataDir, "m-0")) {
+            HazelcastInstance owner = durable.member(0);
+            TestAccess.Services ledger = TestAccess.Services.on(owner, durable.properties(0));
+            ledger.accounts().open("old", 1_000, 0).toCompletableFuture().join();
+            long hourAgo = ledger.accounts().now() - Duration.ofHours(1).toMillis();
+            TxRequest debit = TxRequest.of("t-old", TxType.DEBIT, 100, hourAgo);
+            ledger.transactions().apply("old", debit, null).toCompletableFuture().join();
+            TestAccess.awaitOnlyOnDisk(owner, hourAgo + 1);
+
+            TxOutcome again = new FencedWrites(owner).apply(1, "old", debit, Deadline.after(Duration.ofSeconds(30)));
+
+            assertEquals(TxOutcome.Kind.REPLAYED, again.kind());
+            assertEquals(900, again.entry().balanceAfter());
+            assertEquals(900, AccountFeature.accounts(owner).get("old").balance());
+        }
     }
 
     @Test

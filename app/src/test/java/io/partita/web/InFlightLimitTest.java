@@ -3,6 +3,7 @@ package io.partita.web;
 import io.partita.refusal.Refusal;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
@@ -40,6 +41,27 @@ class InFlightLimitTest {
         assertEquals("ran", limit.run(2, () -> CompletableFuture.completedFuture("ran")).toCompletableFuture().join());
         single.complete("done");
         assertEquals(3, limit.available());
+    }
+
+    @Test
+    void shouldAnswer503WhileABacklogIsPastItsBoundAndTakeWorkOnceItCaughtUp() {
+        AtomicBoolean behind = new AtomicBoolean(true);
+        InFlightLimit limit = new InFlightLimit(3, List.of(() -> behind.get() ? "the writer is behind" : null));
+        AtomicBoolean started = new AtomicBoolean();
+
+        CompletionException failure = assertThrows(CompletionException.class, () -> limit.run(1, () -> {
+            started.set(true);
+            return CompletableFuture.completedFuture("ran");
+        }).toCompletableFuture().join());
+        behind.set(false);
+
+        Refusal answer = (Refusal) failure.getCause();
+        assertEquals(503, Refusals.status(answer));
+        assertEquals("the writer is behind", answer.getMessage());
+        assertEquals(1, answer.retryAfter().toSeconds());
+        assertFalse(started.get());
+        assertEquals(3, limit.available());
+        assertEquals("ran", limit.run(1, () -> CompletableFuture.completedFuture("ran")).toCompletableFuture().join());
     }
 
     @Test

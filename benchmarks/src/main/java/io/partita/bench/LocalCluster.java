@@ -81,6 +81,9 @@ public final class LocalCluster implements AutoCloseable {
                 properties.put("partita.network.port", port);
                 properties.put("partita.cp.members", cpMembers);
                 properties.put("partita.data-dir", dataDir.toString());
+                // A trial's check counts every journal entry in the journal map, so the map keeps the whole retention
+                // here, as in memory mode (with the journal on disk a node's map keeps only its last seconds).
+                properties.put("partita.journal.memory-retention", "24h");
                 properties.putAll(extra);
                 if (http) {
                     properties.put("micronaut.server.port", freePort());

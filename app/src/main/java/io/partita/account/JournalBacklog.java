@@ -1,0 +1,33 @@
+package io.partita.account;
+
+import com.hazelcast.core.HazelcastInstance;
+import io.partita.web.Backlog;
+import jakarta.inject.Singleton;
+
+/**
+ * The journal writer's queue as a {@link Backlog}: an entry waits in its account's tail until the writer has copied it
+ * to the journal, and the writer's copies go through the same partition threads as the transactions. Under a load the
+ * partition threads cannot also journal, the queue (and with it every busy account's tail, which each transaction
+ * then reads) would grow until the node slows down for good; past {@link #MAX_WAITING} entries the node refuses new
+ * work with 503 until the writer has caught up.
+ * <b>Threads:</b> any; reads one counter.
+ */
+@Singleton
+final class JournalBacklog implements Backlog {
+
+    /** A fifth of what the writer queues at most ({@link JournalWriter#MAX_PENDING}): a few seconds of its work. */
+    static final int MAX_WAITING = JournalWriter.MAX_PENDING / 5;
+
+    private final HazelcastInstance hazelcast;
+
+    JournalBacklog(HazelcastInstance hazelcast) {
+        this.hazelcast = hazelcast;
+    }
+
+    @Override
+    public String refusal() {
+        int waiting = MemberLedger.of(hazelcast).journalPending();
+        return waiting <= MAX_WAITING ? null : "This node's journal writer is behind (" + waiting + " entries waiting): "
+                + "nothing was done. Retry shortly, or on another node.";
+    }
+}
