@@ -17,6 +17,7 @@ import io.partita.store.StoredEntry;
 
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiFunction;
 
@@ -54,10 +55,10 @@ final class FencedWrites {
     private final BiFunction<String, String, CompletionStage<Optional<StoredEntry>>> disk;
 
     FencedWrites(HazelcastInstance hazelcast) {
-        this(AccountFeature.accounts(hazelcast), AccountFeature.journal(hazelcast),
-                MemberDisk.of(hazelcast).onDisk() ? (accountId, txId) -> DiskShares.find(hazelcast,
-                        hazelcast.getPartitionService().getPartition(accountId).getPartitionId(), accountId, txId)
-                        : null);
+        this(AccountFeature.accounts(hazelcast), AccountFeature.journal(hazelcast), (accountId, txId) ->
+                !MemberDisk.of(hazelcast).onDisk() ? CompletableFuture.completedFuture(Optional.empty())
+                        : DiskShares.find(hazelcast, hazelcast.getPartitionService().getPartition(accountId)
+                        .getPartitionId(), accountId, txId));
     }
 
     FencedWrites(IMap<String, Account> accounts, IMap<JournalKey, JournalRecord> journal,
