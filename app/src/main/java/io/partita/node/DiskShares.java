@@ -118,7 +118,8 @@ public final class DiskShares implements ManagedService, MigrationAwareService {
         }
         List<StoredEntry> share = new ArrayList<>();
         disk.use(store -> store.export(event.getPartitionId(), 4_096, share::addAll));
-        return share.isEmpty() ? null : new Share(share, null);
+        // Sent even when empty: the receiver replaces whatever it kept of the partition from an earlier time.
+        return new Share(share, null);
     }
 
     /**
@@ -159,8 +160,9 @@ public final class DiskShares implements ManagedService, MigrationAwareService {
     }
 
     /**
-     * Entries of the partition it runs on, written to this member's disk: all of them for a whole share ({@code source}
-     * null), else those the disk lacks, unless this member is the {@code source}, which sent them from its own disk.
+     * Entries of the partition it runs on, written to this member's disk: for a whole share ({@code source} null) they
+     * replace every entry the disk held of the partition; else the disk adds those it lacks, unless this member is the
+     * {@code source}, which sent them from its own disk.
      */
     abstract static class WriteEntries extends Operation implements Identified {
 
@@ -187,7 +189,7 @@ public final class DiskShares implements ManagedService, MigrationAwareService {
         public void run() {
             int partition = getPartitionId();
             if (source == null) {
-                disk(this).use(store -> store.writeNow(partition, entries, List.of(), false));
+                disk(this).use(store -> store.replaceEntries(partition, entries));
             } else if (!source.equals(getNodeEngine().getLocalMember().getUuid())) {
                 disk(this).use(store -> store.writeAbsent(partition, entries));
             }
@@ -208,7 +210,7 @@ public final class DiskShares implements ManagedService, MigrationAwareService {
     }
 
     /**
-     * A whole share from the partition's previous holder (which replaces what this disk held of it), or, as the backup
+     * A whole share from the partition's holder (it replaces what this disk held of the partition), or, as the backup
      * of a {@link Push}, what this disk lacks.
      */
     @ClassId(87)

@@ -174,6 +174,25 @@ public final class JournalStore implements AutoCloseable {
     }
 
     /**
+     * Replaces, now and atomically, every entry this store holds of {@code partition} (with their txId and retention
+     * records) by {@code entries}: a whole share from the partition's holder, which is what this member holds of it
+     * from now on. Entries this disk kept from an earlier time it held the partition (the other side of a network
+     * split, say) would otherwise stay and pass for transactions this copy recorded. Records are left as they are.
+     */
+    public void replaceEntries(int partition, List<StoredEntry> entries) {
+        GroupCommitter.Write write = encode(partition, entries, List.of(), false);
+        try (WriteBatch batch = new WriteBatch()) {
+            for (int family = ENTRIES; family <= EXPIRY; family++) {
+                batch.deleteRange(families.get(family), Keys.partition(partition), Keys.partitionEnd(partition));
+            }
+            write.addTo(batch);
+            db.write(settings.durability() == Durability.FSYNC ? syncedWrite : flushedWrite, batch);
+        } catch (RocksDBException e) {
+            throw new StoreFailure("write failed", e);
+        }
+    }
+
+    /**
      * Writes, now, those of {@code entries} whose account and seq the store does not hold yet, and answers how many:
      * a copy brought from another member's disk adds what this one lacks and never replaces what it holds (the entry a
      * live account recorded under a seq wins over one another disk kept under it). Call it from one thread per
