@@ -230,7 +230,10 @@ final class JournalWriter {
         if (now >= nextRetentionCheck) {
             nextRetentionCheck = now + retentionCheckMillis();
             if (mine) {
-                journal().removeAll(new ExpiredBefore(now - settings.inMemory().toMillis()));
+                // While members are missing the map keeps everything since the hold cutoff (which then stands still):
+                // a merge puts back from it what tails shed past their cap (TailRestore), as it did when the map kept
+                // the whole retention.
+                journal().removeAll(new ExpiredBefore(Math.min(now - settings.inMemory().toMillis(), holdCutoff())));
             }
         }
     }
