@@ -118,8 +118,7 @@ public final class DiskShares implements ManagedService, MigrationAwareService {
         }
         List<StoredEntry> share = new ArrayList<>();
         disk.use(store -> store.export(event.getPartitionId(), 4_096, share::addAll));
-        // Sent even when empty: the receiver replaces whatever it kept of the partition from an earlier time.
-        return new Share(share, null);
+        return share.isEmpty() ? null : new Share(share, null);
     }
 
     /**
@@ -189,7 +188,7 @@ public final class DiskShares implements ManagedService, MigrationAwareService {
         public void run() {
             int partition = getPartitionId();
             if (source == null) {
-                disk(this).use(store -> store.replaceEntries(partition, entries));
+                disk(this).use(store -> store.writeNow(partition, entries, List.of(), false));
             } else if (!source.equals(getNodeEngine().getLocalMember().getUuid())) {
                 disk(this).use(store -> store.writeAbsent(partition, entries));
             }
