@@ -16,7 +16,6 @@ import jakarta.inject.Singleton;
 
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -78,9 +77,10 @@ public final class AccountFeature implements Feature {
         Duration hold = properties.heartbeatTimeout().multipliedBy(2);
         // With the journal on disk the map keeps its last seconds (at least what tails hold, which a merge puts back
         // from it); the disk answers for the rest of the retention.
-        Duration inMemory = properties.durability() != null && properties.durability().onDisk()
-                ? Collections.max(List.of(hold, Collections.min(List.of(journal.memoryRetention(), journal.retention()))))
-                : journal.retention();
+        boolean onDisk = properties.durability() != null && properties.durability().onDisk();
+        long window = Math.max(hold.toMillis(), Math.min(journal.memoryRetention().toMillis(),
+                journal.retention().toMillis()));
+        Duration inMemory = onDisk ? Duration.ofMillis(window) : journal.retention();
         new JournalSettings(journal.retention(), inMemory, journal.flushBatch(), journal.flushDelay(),
                 journal.sweepInterval(), hold).putInto(config);
         config.getSerializationConfig().getCompactSerializationConfig()

@@ -141,8 +141,7 @@ public class AccountService {
                 entries.putIfAbsent(entry.getKey().txId(), entry.getValue().entry(entry.getKey()));
             }
             if (MemberDisk.of(hazelcast).onDisk()) {
-                int partition = hazelcast.getPartitionService().getPartition(accountId).getPartitionId();
-                DiskShares.history(hazelcast, partition, accountId, beforeSeq, limit).join().entries()
+                DiskShares.history(hazelcast, accountId, beforeSeq, limit).join().entries()
                         .forEach(stored -> entries.putIfAbsent(stored.txId(), JournalEntry.of(stored)));
             }
         } catch (RuntimeException e) {

@@ -27,7 +27,7 @@ final class JournalBacklog implements Backlog {
     @Override
     public String refusal() {
         int waiting = MemberLedger.of(hazelcast).journalPending();
-        return waiting <= MAX_WAITING ? null : "This node's journal writer is behind (" + waiting + " entries waiting): "
-                + "nothing was done. Retry shortly, or on another node.";
+        return waiting <= MAX_WAITING ? null : "This node's journal writer is behind (" + waiting
+                + " entries waiting): nothing was done. Retry shortly, or on another node.";
     }
 }

@@ -203,7 +203,7 @@ final class JournalWriter {
         return hazelcast.getPartitionService().getPartition(accountId).getPartitionId();
     }
 
-    /** How often the oldest member deletes the journal map's expired entries: a quarter of its window, at most a minute. */
+    /** How often the oldest member deletes the journal map's expired entries: a quarter of its window, at most 60 s. */
     private long retentionCheckMillis() {
         return Math.max(1, Math.min(RETENTION_CHECK_MILLIS, settings.inMemory().toMillis() / 4));
     }

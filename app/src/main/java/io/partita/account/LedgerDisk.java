@@ -31,6 +31,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -48,9 +49,12 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li><b>Copies that arrive.</b> A member that becomes owner or backup of a partition (a migration, a promotion)
  *   writes the partition's accounts and journal to its disk within a second, then records that it holds the
  *   partition; one that no longer holds a copy drops the partition from its disk. Once the member has started (after
- *   its recovery, which brings other disks' entries into the partitions it holds) and after a split-brain merge,
- *   every copy is written again, and every partition the disk holds that the member does not is dropped. (Until a
- *   copy is written, the previous holders' disks keep the partition as it was.)</li>
+ *   its recovery, which brings other disks' entries into the partitions it holds), and on every member after a
+ *   split-brain merge, every copy is written again, and every partition the disk holds that the member does not is
+ *   dropped. (Until a copy is written, the previous holders' disks keep the partition as it was.)</li>
+ *   <li><b>Merges.</b> A member that merges into another cluster keeps its disk as it is while the merge runs, then
+ *   sends the history its disk holds from before the split to the merged cluster's disks, which add what they lack
+ *   (the other side may have lost the partition).</li>
  *   <li><b>Retention.</b> Once a minute, entries older than the journal's retention leave the disk.</li>
  * </ul>
  *
@@ -84,11 +88,15 @@ final class LedgerDisk {
     private final BitSet held = new BitSet();
     private final AtomicLong recoveredAccounts = new AtomicLong();
     private final AtomicLong recoveredEntries = new AtomicLong();
+    /** Set from the start of a split-brain merge of this member until its end: nothing is dropped meanwhile. */
+    private volatile boolean merging;
+    /** The hold cutoff when this member's merge began. */
+    private volatile long mergeCutoff;
     /**
-     * Set when every copy must be written again: at start (the disk may hold partitions this member no longer holds,
-     * and recovery brought entries from other disks into those it does) and after a split-brain merge.
+     * After a split-brain merge of this member: entries recorded before this instant (the hold cutoff when the merge
+     * began, so before the split) go to the partitions' holders in the merged cluster; -1 when none is due.
      */
-    private volatile boolean copyAll = true;
+    private volatile long pushBefore = -1;
     private volatile boolean running = true;
 
     LedgerDisk(HazelcastInstance hazelcast, JournalSettings settings) {
@@ -117,9 +125,29 @@ final class LedgerDisk {
         running = false;
     }
 
-    /** After a split-brain merge: every copy this member holds is written again. */
-    void copyAllAgain() {
-        copyAll = true;
+    /**
+     * This member is about to merge into another cluster, which resets its partitions: until {@link #merged}, its disk
+     * keeps every partition it holds, so that the history its side recorded before {@code holdCutoff} can reach the
+     * merged cluster's disks.
+     */
+    void merging(long holdCutoff) {
+        mergeCutoff = holdCutoff;
+        merging = true;
+    }
+
+    /**
+     * The merge is over: the history this member's disk holds from before the split goes to the disks of the
+     * partitions' holders in the merged cluster (the merge itself carried only accounts and their recent entries, and
+     * where the other side had lost a partition no disk there has its history), then every member writes every copy
+     * it holds again, since the merge changed their maps without the ledger's entry processors.
+     */
+    void merged() {
+        pushBefore = mergeCutoff;
+        merging = false;
+        if (!disk.onDisk()) {
+            return;
+        }
+        DiskShares.rewriteEverywhere(hazelcast);
     }
 
     /**
@@ -184,9 +212,7 @@ final class LedgerDisk {
         if (!disk.onDisk()) {
             return null;
         }
-        JournalEntry[] found = {null};
-        disk.use(store -> store.find(partition, accountId, txId).ifPresent(stored -> found[0] = JournalEntry.of(stored)));
-        return found[0];
+        return disk.read(store -> store.find(partition, accountId, txId).map(JournalEntry::of).orElse(null), null);
     }
 
     private void run() {
@@ -196,6 +222,15 @@ final class LedgerDisk {
             }
             long nextRetention = 0;
             while (running && hazelcast.getLifecycleService().isRunning()) {
+                if (merging) {
+                    TimeUnit.MILLISECONDS.sleep(COPY_EVERY_MILLIS);
+                    continue;
+                }
+                long before = pushBefore;
+                if (before >= 0) {
+                    pushBefore = -1;
+                    pushHistory(before);
+                }
                 copyCopies();
                 long now = ClusterClock.now(hazelcast);
                 if (now >= nextRetention) {
@@ -221,8 +256,7 @@ final class LedgerDisk {
      * copy is read and written on its partition thread, so no write of it comes in between.
      */
     private void copyCopies() throws InterruptedException {
-        boolean all = copyAll;
-        copyAll = false;
+        boolean all = disk.takeRewrite();
         if (all) {
             // Everything again: what the disk says it holds is what may need dropping.
             held.clear();
@@ -244,7 +278,7 @@ final class LedgerDisk {
         // brought it since) keeps what the disk has, so that a share just written is not deleted. It is no longer held
         // whole all the same: once it is back, the next round writes its copy.
         stores.onPartitions(drop, partition -> {
-            if (!DiskShares.arriving(hazelcast, partition) && !disk.holdsReplica(partition, backups)) {
+            if (!merging && !DiskShares.arriving(hazelcast, partition) && !disk.holdsReplica(partition, backups)) {
                 disk.use(store -> store.dropPartitionNow(partition));
             }
         }, PARTITION_TASKS);
@@ -253,6 +287,43 @@ final class LedgerDisk {
         if (!copy.isEmpty()) {
             disk.use(store -> store.markHoldsData(hazelcast.getConfig().getClusterName(),
                     ClusterClock.now(hazelcast)));
+        }
+    }
+
+    /**
+     * Sends the entries this member's disk holds from before {@code before} (and within the retention) to the disks of
+     * each partition's holders, which add those they lack: after a merge, so that the history of a partition the other
+     * side had lost is not dropped with this member's copy of it. What was recorded since is not sent: a merge joins
+     * it into the accounts under new seqs.
+     */
+    private void pushHistory(long before) {
+        BitSet onDisk = new BitSet();
+        disk.use(store -> onDisk.or(store.heldPartitions()));
+        long oldest = ClusterClock.now(hazelcast) - settings.retention().toMillis();
+        long pushed = 0;
+        for (int partition = onDisk.nextSetBit(0); partition >= 0; partition = onDisk.nextSetBit(partition + 1)) {
+            List<StoredEntry> older = new ArrayList<>();
+            int p = partition;
+            disk.use(store -> store.export(p, PUSH_CHUNK, chunk -> chunk.stream()
+                    .filter(entry -> entry.at() < before && entry.at() >= oldest).forEach(older::add)));
+            push(partition, older);
+            pushed += older.size();
+        }
+        LOG.info("Sent {} journal entries recorded before the split from {} partitions on this member's disk to the "
+                + "merged cluster", pushed, onDisk.cardinality());
+    }
+
+    /** {@code entries} of {@code partition} to the disks of its owner and backups, a chunk at a time. */
+    private void push(int partition, List<StoredEntry> entries) {
+        for (int from = 0; from < entries.size(); from += PUSH_CHUNK) {
+            List<StoredEntry> chunk = List.copyOf(entries.subList(from, Math.min(entries.size(), from + PUSH_CHUNK)));
+            Members.repeatUntilDone(() -> {
+                try {
+                    DiskShares.push(hazelcast, partition, chunk).join();
+                } catch (CompletionException e) {
+                    throw e.getCause() instanceof RuntimeException cause ? cause : e;
+                }
+            });
         }
     }
 
@@ -352,10 +423,7 @@ final class LedgerDisk {
             }
         });
         // The older history straight to the disks of the partition's holders now, before its accounts are back.
-        for (int from = 0; from < older.size(); from += PUSH_CHUNK) {
-            DiskShares.push(hazelcast, partition, List.copyOf(older.subList(from, Math.min(older.size(),
-                    from + PUSH_CHUNK)))).join();
-        }
+        push(partition, older);
         recoveredEntries.addAndGet(older.size());
         accounts.replaceAll((accountId, account) -> withHistory(accountId, account,
                 recent.getOrDefault(accountId, Map.of())));
@@ -402,7 +470,6 @@ final class LedgerDisk {
         return new StoredEntry(entry.accountId(), entry.seq(), entry.txId(), Math.max(0, entry.at()),
                 Tail.encode(entry));
     }
-
 
     /** An account as the disk keeps it: every field, the tail as its bytes. */
     static byte[] encode(Account account) {

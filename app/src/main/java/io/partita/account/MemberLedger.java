@@ -57,12 +57,13 @@ public final class MemberLedger implements LedgerHost {
                 case MERGING -> {
                     ledger.writer.pause(true);
                     ledger.writer.discardPending();
-                    TailRestore.beforeMerge(hazelcast, ledger.writer.holdCutoff());
+                    long holdCutoff = ledger.writer.holdCutoff();
+                    TailRestore.beforeMerge(hazelcast, holdCutoff);
+                    ledger.disk.merging(holdCutoff);
                 }
                 case MERGED, MERGE_FAILED -> {
                     ledger.writer.pause(false);
-                    // The merge changed accounts without their entry processors: every copy goes to disk again.
-                    ledger.disk.copyAllAgain();
+                    ledger.disk.merged();
                 }
                 default -> {
                 }
@@ -106,6 +107,11 @@ public final class MemberLedger implements LedgerHost {
     @Override
     public void stored(int partition, String accountId, Account before, Account after) {
         disk.stored(partition, accountId, before, after);
+    }
+
+    /** The entry this member's own disk holds under {@code txId} for {@code accountId}, or null. */
+    JournalEntry onOwnDisk(int partition, String accountId, String txId) {
+        return disk.find(partition, accountId, txId);
     }
 
     /** Whether this member's disk holds exactly the partitions it holds a copy of now ({@link LedgerDisk#settled}). */

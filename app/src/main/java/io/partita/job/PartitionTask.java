@@ -10,13 +10,13 @@ import io.partita.account.AccountFeature;
 import io.partita.account.JournalEntry;
 import io.partita.account.JournalKey;
 import io.partita.account.JournalPredicates;
-import io.partita.node.MemberDisk;
 import io.partita.account.JournalRecord;
 import io.partita.node.BackedUpCalls;
 import io.partita.node.ClassId;
 import io.partita.node.ClusterClock;
 import io.partita.node.FieldList;
 import io.partita.node.Fields;
+import io.partita.node.MemberDisk;
 import io.partita.node.PartitionSentinels;
 import io.partita.refusal.Refusal;
 
@@ -191,10 +191,9 @@ final class PartitionTask implements Callable<Long>, FieldList, HazelcastInstanc
         }
         MemberDisk disk = MemberDisk.of(hazelcast);
         if (disk.onDisk()) {
-            int partitionId = hazelcast.getPartitionService().getPartition(partitionKey).getPartitionId();
             disk.use(store -> {
                 for (String id : accountIds) {
-                    store.history(partitionId, id, Long.MAX_VALUE, Integer.MAX_VALUE).entries().forEach(stored ->
+                    store.history(partition, id, Long.MAX_VALUE, Integer.MAX_VALUE).entries().forEach(stored ->
                             byAccount.computeIfAbsent(id, key -> new ArrayList<>()).add(JournalEntry.of(stored)));
                 }
             });

@@ -11,13 +11,11 @@ import io.partita.account.Ledger;
 import io.partita.account.TxOutcome;
 import io.partita.account.TxRequest;
 import io.partita.node.DiskShares;
-import io.partita.node.MemberDisk;
 import io.partita.refusal.Refusal;
 import io.partita.store.StoredEntry;
 
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiFunction;
 
@@ -51,14 +49,12 @@ final class FencedWrites {
 
     private final IMap<String, Account> accounts;
     private final IMap<JournalKey, JournalRecord> journal;
-    /** The owner's disk, looked up by account and txId: older entries than the journal map keeps; null for none. */
+    /** The owner's disk, by account and txId: entries older than the journal map keeps (none in memory mode). */
     private final BiFunction<String, String, CompletionStage<Optional<StoredEntry>>> disk;
 
     FencedWrites(HazelcastInstance hazelcast) {
-        this(AccountFeature.accounts(hazelcast), AccountFeature.journal(hazelcast), (accountId, txId) ->
-                !MemberDisk.of(hazelcast).onDisk() ? CompletableFuture.completedFuture(Optional.empty())
-                        : DiskShares.find(hazelcast, hazelcast.getPartitionService().getPartition(accountId)
-                        .getPartitionId(), accountId, txId));
+        this(AccountFeature.accounts(hazelcast), AccountFeature.journal(hazelcast),
+                (accountId, txId) -> DiskShares.find(hazelcast, accountId, txId));
     }
 
     FencedWrites(IMap<String, Account> accounts, IMap<JournalKey, JournalRecord> journal,
@@ -77,7 +73,7 @@ final class FencedWrites {
             if (account == null) {
                 return TxOutcome.notFound();
             }
-            boolean lookOnDisk = onDisk && disk != null;
+            boolean lookOnDisk = onDisk;   // the lookup below needs it final
             Ledger.Decision decision = Ledger.decide(accountId, account, request, txId -> {
                 JournalKey key = new JournalKey(accountId, txId);
                 JournalRecord record = deadline.await(journal.getAsync(key));

@@ -3,6 +3,7 @@ package io.partita.node;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.ConfigAccessor;
 import com.hazelcast.config.ServiceConfig;
+import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.internal.partition.MigrationAwareService;
 import com.hazelcast.internal.partition.MigrationEndpoint;
@@ -15,6 +16,7 @@ import com.hazelcast.spi.impl.NodeEngine;
 import com.hazelcast.spi.impl.operationservice.BackupAwareOperation;
 import com.hazelcast.spi.impl.operationservice.BackupOperation;
 import com.hazelcast.spi.impl.operationservice.Operation;
+import com.hazelcast.spi.impl.operationservice.OperationService;
 import com.hazelcast.spi.impl.operationservice.PartitionAwareOperation;
 import com.hazelcast.spi.impl.operationservice.ReadonlyOperation;
 import io.partita.store.HistoryPage;
@@ -40,9 +42,9 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * a partition drops it from its disk later (the ledger's disk thread), never while a migration is bringing it back
  * ({@link #arriving}).
  *
- * <p>More operations reach a partition's disk share wherever it is: {@link ReadHistory} reads an account's history
- * at the owner, {@link FindEntry} an entry by txId there, and {@link Push} writes entries to the owner's and backups' disks (what a restarted member brings back
- * from its disk for partitions other members now hold).
+ * <p>Two more operations reach a partition's disk share wherever it is: {@link Read} reads an account's history, or an
+ * entry by txId, at the owner, and {@link Push} writes entries to the owner's and backups' disks (what a restarted
+ * member brings back from its disk for partitions other members now hold).
  *
  * <p>Threads: Hazelcast calls {@link #prepareReplicationOperation} on the partition's thread of the member that sends
  * it, and runs every operation here on the partition's thread of the member that receives it, so a share is read and
@@ -73,27 +75,46 @@ public final class DiskShares implements ManagedService, MigrationAwareService {
      */
     public static CompletableFuture<Object> push(HazelcastInstance hazelcast, int partition,
                                                  List<StoredEntry> entries) {
-        NodeEngine engine = Internals.nodeEngine(hazelcast);
-        Push push = new Push(entries, engine.getLocalMember().getUuid());
-        return engine.getOperationService().invokeOnPartition(SERVICE_NAME, push, partition).toCompletableFuture();
+        UUID local = hazelcast.getCluster().getLocalMember().getUuid();
+        return invoke(hazelcast, new Push(entries, local), partition);
     }
 
-    /** Up to {@code limit} of an account's entries with a seq below {@code beforeSeq}, newest first, from its owner's disk. */
-    public static CompletableFuture<HistoryPage> history(HazelcastInstance hazelcast, int partition, String accountId,
+    /**
+     * Up to {@code limit} of an account's entries with a seq below {@code beforeSeq}, newest first, from its owner's
+     * disk (none in memory mode).
+     */
+    public static CompletableFuture<HistoryPage> history(HazelcastInstance hazelcast, String accountId,
                                                          long beforeSeq, int limit) {
-        ReadHistory read = new ReadHistory(accountId, beforeSeq, limit);
-        return Internals.nodeEngine(hazelcast).getOperationService()
-                .<Page>invokeOnPartition(SERVICE_NAME, read, partition).toCompletableFuture()
-                .thenApply(page -> new HistoryPage(page.entries, page.nextBefore));
+        return DiskShares.<Page>invoke(hazelcast, new Read(accountId, null, beforeSeq, limit), partitionOf(hazelcast,
+                accountId)).thenApply(Page::history);
     }
 
     /** The entry recorded on {@code accountId} under {@code txId}, if its owner's disk holds it. */
-    public static CompletableFuture<Optional<StoredEntry>> find(HazelcastInstance hazelcast, int partition,
-                                                               String accountId, String txId) {
-        FindEntry find = new FindEntry(accountId, txId);
+    public static CompletableFuture<Optional<StoredEntry>> find(HazelcastInstance hazelcast, String accountId,
+                                                               String txId) {
+        return DiskShares.<Page>invoke(hazelcast, new Read(accountId, txId, 0, 1), partitionOf(hazelcast, accountId))
+                .thenApply(page -> page.history().entries().stream().findFirst());
+    }
+
+    /**
+     * Asks every member of the cluster to write every copy it holds to its disk again ({@link MemberDisk#rewriteAll}):
+     * a split-brain merge put values into the maps of the members it merged into, owners and backups, without the
+     * ledger's entry processors, so their disks lack them until then.
+     */
+    public static void rewriteEverywhere(HazelcastInstance hazelcast) {
+        OperationService operations = Internals.nodeEngine(hazelcast).getOperationService();
+        for (Member member : hazelcast.getCluster().getMembers()) {
+            operations.invokeOnTarget(SERVICE_NAME, new Rewrite(), member.getAddress());
+        }
+    }
+
+    private static int partitionOf(HazelcastInstance hazelcast, String accountId) {
+        return hazelcast.getPartitionService().getPartition(accountId).getPartitionId();
+    }
+
+    private static <T> CompletableFuture<T> invoke(HazelcastInstance hazelcast, Operation operation, int partition) {
         return Internals.nodeEngine(hazelcast).getOperationService()
-                .<Page>invokeOnPartition(SERVICE_NAME, find, partition).toCompletableFuture()
-                .thenApply(page -> page.entries.stream().findFirst());
+                .<T>invokeOnPartition(SERVICE_NAME, operation, partition).toCompletableFuture();
     }
 
     @Override
@@ -159,9 +180,9 @@ public final class DiskShares implements ManagedService, MigrationAwareService {
     }
 
     /**
-     * Entries of the partition it runs on, written to this member's disk: for a whole share ({@code source} null) they
-     * replace every entry the disk held of the partition; else the disk adds those it lacks, unless this member is the
-     * {@code source}, which sent them from its own disk.
+     * Entries of the partition it runs on, written to this member's disk: all of them for a whole share ({@code source}
+     * null; an entry under an account and seq the disk holds replaces it), else those the disk lacks, unless this
+     * member is the {@code source}, which sent them from its own disk.
      */
     abstract static class WriteEntries extends Operation implements Identified {
 
@@ -208,10 +229,7 @@ public final class DiskShares implements ManagedService, MigrationAwareService {
         }
     }
 
-    /**
-     * A whole share from the partition's holder (it replaces what this disk held of the partition), or, as the backup
-     * of a {@link Push}, what this disk lacks.
-     */
+    /** A whole share from the partition's holder, or, as the backup of a {@link Push}, what this disk lacks. */
     @ClassId(87)
     public static final class Share extends WriteEntries implements BackupOperation {
 
@@ -255,74 +273,34 @@ public final class DiskShares implements ManagedService, MigrationAwareService {
         }
     }
 
-    /** {@link DiskShares#history}, at the partition's owner; answers a {@link Page}. */
+    /** {@link DiskShares#history} or {@link DiskShares#find}, at the partition's owner; answers a {@link Page}. */
     @ClassId(89)
-    public static final class ReadHistory extends Operation
-            implements Identified, PartitionAwareOperation, ReadonlyOperation {
+    public static final class Read extends Operation implements Identified, PartitionAwareOperation, ReadonlyOperation {
 
         private String accountId;
+        /** The txId of the one entry to find, or null for a page of history. */
+        private String txId;
         private long beforeSeq;
         private int limit;
         private transient Page page;
 
-        public ReadHistory() {
+        public Read() {
         }
 
-        ReadHistory(String accountId, long beforeSeq, int limit) {
+        Read(String accountId, String txId, long beforeSeq, int limit) {
             this.accountId = accountId;
+            this.txId = txId;
             this.beforeSeq = beforeSeq;
             this.limit = limit;
         }
 
         @Override
         public void run() {
-            HistoryPage[] read = {new HistoryPage(List.of(), -1)};
-            disk(this).use(store -> read[0] = store.history(getPartitionId(), accountId, beforeSeq, limit));
-            page = new Page(read[0].entries(), read[0].nextBefore());
-        }
-
-        @Override
-        public Object getResponse() {
-            return page;
-        }
-
-        @Override
-        protected void writeInternal(ObjectDataOutput out) throws IOException {
-            out.writeString(accountId);
-            out.writeLong(beforeSeq);
-            out.writeInt(limit);
-        }
-
-        @Override
-        protected void readInternal(ObjectDataInput in) throws IOException {
-            accountId = in.readString();
-            beforeSeq = in.readLong();
-            limit = in.readInt();
-        }
-    }
-
-    /** {@link DiskShares#find}, at the partition's owner; answers a {@link Page} of the entry or none. */
-    @ClassId(91)
-    public static final class FindEntry extends Operation
-            implements Identified, PartitionAwareOperation, ReadonlyOperation {
-
-        private String accountId;
-        private String txId;
-        private transient Page page;
-
-        public FindEntry() {
-        }
-
-        FindEntry(String accountId, String txId) {
-            this.accountId = accountId;
-            this.txId = txId;
-        }
-
-        @Override
-        public void run() {
-            List<StoredEntry> found = new ArrayList<>(1);
-            disk(this).use(store -> store.find(getPartitionId(), accountId, txId).ifPresent(found::add));
-            page = new Page(found, -1);
+            int partition = getPartitionId();
+            HistoryPage read = disk(this).read(store -> txId != null
+                    ? new HistoryPage(store.find(partition, accountId, txId).stream().toList(), -1)
+                    : store.history(partition, accountId, beforeSeq, limit), new HistoryPage(List.of(), -1));
+            page = new Page(read);
         }
 
         @Override
@@ -334,40 +312,59 @@ public final class DiskShares implements ManagedService, MigrationAwareService {
         protected void writeInternal(ObjectDataOutput out) throws IOException {
             out.writeString(accountId);
             out.writeString(txId);
+            out.writeLong(beforeSeq);
+            out.writeInt(limit);
         }
 
         @Override
         protected void readInternal(ObjectDataInput in) throws IOException {
             accountId = in.readString();
             txId = in.readString();
+            beforeSeq = in.readLong();
+            limit = in.readInt();
         }
     }
 
-    /** A page of history on the wire ({@link HistoryPage}). */
+    /** {@link DiskShares#rewriteEverywhere}, on one member. */
+    @ClassId(91)
+    public static final class Rewrite extends Operation implements Identified {
+
+        public Rewrite() {
+        }
+
+        @Override
+        public void run() {
+            disk(this).rewriteAll();
+        }
+    }
+
+    /** A {@link HistoryPage} on the wire. */
     @ClassId(90)
     public static final class Page implements Identified {
 
-        private List<StoredEntry> entries;
-        private long nextBefore;
+        private HistoryPage history;
 
         public Page() {
         }
 
-        Page(List<StoredEntry> entries, long nextBefore) {
-            this.entries = entries;
-            this.nextBefore = nextBefore;
+        Page(HistoryPage history) {
+            this.history = history;
+        }
+
+        HistoryPage history() {
+            return history;
         }
 
         @Override
         public void writeData(ObjectDataOutput out) throws IOException {
-            writeEntries(out, entries);
-            out.writeLong(nextBefore);
+            writeEntries(out, history.entries());
+            out.writeLong(history.nextBefore());
         }
 
         @Override
         public void readData(ObjectDataInput in) throws IOException {
-            entries = readEntries(in);
-            nextBefore = in.readLong();
+            List<StoredEntry> entries = readEntries(in);
+            history = new HistoryPage(entries, in.readLong());
         }
     }
 

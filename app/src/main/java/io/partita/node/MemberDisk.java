@@ -16,9 +16,11 @@ import org.slf4j.LoggerFactory;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * A member's own disk: the {@link JournalStore} in its directory under {@code partita.data-dir}, opened when the
@@ -53,6 +55,8 @@ public final class MemberDisk {
     private volatile boolean foundData;
     private boolean closed;
     private volatile boolean recovering;
+    /** Set when every copy this member holds must go to its disk again ({@link #rewriteAll}). */
+    private final AtomicBoolean rewrite = new AtomicBoolean(true);
 
     /** Opens nothing: two threads may build one at once ({@link PerMember}), and the one kept opens the store. */
     private MemberDisk(HazelcastInstance hazelcast) {
@@ -155,21 +159,39 @@ public final class MemberDisk {
     }
 
     /**
+     * Asks for every copy this member holds to be written to its disk again, and every partition it no longer holds to
+     * be dropped from it: after a split-brain merge, which changes maps without the ledger's entry processors. Starts
+     * set (a restarted member's disk may hold partitions it no longer holds). Any thread.
+     */
+    public void rewriteAll() {
+        rewrite.set(true);
+    }
+
+    /** Whether a {@link #rewriteAll} is due; clears it. The ledger's disk thread. */
+    public boolean takeRewrite() {
+        return rewrite.getAndSet(false);
+    }
+
+    /**
      * Runs {@code work} with the store, unless it is closed (or there is none): then it does nothing and answers false.
      * Any thread.
      */
     public boolean use(Consumer<JournalStore> work) {
+        return read(store -> {
+            work.accept(store);
+            return true;
+        }, false);
+    }
+
+    /** {@code work}'s answer with the store, or {@code ifNone} when it is closed or there is none. Any thread. */
+    public <T> T read(Function<JournalStore, T> work, T ifNone) {
         JournalStore open = store != null ? store : opened();
         if (open == null) {
-            return false;
+            return ifNone;
         }
         closing.readLock().lock();
         try {
-            if (closed) {
-                return false;
-            }
-            work.accept(open);
-            return true;
+            return closed ? ifNone : work.apply(open);
         } finally {
             closing.readLock().unlock();
         }

@@ -45,7 +45,7 @@ public final class Serialization {
         Map<Integer, Supplier<? extends IdentifiedDataSerializable>> classes = new HashMap<>();
         claim(classes, List.of(BackedUpCalls.Entries::new, ReplaceValue::new, MembershipNotice::new,
                 ClusterClock.Reading::new, RemoveValue::new, DiskShares.Share::new, DiskShares.Push::new,
-                DiskShares.ReadHistory::new, DiskShares.Page::new, DiskShares.FindEntry::new), "the node");
+                DiskShares.Read::new, DiskShares.Page::new, DiskShares.Rewrite::new), "the node");
         for (Feature feature : features) {
             claim(classes, feature.classes(), feature.getClass().getSimpleName());
         }

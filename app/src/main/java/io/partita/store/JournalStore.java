@@ -123,9 +123,9 @@ public final class JournalStore implements AutoCloseable {
     }
 
     private ColumnFamilyOptions familyOptions(boolean pointLookups) {
-        // Index and filter blocks are partitioned (a small top level, pinned, over 4 KiB partitions that the cache holds
-        // like data blocks): whole ones grow with their file, and one larger than a shard of the cache is never cached,
-        // so every lookup would read it from the file again (a 2 million key file's filter is 2.5 MB).
+        // Index and filter blocks are partitioned (a small top level, pinned, over 4 KiB partitions that the cache
+        // holds like data blocks): whole ones grow with their file, and one larger than a shard of the cache is never
+        // cached, so every lookup would read it from the file again (a 2 million key file's filter is 2.5 MB).
         BlockBasedTableConfig table = new BlockBasedTableConfig().setBlockCache(cache)
                 .setCacheIndexAndFilterBlocks(true).setCacheIndexAndFilterBlocksWithHighPriority(true)
                 .setPinL0FilterAndIndexBlocksInCache(true).setPinTopLevelIndexAndFilter(true)
@@ -166,25 +166,6 @@ public final class JournalStore implements AutoCloseable {
     public void writeNow(int partition, List<StoredEntry> entries, List<StoredRecord> records, boolean hold) {
         GroupCommitter.Write write = encode(partition, entries, records, hold);
         try (WriteBatch batch = new WriteBatch()) {
-            write.addTo(batch);
-            db.write(settings.durability() == Durability.FSYNC ? syncedWrite : flushedWrite, batch);
-        } catch (RocksDBException e) {
-            throw new StoreFailure("write failed", e);
-        }
-    }
-
-    /**
-     * Replaces, now and atomically, every entry this store holds of {@code partition} (with their txId and retention
-     * records) by {@code entries}: a whole share from the partition's holder, which is what this member holds of it
-     * from now on. Entries this disk kept from an earlier time it held the partition (the other side of a network
-     * split, say) would otherwise stay and pass for transactions this copy recorded. Records are left as they are.
-     */
-    public void replaceEntries(int partition, List<StoredEntry> entries) {
-        GroupCommitter.Write write = encode(partition, entries, List.of(), false);
-        try (WriteBatch batch = new WriteBatch()) {
-            for (int family = ENTRIES; family <= EXPIRY; family++) {
-                batch.deleteRange(families.get(family), Keys.partition(partition), Keys.partitionEnd(partition));
-            }
             write.addTo(batch);
             db.write(settings.durability() == Durability.FSYNC ? syncedWrite : flushedWrite, batch);
         } catch (RocksDBException e) {

@@ -12,7 +12,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -104,7 +103,8 @@ class DiskHistoryTest {
     private static void awaitBalanced(TestCluster cluster, HazelcastInstance joined) {
         cluster.awaitSize(2);
         await("a copy of every partition on the joined member").atMost(Duration.ofSeconds(60)).until(() ->
-                IntStream.range(0, 271).allMatch(partition -> MemberDisk.of(joined).holdsReplica(partition, 1)));
+                IntStream.range(0, HazelcastConfigs.PARTITION_COUNT)
+                        .allMatch(partition -> MemberDisk.of(joined).holdsReplica(partition, 1)));
         cluster.awaitSafe();
     }
 
@@ -120,22 +120,25 @@ class DiskHistoryTest {
 
     /** Every balance; every old transaction in its account's history once; each sent again, answered from the first. */
     private void assertEverythingServed(TestAccess.Services ledger) {
-        for (Map.Entry<String, Long> account : expected.entrySet()) {
-            String id = account.getKey();
-            long balance = account.getValue() + 100 - (1 + 2 + 3);
-            assertEquals(balance, ledger.accounts().find(id).toCompletableFuture().join().orElseThrow().balance(), id);
+        for (String id : expected.keySet()) {
+            assertEquals(balance(id), ledger.accounts().find(id).toCompletableFuture().join().orElseThrow().balance(),
+                    id);
             List<String> history = ledger.accounts().journal(id, 1_000).stream().map(JournalEntry::txId).toList();
             String n = id.substring("acc-".length());
             assertEquals(List.of("new-" + n, "old-" + n + "-2", "old-" + n + "-1", "old-" + n + "-0"), history, id);
         }
-        List<String> ids = new ArrayList<>(old.keySet());
-        for (String txId : ids) {
+        for (String txId : old.keySet()) {
             String id = "acc-" + txId.split("-")[1];
             TxOutcome again = apply(ledger.transactions(), id, old.get(txId), TxOutcome.Kind.REPLAYED);
             assertEquals(txId, again.entry().txId());
         }
-        expected.forEach((id, opening) -> assertEquals(opening + 100 - 6,
+        expected.keySet().forEach(id -> assertEquals(balance(id),
                 ledger.accounts().find(id).toCompletableFuture().join().orElseThrow().balance(), id));
+    }
+
+    /** The account's opening, less its three old debits (1, 2 and 3), plus its new credit of 100. */
+    private long balance(String id) {
+        return expected.get(id) - (1 + 2 + 3) + 100;
     }
 
     private static TxOutcome apply(TransactionService transactions, String accountId, TxRequest request,

@@ -73,7 +73,8 @@ class ExactlyOnceClusterTest {
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void shouldLoseNothingWhenAMemberCrashesBeforeItsJournalWrite() throws Exception {
         PartitaProperties.Journal slowWriter =
-                new PartitaProperties.Journal(Duration.ofHours(24), 100_000, Duration.ofSeconds(20), Duration.ofHours(1), Duration.ofMinutes(1));
+                new PartitaProperties.Journal(Duration.ofHours(24), 100_000, Duration.ofSeconds(20), Duration.ofHours(1),
+                        Duration.ofMinutes(1));
         try (TestCluster cluster = TestCluster.start(3, slowWriter)) {
             LedgerLoad load = LedgerLoad.opened(cluster, 60, 1_500, 0.2, 3);
             load.run(8);

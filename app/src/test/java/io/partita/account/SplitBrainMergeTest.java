@@ -9,7 +9,9 @@ import io.partita.support.Ports;
 import io.partita.support.TestProperties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -23,6 +25,7 @@ import java.util.stream.IntStream;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -31,13 +34,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the same accounts, and then one learns the other's address: Hazelcast's split-brain handler finds the other cluster
  * and merges the smaller into the larger through the ledger's merge policies. Afterwards every transaction either side
  * acknowledged must be in its account once, with the balance they explain, answer a retry as it first answered, and
- * reach the journal; an account both sides debited past its limit must be reported as a conflict.
+ * reach the journal; an account both sides debited past its limit must be reported as a conflict. Both members keep
+ * their data on disk, and each disk must hold every one of them after the merge.
  *
  * <p>Each side records more on one account than a tail holds ({@link JournalSettings#MAX_HELD}), and waits until its
  * tail has let the oldest go (the journal holds them): the merge must still count every one.
  */
 class SplitBrainMergeTest {
 
+    @TempDir
+    Path dataDir;
 
     private static final int POSTED_A = JournalSettings.MAX_HELD + 20;
     private static final int POSTED_B = JournalSettings.MAX_HELD + 10;
@@ -49,12 +55,12 @@ class SplitBrainMergeTest {
         int portA = Ports.free();
         int portB = Ports.free();
         // Meant to have 2 members: each side alone holds its tails' newest entries for the merge.
-        Config configA = HazelcastConfigs.memberConfig(TestProperties.withClusterSize(
-                TestProperties.tcp(clusterName, portA, List.of("127.0.0.1:" + portA), 0), 2), "http://127.0.0.1:0",
-                        AllFeatures.LIST);
-        Config configB = HazelcastConfigs.memberConfig(TestProperties.withClusterSize(
-                TestProperties.tcp(clusterName, portB, List.of("127.0.0.1:" + portB), 0), 2), "http://127.0.0.1:0",
-                        AllFeatures.LIST);
+        Config configA = HazelcastConfigs.memberConfig(TestProperties.durable(TestProperties.withClusterSize(
+                TestProperties.tcp(clusterName, portA, List.of("127.0.0.1:" + portA), 0), 2), dataDir, "a"),
+                "http://127.0.0.1:0", AllFeatures.LIST);
+        Config configB = HazelcastConfigs.memberConfig(TestProperties.durable(TestProperties.withClusterSize(
+                TestProperties.tcp(clusterName, portB, List.of("127.0.0.1:" + portB), 0), 2), dataDir, "b"),
+                "http://127.0.0.1:0", AllFeatures.LIST);
         List<HazelcastInstance> started = new ArrayList<>();
         try {
             HazelcastInstance a = Members.start(configA, AllFeatures.LIST);
@@ -140,6 +146,21 @@ class SplitBrainMergeTest {
                         .collect(Collectors.toSet());
                 assertTrue(fromOtherSide.equals(txIds("a-", POSTED_A)) || fromOtherSide.equals(txIds("b-", POSTED_B)),
                         fromOtherSide::toString);
+            });
+
+            // Each member's own disk holds every acknowledged transaction, so a stop of both now loses nothing: the
+            // merge put values into the maps of the side it merged into, owner's and backup's, without the ledger's
+            // entry processors, which write them to disk.
+            answers.put("same", same);
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+                for (HazelcastInstance member : started) {
+                    for (Map.Entry<String, TxOutcome> answer : answers.entrySet()) {
+                        String accountId = answer.getValue().entry().accountId();
+                        int partition = member.getPartitionService().getPartition(accountId).getPartitionId();
+                        assertNotNull(MemberLedger.of(member).onOwnDisk(partition, accountId, answer.getKey()),
+                                answer.getKey() + " on the disk of " + member.getName());
+                    }
+                }
             });
         } finally {
             started.forEach(member -> member.getLifecycleService().terminate());

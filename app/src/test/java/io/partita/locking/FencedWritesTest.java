@@ -24,6 +24,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -92,7 +93,8 @@ class FencedWritesTest {
             partitioned(id, TxRequest.of("c-2", TxType.CREDIT, 1, AT));
         });
         FencedWrites writer = new FencedWrites(hook.on(AccountFeature.accounts(member)), hook
-                .on(AccountFeature.journal(member)), null);
+                .on(AccountFeature.journal(member)),
+                (accountId, txId) -> CompletableFuture.completedFuture(Optional.empty()));
 
         TxOutcome retried = writer.apply(1, id, debit, Deadline.after(Duration.ofSeconds(30)));
 

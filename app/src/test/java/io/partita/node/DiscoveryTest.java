@@ -45,7 +45,8 @@ class DiscoveryTest {
                 new PartitaProperties.Network("127.0.0.1", Ports.free(), "224.2.2.3", multicastPort),
                 1, Duration.ofSeconds(15), null, TestProperties.cp(0),
                 new PartitaProperties.Processing(ProcessingMode.PARTITIONED),
-                new PartitaProperties.Journal(Duration.ofHours(1), 64, Duration.ofMillis(50), Duration.ofSeconds(2), Duration.ofMinutes(1)), TestProperties.transfers(),
+                new PartitaProperties.Journal(Duration.ofHours(1), 64, Duration.ofMillis(50), Duration.ofSeconds(2),
+                        Duration.ofMinutes(1)), TestProperties.transfers(),
                 Duration.ofSeconds(10), 0, 1, 1, TestProperties.NO_GROUPS, Durability.MEMORY, "partita-data", null);
         return HazelcastConfigs.memberConfig(properties, "http://127.0.0.1:0", AllFeatures.LIST);
     }
@@ -73,7 +74,8 @@ class DiscoveryTest {
                 new PartitaProperties.Network("any", 5701, "224.2.2.3", 54327),
                 1, Duration.ofSeconds(15), null, TestProperties.cp(0),
                 new PartitaProperties.Processing(ProcessingMode.PARTITIONED),
-                new PartitaProperties.Journal(Duration.ofHours(1), 64, Duration.ofMillis(50), Duration.ofSeconds(2), Duration.ofMinutes(1)), TestProperties.transfers(),
+                new PartitaProperties.Journal(Duration.ofHours(1), 64, Duration.ofMillis(50), Duration.ofSeconds(2),
+                        Duration.ofMinutes(1)), TestProperties.transfers(),
                 Duration.ofSeconds(10), 0, 1, 1, TestProperties.NO_GROUPS, Durability.MEMORY, "partita-data", null);
     }
 }

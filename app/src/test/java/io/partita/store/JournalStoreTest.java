@@ -80,24 +80,6 @@ class JournalStoreTest {
     }
 
     @Test
-    void shouldReplaceWhatItHeldOfAPartitionByAWholeShare() throws Exception {
-        try (JournalStore store = open("m1")) {
-            await(store.append(3, List.of(new StoredEntry("a-1", 5, "other-side", 1_000, new byte[] {1}),
-                    new StoredEntry("a-1", 6, "other-side-2", 1_001, new byte[] {2}))));
-            await(store.append(4, List.of(new StoredEntry("a-2", 1, "elsewhere", 1_000, new byte[] {3}))));
-
-            store.replaceEntries(3, List.of(new StoredEntry("a-1", 5, "holder", 1_002, new byte[] {4})));
-
-            assertTrue(store.find(3, "a-1", "other-side").isEmpty());
-            assertTrue(store.find(3, "a-1", "other-side-2").isEmpty());
-            assertEquals(1_002, store.find(3, "a-1", "holder").orElseThrow().at());
-            assertEquals(List.of(5L), store.history(3, "a-1", Long.MAX_VALUE, 10).entries().stream()
-                    .map(StoredEntry::seq).toList());
-            assertEquals(1_000, store.find(4, "a-2", "elsewhere").orElseThrow().at());
-        }
-    }
-
-    @Test
     void shouldAddOnlyTheEntriesItLacksFromAnotherDisksCopy() throws Exception {
         try (JournalStore store = open("m1")) {
             await(store.append(3, List.of(new StoredEntry("a-1", 5, "live", 1_000, new byte[] {1}))));

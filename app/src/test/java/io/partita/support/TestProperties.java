@@ -30,7 +30,8 @@ public final class TestProperties {
 
     /** The journal writer as shipped: 24 h retention, 64 entries or 50 ms per flush, a sweep every 2 s. */
     public static PartitaProperties.Journal journal() {
-        return new PartitaProperties.Journal(Duration.ofHours(24), 64, Duration.ofMillis(50), Duration.ofSeconds(2), Duration.ofMinutes(1));
+        return new PartitaProperties.Journal(Duration.ofHours(24), 64, Duration.ofMillis(50), Duration.ofSeconds(2),
+                Duration.ofMinutes(1));
     }
 
     /** No partition groups: a partition's copies on any two members, as by default. */
