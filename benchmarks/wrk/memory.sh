@@ -59,16 +59,11 @@ echo "highest heap after GC: $maxheap; rate first 5 min $first, last 5 min $last
 grep -q "OutOfMemoryError" "$dir/node.log" && echo "OutOfMemoryError: yes" || echo "OutOfMemoryError: no"
 # An account's version counts every transaction it recorded; its history pages through all of them (the run is
 # shorter than the retention).
+# shellcheck source=../nodes.sh
+. benchmarks/nodes.sh
 for a in 0 1 2; do
     version=$(curl -s "localhost:$PORT/accounts/w-$a" | { grep -o '"version":[0-9]*' || true; } | cut -d: -f2)
-    count=0; before=9223372036854775807
-    while :; do
-        seqs=$(curl -s "localhost:$PORT/accounts/w-$a/transactions?limit=1000&before=$before" \
-            | { grep -o '"seq":[0-9]*' || true; } | cut -d: -f2)
-        [ -z "$seqs" ] && break
-        count=$((count + $(echo "$seqs" | wc -l))); before=$(echo "$seqs" | tail -1)
-    done
-    echo "w-$a: version $version, history entries $count"
+    echo "w-$a: version $version, history entries $(history_entries "http://localhost:$PORT" "w-$a")"
 done
 kill "$node"; wait "$node" 2>/dev/null || true
 rm -rf "$dir"

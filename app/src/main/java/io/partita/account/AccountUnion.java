@@ -39,7 +39,7 @@ final class AccountUnion {
         List<JournalEntry> appended = new ArrayList<>();
         for (JournalEntry theirs : merging.tailEntries(accountId)) {
             if (joined.recorded(accountId, theirs.txId()) != null
-                    || host.known(partition, accountId, theirs.txId()) != null) {
+                    || host.known(partition, accountId, theirs.txId(), joined.version()) != null) {
                 continue;
             }
             long seq = joined.version() + 1;

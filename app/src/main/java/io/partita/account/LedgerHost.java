@@ -19,9 +19,12 @@ public interface LedgerHost {
     /**
      * The entry recorded on {@code accountId} under {@code txId} within the retention, or null: the exactly-once check
      * beyond the account's tail. The journal map's, or, for one older than the map keeps, the member's disk's (which
-     * keeps the whole retention).
+     * keeps the whole retention), if the account counts it: its seq is at most {@code version}, the account's. A disk
+     * can hold an entry its account in the cluster does not count: after a stop of every node, a copy that went
+     * further than the one the cluster put back first (the owner wrote it, its backup had not, so no client heard of
+     * it); that entry is the copy's to add when it is joined, or a retry's to record.
      */
-    default JournalEntry known(int partition, String accountId, String txId) {
+    default JournalEntry known(int partition, String accountId, String txId, long version) {
         return journaled(partition, accountId, txId);
     }
 

@@ -41,9 +41,12 @@ public final class LedgerWrites {
         return host.journaled(partition, accountId, txId);
     }
 
-    /** The entry recorded on the account under {@code txId} within the retention, beyond its tail, or null. */
-    public JournalEntry known(int partition, String accountId, String txId) {
-        return host.known(partition, accountId, txId);
+    /**
+     * The entry recorded on the account under {@code txId} within the retention, beyond its tail, that the account at
+     * {@code version} counts, or null ({@link LedgerHost#known}).
+     */
+    public JournalEntry known(int partition, String accountId, String txId, long version) {
+        return host.known(partition, accountId, txId, version);
     }
 
     /** Whether the partition lost its data; an absent account may then exist elsewhere. */
@@ -53,7 +56,8 @@ public final class LedgerWrites {
 
     /** The ledger's decision on {@code request}, looking the txId up in the account's tail and journal. */
     public Ledger.Decision decide(int partition, String accountId, Account account, TxRequest request) {
-        return Ledger.decide(accountId, account, request, txId -> host.known(partition, accountId, txId));
+        return Ledger.decide(accountId, account, request, txId -> host.known(partition, accountId, txId,
+                account == null ? 0 : account.version()));
     }
 
     /**

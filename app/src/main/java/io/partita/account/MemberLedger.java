@@ -84,9 +84,13 @@ public final class MemberLedger implements LedgerHost {
     }
 
     @Override
-    public JournalEntry known(int partition, String accountId, String txId) {
+    public JournalEntry known(int partition, String accountId, String txId, long version) {
         JournalEntry journaled = journaled(partition, accountId, txId);
-        return journaled != null ? journaled : disk.find(partition, accountId, txId);
+        if (journaled != null) {
+            return journaled;
+        }
+        JournalEntry onDisk = disk.find(partition, accountId, txId);
+        return onDisk != null && onDisk.seq() <= version ? onDisk : null;
     }
 
     @Override

@@ -65,7 +65,7 @@ final class ApplyJob extends LedgerProcessor<JobStep, ApplyJob> implements Field
         if (account.hasSeenJob(runKey)) {
             JournalEntry previous = account.recorded(accountId, JobRules.txId(jobId, run));
             if (previous == null) {
-                previous = ledger.known(partition, accountId, JobRules.txId(jobId, run));
+                previous = ledger.known(partition, accountId, JobRules.txId(jobId, run), account.version());
             }
             return previous != null && JobRules.isMovementOf(previous, spec, jobId)
                     ? JobStep.replayed(previous) : JobStep.skipped();

@@ -82,7 +82,7 @@ public final class FencedWrite extends LedgerProcessor<String, FencedWrite> impl
             return Result.MOVED.name();
         }
         if (current.recorded(mapEntry.getKey(), entry.txId()) != null
-                || ledger.known(partition, mapEntry.getKey(), entry.txId()) != null) {
+                || ledger.known(partition, mapEntry.getKey(), entry.txId(), current.version()) != null) {
             return Result.DUPLICATE.name();
         }
         ledger.record(mapEntry, partition, current, current.record(entry).withFence(fence), List.of(entry), fence,

@@ -80,7 +80,9 @@ final class FencedWrites {
                 if (record != null || !lookOnDisk) {
                     return record == null ? null : record.entry(key);
                 }
-                return deadline.await(disk.apply(accountId, txId)).map(JournalEntry::of).orElse(null);
+                // Only an entry the account counts (see LedgerHost.known).
+                return deadline.await(disk.apply(accountId, txId)).filter(stored -> stored.seq() <= account.version())
+                        .map(JournalEntry::of).orElse(null);
             });
             if (decision.recorded() == null) {
                 return decision.outcome();

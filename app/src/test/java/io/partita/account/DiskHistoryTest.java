@@ -21,6 +21,7 @@ import java.util.stream.IntStream;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 /**
  * With the journal on disk the journal map keeps only its last minutes, and the disks keep the whole retention: a
@@ -64,6 +65,15 @@ class DiskHistoryTest {
             }
             TestAccess.awaitOnlyOnDisk(cluster.member(0), now - HOUR / 2);
             assertEverythingServed(ledger);
+
+            // The disk answers for a txId only what the account counts: at a version below the entry's seq (a copy
+            // put back that is behind the disk's), the entry is not known, so a join or a retry records it.
+            HazelcastInstance member0 = cluster.member(0);
+            int partition = member0.getPartitionService().getPartition("acc-2").getPartitionId();
+            JournalEntry oldest = MemberLedger.of(member0).known(partition, "acc-2", "old-2-0", Long.MAX_VALUE);
+            assertEquals(1, oldest.seq(), "the first transaction of acc-2, on disk only");
+            assertEquals(oldest, MemberLedger.of(member0).known(partition, "acc-2", "old-2-0", 1));
+            assertNull(MemberLedger.of(member0).known(partition, "acc-2", "old-2-0", 0));
 
             // Paged: the newest two, then the two before them, then the last one.
             List<JournalEntry> first = ledger.accounts().journal("acc-1", Long.MAX_VALUE, 2);
