@@ -32,6 +32,12 @@ start_all() {
     done
 }
 
+accounts() {
+    for i in 0 1 2; do
+        curl -s "localhost:$((BASE_PORT + i))/prometheus"
+    done | awk '/^partita_map_entries\{map="accounts",replica="primary"\}/ {s += $2} END {printf "%d", s}'
+}
+
 written() {
     for i in 0 1 2; do
         curl -s "localhost:$((BASE_PORT + i))/prometheus"
@@ -43,19 +49,31 @@ await_ready 180 "${ports[@]}"
 url="http://127.0.0.1:$BASE_PORT"
 echo "== 3 nodes in $dir, -Xmx$HEAP: opening $ACCOUNTS accounts"
 started=$SECONDS
-ACCOUNTS=$ACCOUNTS THREADS=2 wrk -t2 -c16 -d3600s -s benchmarks/wrk/accounts.lua "$url" > /dev/null
-echo "opened in $((SECONDS - started)) s; recording $ENTRIES entries in batches of 1,000"
+ACCOUNTS=$ACCOUNTS THREADS=2 wrk -t2 -c16 -d36000s -s benchmarks/wrk/accounts.lua "$url" > /dev/null &
+load=$!
+# Until all are there, or the count stands still (an open that failed is not sent again).
+previous=-1
+while :; do
+    sleep 5
+    now=$(accounts)
+    if [ "$now" -ge "$ACCOUNTS" ] || [ "$now" -eq "$previous" ]; then
+        break
+    fi
+    previous=$now
+done
+kill "$load"; wait "$load" 2> /dev/null || true; load=
+echo "$(accounts) opened in $((SECONDS - started)) s; recording $ENTRIES entries in batches of 1,000"
 started=$SECONDS
 ACCOUNTS=$ACCOUNTS wrk -t2 -c4 -d36000s -s benchmarks/wrk/batches.lua "$url" > /dev/null 2>&1 &
 load=$!
 while [ "$(written)" -lt "$ENTRIES" ]; do sleep 5; done
 kill "$load"; wait "$load" 2> /dev/null || true; load=
 echo "$(written) entries recorded in $((SECONDS - started)) s"
-for a in 0 1 2; do
-    curl -s "$url/accounts/w-$a" | grep -o '"version":[0-9]*' > "$dir/w-$a.before"
+for a in 1 2 3; do
+    curl -s "$url/accounts/w-$a" | { grep -o '"version":[0-9]*' || echo "not readable"; } > "$dir/w-$a.before"
 done
 sleep 2
-du -sh "$dir"/partita-data/* | sed 's/^/disk: /'
+du -sh "$dir"/partita-data/* | sed 's/^/disk: /' || true
 echo "== kill -9 of all three"
 for i in 0 1 2; do
     kill -9 "${pids[$i]}"
@@ -71,8 +89,8 @@ for i in 0 1 2; do
     curl -s "localhost:$((BASE_PORT + i))/cluster" | python3 -c \
         "import json,sys; d=json.load(sys.stdin)['durability']; print('n$i:', d)"
 done
-for a in 0 1 2; do
-    now=$(curl -s "$url/accounts/w-$a" | grep -o '"version":[0-9]*')
+for a in 1 2 3; do
+    now=$(curl -s "$url/accounts/w-$a" | { grep -o '"version":[0-9]*' || echo "not readable"; })
     echo "w-$a: before the kill $(cat "$dir/w-$a.before"), after $now, history entries $(history_entries "$url" "w-$a")"
 done
 for i in 0 1 2; do
