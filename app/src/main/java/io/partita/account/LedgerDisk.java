@@ -31,7 +31,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -206,13 +205,17 @@ final class LedgerDisk {
         disk.use(store -> store.writeNow(partition, entries, record, false));
     }
 
-    /** The entry this member's disk holds under {@code txId} for {@code accountId}, or null (none in memory mode). */
+    /**
+     * The entry this member's disk holds under {@code txId} for {@code accountId} with a seq at most {@code throughSeq},
+     * or null (none in memory mode).
+     */
     @Nullable
-    JournalEntry find(int partition, String accountId, String txId) {
+    JournalEntry find(int partition, String accountId, String txId, long throughSeq) {
         if (!disk.onDisk()) {
             return null;
         }
-        return disk.read(store -> store.find(partition, accountId, txId).map(JournalEntry::of).orElse(null), null);
+        return disk.read(store -> store.find(partition, accountId, txId, throughSeq).map(JournalEntry::of)
+                .orElse(null), null);
     }
 
     private void run() {
@@ -317,13 +320,7 @@ final class LedgerDisk {
     private void push(int partition, List<StoredEntry> entries) {
         for (int from = 0; from < entries.size(); from += PUSH_CHUNK) {
             List<StoredEntry> chunk = List.copyOf(entries.subList(from, Math.min(entries.size(), from + PUSH_CHUNK)));
-            Members.repeatUntilDone(() -> {
-                try {
-                    DiskShares.push(hazelcast, partition, chunk).join();
-                } catch (CompletionException e) {
-                    throw e.getCause() instanceof RuntimeException cause ? cause : e;
-                }
-            });
+            Members.repeatUntilDone(() -> DiskShares.push(hazelcast, partition, chunk));
         }
     }
 

@@ -86,11 +86,7 @@ public final class MemberLedger implements LedgerHost {
     @Override
     public JournalEntry known(int partition, String accountId, String txId, long version) {
         JournalEntry journaled = journaled(partition, accountId, txId);
-        if (journaled != null) {
-            return journaled;
-        }
-        JournalEntry onDisk = disk.find(partition, accountId, txId);
-        return onDisk != null && onDisk.seq() <= version ? onDisk : null;
+        return journaled != null ? journaled : disk.find(partition, accountId, txId, version);
     }
 
     @Override
@@ -115,7 +111,7 @@ public final class MemberLedger implements LedgerHost {
 
     /** The entry this member's own disk holds under {@code txId} for {@code accountId}, or null. */
     JournalEntry onOwnDisk(int partition, String accountId, String txId) {
-        return disk.find(partition, accountId, txId);
+        return disk.find(partition, accountId, txId, Long.MAX_VALUE);
     }
 
     /** Whether this member's disk holds exactly the partitions it holds a copy of now ({@link LedgerDisk#settled}). */

@@ -17,7 +17,6 @@ import io.partita.store.StoredEntry;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
-import java.util.function.BiFunction;
 
 /**
  * Read, check, write: one transaction on one account by a thread that holds the account's lock with {@code fence}.
@@ -50,15 +49,21 @@ final class FencedWrites {
     private final IMap<String, Account> accounts;
     private final IMap<JournalKey, JournalRecord> journal;
     /** The owner's disk, by account and txId: entries older than the journal map keeps (none in memory mode). */
-    private final BiFunction<String, String, CompletionStage<Optional<StoredEntry>>> disk;
+    private final DiskLookup disk;
+
+    /** The owner's disk: the entry under a txId that an account at {@code throughSeq} counts ({@code DiskShares.find}). */
+    @FunctionalInterface
+    interface DiskLookup {
+        CompletionStage<Optional<StoredEntry>> find(String accountId, String txId, long throughSeq);
+    }
 
     FencedWrites(HazelcastInstance hazelcast) {
         this(AccountFeature.accounts(hazelcast), AccountFeature.journal(hazelcast),
-                (accountId, txId) -> DiskShares.find(hazelcast, accountId, txId));
+                (accountId, txId, throughSeq) -> DiskShares.find(hazelcast, accountId, txId, throughSeq));
     }
 
     FencedWrites(IMap<String, Account> accounts, IMap<JournalKey, JournalRecord> journal,
-                 BiFunction<String, String, CompletionStage<Optional<StoredEntry>>> disk) {
+                 DiskLookup disk) {
         this.accounts = accounts;
         this.journal = journal;
         this.disk = disk;
@@ -80,9 +85,8 @@ final class FencedWrites {
                 if (record != null || !lookOnDisk) {
                     return record == null ? null : record.entry(key);
                 }
-                // Only an entry the account counts (see LedgerHost.known).
-                return deadline.await(disk.apply(accountId, txId)).filter(stored -> stored.seq() <= account.version())
-                        .map(JournalEntry::of).orElse(null);
+                return deadline.await(disk.find(accountId, txId, account.version())).map(JournalEntry::of)
+                        .orElse(null);
             });
             if (decision.recorded() == null) {
                 return decision.outcome();

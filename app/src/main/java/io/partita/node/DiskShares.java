@@ -73,10 +73,11 @@ public final class DiskShares implements ManagedService, MigrationAwareService {
      * Writes {@code entries} of {@code partition} to the disks of the partition's owner and backups, except where an
      * account and seq is held already ({@code JournalStore.writeAbsent}); the calling member's disk is left alone.
      */
-    public static CompletableFuture<Object> push(HazelcastInstance hazelcast, int partition,
-                                                 List<StoredEntry> entries) {
+    public static void push(HazelcastInstance hazelcast, int partition, List<StoredEntry> entries) {
         UUID local = hazelcast.getCluster().getLocalMember().getUuid();
-        return invoke(hazelcast, new Push(entries, local), partition);
+        // Waited for on the caller's thread (the ledger's disk thread); a failure is thrown as the grid threw it.
+        Internals.nodeEngine(hazelcast).getOperationService()
+                .invokeOnPartition(SERVICE_NAME, new Push(entries, local), partition).joinInternal();
     }
 
     /**
@@ -89,11 +90,14 @@ public final class DiskShares implements ManagedService, MigrationAwareService {
                 accountId)).thenApply(Page::history);
     }
 
-    /** The entry recorded on {@code accountId} under {@code txId}, if its owner's disk holds it. */
+    /**
+     * The entry recorded on {@code accountId} under {@code txId} with a seq at most {@code throughSeq}, if its owner's
+     * disk holds it ({@code JournalStore.find}).
+     */
     public static CompletableFuture<Optional<StoredEntry>> find(HazelcastInstance hazelcast, String accountId,
-                                                               String txId) {
-        return DiskShares.<Page>invoke(hazelcast, new Read(accountId, txId, 0, 1), partitionOf(hazelcast, accountId))
-                .thenApply(page -> page.history().entries().stream().findFirst());
+                                                               String txId, long throughSeq) {
+        return DiskShares.<Page>invoke(hazelcast, new Read(accountId, txId, throughSeq, 1),
+                partitionOf(hazelcast, accountId)).thenApply(page -> page.history().entries().stream().findFirst());
     }
 
     /**
@@ -280,17 +284,18 @@ public final class DiskShares implements ManagedService, MigrationAwareService {
         private String accountId;
         /** The txId of the one entry to find, or null for a page of history. */
         private String txId;
-        private long beforeSeq;
+        /** A page's entries are below it; the entry found is at most it. */
+        private long seq;
         private int limit;
         private transient Page page;
 
         public Read() {
         }
 
-        Read(String accountId, String txId, long beforeSeq, int limit) {
+        Read(String accountId, String txId, long seq, int limit) {
             this.accountId = accountId;
             this.txId = txId;
-            this.beforeSeq = beforeSeq;
+            this.seq = seq;
             this.limit = limit;
         }
 
@@ -298,8 +303,8 @@ public final class DiskShares implements ManagedService, MigrationAwareService {
         public void run() {
             int partition = getPartitionId();
             HistoryPage read = disk(this).read(store -> txId != null
-                    ? new HistoryPage(store.find(partition, accountId, txId).stream().toList(), -1)
-                    : store.history(partition, accountId, beforeSeq, limit), new HistoryPage(List.of(), -1));
+                    ? new HistoryPage(store.find(partition, accountId, txId, seq).stream().toList(), -1)
+                    : store.history(partition, accountId, seq, limit), new HistoryPage(List.of(), -1));
             page = new Page(read);
         }
 
@@ -312,7 +317,7 @@ public final class DiskShares implements ManagedService, MigrationAwareService {
         protected void writeInternal(ObjectDataOutput out) throws IOException {
             out.writeString(accountId);
             out.writeString(txId);
-            out.writeLong(beforeSeq);
+            out.writeLong(seq);
             out.writeInt(limit);
         }
 
@@ -320,7 +325,7 @@ public final class DiskShares implements ManagedService, MigrationAwareService {
         protected void readInternal(ObjectDataInput in) throws IOException {
             accountId = in.readString();
             txId = in.readString();
-            beforeSeq = in.readLong();
+            seq = in.readLong();
             limit = in.readInt();
         }
     }

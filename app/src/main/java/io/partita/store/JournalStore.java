@@ -293,14 +293,15 @@ public final class JournalStore implements AutoCloseable {
     /**
      * The entry of {@code accountId} recorded under {@code txId}, if the store holds it: the exactly-once check. A txId
      * that is not there costs the bloom filters of the txId family (in the cache) and the memtables, as a rule no read
-     * from disk; one that is there costs two reads of a block.
+     * from disk; one that is there costs two reads of a block. Only an entry with a seq at most {@code throughSeq}: what
+     * an account at that version counts (a disk may hold entries beyond it; see {@code account.LedgerHost#known}).
      */
-    public Optional<StoredEntry> find(int partition, String accountId, String txId) {
+    public Optional<StoredEntry> find(int partition, String accountId, String txId, long throughSeq) {
         byte[] account = Keys.id(accountId);
         byte[] tx = Keys.id(txId);
         try {
             byte[] seq = db.get(families.get(TXIDS), Keys.txId(partition, account, tx));
-            if (seq == null) {
+            if (seq == null || Keys.longAt(seq, 0) > throughSeq) {
                 return Optional.empty();
             }
             byte[] key = Keys.entry(partition, account, Keys.longAt(seq, 0));

@@ -94,7 +94,7 @@ class FencedWritesTest {
         });
         FencedWrites writer = new FencedWrites(hook.on(AccountFeature.accounts(member)), hook
                 .on(AccountFeature.journal(member)),
-                (accountId, txId) -> CompletableFuture.completedFuture(Optional.empty()));
+                (accountId, txId, throughSeq) -> CompletableFuture.completedFuture(Optional.empty()));
 
         TxOutcome retried = writer.apply(1, id, debit, Deadline.after(Duration.ofSeconds(30)));
 

@@ -57,7 +57,7 @@ class GroupCommitTest {
             assertTrue(sync.entered.await(10, TimeUnit.SECONDS));
 
             // Written to the engine already (the sync comes after the write), but not acknowledged.
-            assertTrue(store.find(1, "a-1", "tx-a-1-0").isPresent());
+            assertTrue(store.find(1, "a-1", "tx-a-1-0", Long.MAX_VALUE).isPresent());
             assertFalse(first.isDone());
 
             sync.release.countDown();
@@ -118,7 +118,7 @@ class GroupCommitTest {
             sync.release.countDown();
             CompletableFuture.allOf(queued.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
             assertTrue(syncing.isDone());
-            assertTrue(store.find(1, "a-4", "tx-a-4-0").isEmpty());
+            assertTrue(store.find(1, "a-4", "tx-a-4-0", Long.MAX_VALUE).isEmpty());
         }
     }
 

@@ -61,10 +61,10 @@ class JournalStoreTest {
         try (JournalStore store = open("m1")) {
             await(store.append(3, Entries.range("a-1", 0, 99, 1_000)));
 
-            assertEquals(Entries.entry("a-1", 42, 1_042), store.find(3, "a-1", "tx-a-1-42").orElseThrow());
-            assertTrue(store.find(3, "a-1", "tx-a-1-100").isEmpty());
-            assertTrue(store.find(3, "a-2", "tx-a-1-42").isEmpty());
-            assertTrue(store.find(4, "a-1", "tx-a-1-42").isEmpty());
+            assertEquals(Entries.entry("a-1", 42, 1_042), store.find(3, "a-1", "tx-a-1-42", Long.MAX_VALUE).orElseThrow());
+            assertTrue(store.find(3, "a-1", "tx-a-1-100", Long.MAX_VALUE).isEmpty());
+            assertTrue(store.find(3, "a-2", "tx-a-1-42", Long.MAX_VALUE).isEmpty());
+            assertTrue(store.find(4, "a-1", "tx-a-1-42", Long.MAX_VALUE).isEmpty());
         }
     }
 
@@ -74,8 +74,8 @@ class JournalStoreTest {
             await(store.append(3, List.of(new StoredEntry("a-1", 5, "first", 1_000, new byte[] {1}))));
             await(store.append(3, List.of(new StoredEntry("a-1", 5, "second", 1_001, new byte[] {2}))));
 
-            assertTrue(store.find(3, "a-1", "first").isEmpty());
-            assertEquals(1_001, store.find(3, "a-1", "second").orElseThrow().at());
+            assertTrue(store.find(3, "a-1", "first", Long.MAX_VALUE).isEmpty());
+            assertEquals(1_001, store.find(3, "a-1", "second", Long.MAX_VALUE).orElseThrow().at());
         }
     }
 
@@ -88,9 +88,9 @@ class JournalStoreTest {
                     new StoredEntry("a-1", 5, "stale", 950, new byte[] {5})));
 
             assertEquals(1, written);
-            assertEquals(900, store.find(3, "a-1", "older").orElseThrow().at());
-            assertEquals(1_000, store.find(3, "a-1", "live").orElseThrow().at());
-            assertTrue(store.find(3, "a-1", "stale").isEmpty());
+            assertEquals(900, store.find(3, "a-1", "older", Long.MAX_VALUE).orElseThrow().at());
+            assertEquals(1_000, store.find(3, "a-1", "live", Long.MAX_VALUE).orElseThrow().at());
+            assertTrue(store.find(3, "a-1", "stale", Long.MAX_VALUE).isEmpty());
             assertEquals(List.of(5L, 4L), store.history(3, "a-1", Long.MAX_VALUE, 10).entries().stream()
                     .map(StoredEntry::seq).toList());
         }
@@ -111,8 +111,8 @@ class JournalStoreTest {
                 HistoryPage all = store.history(partition, account, Long.MAX_VALUE, 1_000);
                 assertEquals(50, all.entries().size());
                 assertEquals(50, all.entries().get(49).seq());
-                assertTrue(store.find(partition, account, "tx-" + account + "-49").isEmpty());
-                assertTrue(store.find(partition, account, "tx-" + account + "-50").isPresent());
+                assertTrue(store.find(partition, account, "tx-" + account + "-49", Long.MAX_VALUE).isEmpty());
+                assertTrue(store.find(partition, account, "tx-" + account + "-50", Long.MAX_VALUE).isPresent());
             }
             assertEquals(0, store.expireBefore(10_050));
         }
@@ -137,7 +137,7 @@ class JournalStoreTest {
             assertEquals(List.of(64, 64, 64, 58), chunkSizes);
             assertEquals(from.history(11, "a-1", Long.MAX_VALUE, 1_000), to.history(11, "a-1", Long.MAX_VALUE, 1_000));
             assertEquals(from.history(11, "b-2", Long.MAX_VALUE, 1_000), to.history(11, "b-2", Long.MAX_VALUE, 1_000));
-            assertTrue(to.find(11, "b-2", "tx-b-2-7").isPresent());
+            assertTrue(to.find(11, "b-2", "tx-b-2-7", Long.MAX_VALUE).isPresent());
             assertEquals(List.of(), to.history(12, "c-3", Long.MAX_VALUE, 10).entries());
             // The txId and expiry records were rebuilt on import: retention deletes there too.
             assertEquals(2 * 50, to.expireBefore(1_050));
@@ -155,7 +155,7 @@ class JournalStoreTest {
             await(store.dropPartition(10));
 
             assertTrue(store.history(10, "a-10", Long.MAX_VALUE, 100).entries().isEmpty());
-            assertTrue(store.find(10, "a-10", "tx-a-10-3").isEmpty());
+            assertTrue(store.find(10, "a-10", "tx-a-10-3", Long.MAX_VALUE).isEmpty());
             assertEquals(10, store.history(9, "a-9", Long.MAX_VALUE, 100).entries().size());
             assertEquals(10, store.history(11, "a-11", Long.MAX_VALUE, 100).entries().size());
             BitSet held = new BitSet();

@@ -54,7 +54,7 @@ class StoreCrashTest {
         try (JournalStore store = JournalStore.open(StoreSettings.of(dir, Durability.FLUSH))) {
             for (long batch : acknowledged) {
                 for (StoredEntry entry : Writer.batch(batch)) {
-                    assertEquals(entry, store.find(Writer.PARTITION, entry.accountId(), entry.txId()).orElse(null));
+                    assertEquals(entry, store.find(Writer.PARTITION, entry.accountId(), entry.txId(), Long.MAX_VALUE).orElse(null));
                 }
             }
         }
