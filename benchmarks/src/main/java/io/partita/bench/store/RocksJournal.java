@@ -31,7 +31,7 @@ final class RocksJournal implements JournalEngine {
 
     @Override
     public boolean contains(int partition, String accountId, String txId) {
-        return store.find(partition, accountId, txId).isPresent();
+        return store.find(partition, accountId, txId, Long.MAX_VALUE).isPresent();
     }
 
     @Override
