@@ -116,7 +116,17 @@ public final class PartitionSentinels {
         return lostEvents.get();
     }
 
+    /**
+     * Hazelcast reports a partition lost whenever replicas up to {@code getLostBackupCount()} left at once; the data is
+     * gone only when that reaches the sentinel's (and the ledger's) backup count. Below it a backup was promoted.
+     */
     private void partitionLost(PartitionLostEvent event) {
+        int backups = hazelcast.getConfig().getMapConfig(MAP).getBackupCount();
+        if (event.getLostBackupCount() < backups) {
+            LOG.debug("Partition {} lost replicas up to index {}; a backup took over, no data was lost",
+                    event.getPartitionId(), event.getLostBackupCount());
+            return;
+        }
         lostEvents.incrementAndGet();
         LOG.error("Partition {} lost every copy of its data (lost replica index {}); its accounts answer 503 "
                         + "partition-lost until a merge brings the data back or an operator restores it",

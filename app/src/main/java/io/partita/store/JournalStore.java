@@ -180,16 +180,37 @@ public final class JournalStore implements AutoCloseable {
      * partition (its partition thread), so that nothing is written between the check and the write.
      */
     public int writeAbsent(int partition, List<StoredEntry> entries) {
+        // One walk of an iterator over the entries' keys in order, rather than a read per entry: where this disk holds
+        // a run of them (another copy of the same history), the walk steps from one to the next; where it holds none,
+        // one seek passes over them all.
+        byte[][] keys = new byte[entries.size()][];
+        Integer[] order = new Integer[keys.length];
+        for (int i = 0; i < keys.length; i++) {
+            StoredEntry entry = entries.get(i);
+            keys[i] = Keys.entry(partition, Keys.id(entry.accountId()), entry.seq());
+            order[i] = i;
+        }
+        Arrays.sort(order, (a, b) -> Arrays.compareUnsigned(keys[a], keys[b]));
         List<StoredEntry> absent = new ArrayList<>(entries.size());
-        try {
-            for (StoredEntry entry : entries) {
-                byte[] key = Keys.entry(partition, Keys.id(entry.accountId()), entry.seq());
-                if (db.get(families.get(ENTRIES), key) == null) {
-                    absent.add(entry);
+        try (Slice upper = new Slice(Keys.partitionEnd(partition));
+             ReadOptions options = new ReadOptions().setIterateUpperBound(upper).setFillCache(false);
+             RocksIterator it = db.newIterator(families.get(ENTRIES), options)) {
+            boolean sought = false;
+            for (int i : order) {
+                byte[] key = keys[i];
+                int steps = 0;
+                while (sought && it.isValid() && Arrays.compareUnsigned(it.key(), key) < 0 && steps++ < 4) {
+                    it.next();
+                }
+                if (!sought || it.isValid() && Arrays.compareUnsigned(it.key(), key) < 0) {
+                    it.seek(key);
+                    sought = true;
+                }
+                if (!it.isValid() || !Arrays.equals(it.key(), key)) {
+                    absent.add(entries.get(i));
                 }
             }
-        } catch (RocksDBException e) {
-            throw new StoreFailure("read failed", e);
+            check(it);
         }
         if (!absent.isEmpty()) {
             writeNow(partition, absent, List.of(), false);

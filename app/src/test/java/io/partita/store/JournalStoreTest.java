@@ -6,7 +6,9 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.Collections;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -93,6 +95,32 @@ class JournalStoreTest {
             assertTrue(store.find(3, "a-1", "stale", Long.MAX_VALUE).isEmpty());
             assertEquals(List.of(5L, 4L), store.history(3, "a-1", Long.MAX_VALUE, 10).entries().stream()
                     .map(StoredEntry::seq).toList());
+        }
+    }
+
+    @Test
+    void shouldAddEveryEntryItLacksAmongRunsItHoldsWhateverTheOrderTheyCome() throws Exception {
+        try (JournalStore store = open("m1")) {
+            // Held: a-1 seqs 10..19 and 30..39, a-3 seqs 0..49; a neighbouring partition holds a-2 whole.
+            await(store.append(3, Entries.range("a-1", 10, 19, 1_000)));
+            await(store.append(3, Entries.range("a-1", 30, 39, 1_000)));
+            await(store.append(3, Entries.range("a-3", 0, 49, 1_000)));
+            await(store.append(4, Entries.range("a-2", 0, 49, 1_000)));
+            List<StoredEntry> copy = new ArrayList<>();
+            for (String account : List.of("a-1", "a-2", "a-3", "a-4")) {
+                copy.addAll(Entries.range(account, 0, 49, 1_000));
+            }
+            Collections.shuffle(copy, new Random(7));
+
+            int written = store.writeAbsent(3, copy);
+
+            // a-1 lacked 30 of its 50, a-2 (on partition 3) and a-4 all 50, a-3 none.
+            assertEquals(30 + 50 + 50, written);
+            for (String account : List.of("a-1", "a-2", "a-3", "a-4")) {
+                assertEquals(50, store.history(3, account, Long.MAX_VALUE, 100).entries().size(), account);
+            }
+            assertEquals(50, store.history(4, "a-2", Long.MAX_VALUE, 100).entries().size());
+            assertEquals(0, store.writeAbsent(3, copy));
         }
     }
 
