@@ -24,8 +24,8 @@ import java.util.UUID;
  * ({@link SilentPeers}). (Two classes extend Hazelcast's internal SPI instead, as its own services do: {@link
  * BackedUpCalls}' operation and {@link DiskShares}, a migration-aware service with its operations.) The first two
  * are O(1) reads of structures the member keeps anyway, which is what makes the partition views cheap with a
- * million accounts (the public alternatives scan the entries). Hazelcast is pinned at 5.4.0, so these calls cannot move under us; if an upgrade breaks them,
- * it breaks here and {@code PartitionViewsTest} says so.
+ * million accounts (the public alternatives scan the entries). Hazelcast is pinned at 5.4.0, so these calls cannot
+ * move under us; if an upgrade breaks them, it breaks here and {@code PartitionViewsTest} says so.
  * <b>Threads:</b> called on an executor thread of the member it reads, never on a partition thread. A record store's
  * size is read without the partition thread's ordering, so it may be a moment old, which a view tolerates.
  */
@@ -35,7 +35,8 @@ public final class Internals {
     }
 
     private static HazelcastInstanceImpl member(HazelcastInstance hazelcast) {
-        return hazelcast instanceof HazelcastInstanceProxy proxy ? proxy.getOriginal() : (HazelcastInstanceImpl) hazelcast;
+        return hazelcast instanceof HazelcastInstanceProxy proxy ? proxy.getOriginal()
+                : (HazelcastInstanceImpl) hazelcast;
     }
 
     public static NodeEngineImpl nodeEngine(HazelcastInstance hazelcast) {

@@ -1,7 +1,6 @@
 package io.partita.web;
 
 import io.micronaut.context.annotation.Value;
-import io.partita.node.HeapPressure;
 import io.partita.refusal.Refusal;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
@@ -16,9 +15,9 @@ import java.util.function.Supplier;
 /**
  * Back-pressure: at most {@code partita.max-in-flight} transactions are under way on this node at once (a batch
  * counts each of its items, a transfer its two steps). Past that a request is answered 503 with {@code Retry-After}
- * at once, so an overloaded node sheds load instead of queueing it without bound. The same answer comes while the heap
- * is nearly full after a collection ({@link HeapPressure}): the node refuses work rather than thrash or die of it;
- * and while a {@link Backlog} is past its bound (the journal writer is behind).
+ * at once, so an overloaded node sheds load instead of queueing it without bound. The same answer comes while any
+ * {@link Backlog} refuses work: the heap is nearly full after a collection ({@link MemoryBacklog}), or the journal
+ * writer is behind.
  * <b>Threads:</b> permits are taken on the request thread and given back when the work's own stage completes, on
  * whatever thread completes it; they are one {@link Semaphore}. The caller gets a copy of that stage, so a caller that
  * stops waiting early (a timeout on the answer) does not give the permits back while the work still runs: they are
@@ -29,7 +28,6 @@ public class InFlightLimit {
 
     private final int max;
     private final Semaphore permits;
-    private final HeapPressure heap = HeapPressure.jvm();
     private final List<Backlog> backlogs;
 
     @Inject
@@ -44,15 +42,10 @@ public class InFlightLimit {
     }
 
     public <T> CompletionStage<T> run(int count, Supplier<CompletionStage<T>> work) {
-        if (heap.pressed()) {
-            return CompletableFuture.failedFuture(Refusal.unavailable("This node's memory is nearly full (heap at "
-                    + Math.round(heap.afterLastCollection() * 100) + "% of its maximum after the last collection). "
-                    + "Retry shortly, or on another node.", Duration.ofSeconds(2)));
-        }
         for (Backlog backlog : backlogs) {
             String refusal = backlog.refusal();
             if (refusal != null) {
-                return CompletableFuture.failedFuture(Refusal.unavailable(refusal, Duration.ofSeconds(1)));
+                return CompletableFuture.failedFuture(Refusal.unavailable(refusal, backlog.retryAfter()));
             }
         }
         if (!permits.tryAcquire(count)) {

@@ -3,6 +3,7 @@ package io.partita.web;
 import io.partita.refusal.Refusal;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -62,6 +63,30 @@ class InFlightLimitTest {
         assertFalse(started.get());
         assertEquals(3, limit.available());
         assertEquals("ran", limit.run(1, () -> CompletableFuture.completedFuture("ran")).toCompletableFuture().join());
+    }
+
+    @Test
+    void shouldTellTheRefusedClientToWaitAsLongAsTheRefusingBacklogSays() {
+        Backlog memory = new Backlog() {
+            @Override
+            public String refusal() {
+                return "memory is nearly full";
+            }
+
+            @Override
+            public Duration retryAfter() {
+                return Duration.ofSeconds(2);
+            }
+        };
+        InFlightLimit limit = new InFlightLimit(3, List.of(() -> null, memory));
+
+        CompletionException failure = assertThrows(CompletionException.class, () -> limit.run(1,
+                () -> CompletableFuture.completedFuture("ran")).toCompletableFuture().join());
+
+        Refusal answer = (Refusal) failure.getCause();
+        assertEquals("memory is nearly full", answer.getMessage());
+        assertEquals(2, answer.retryAfter().toSeconds());
+        assertEquals(3, limit.available());
     }
 
     @Test
