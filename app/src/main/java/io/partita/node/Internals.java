@@ -6,6 +6,9 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.instance.EndpointQualifier;
 import com.hazelcast.instance.impl.HazelcastInstanceImpl;
 import com.hazelcast.instance.impl.HazelcastInstanceProxy;
+import com.hazelcast.internal.metrics.MetricDescriptor;
+import com.hazelcast.internal.metrics.MetricDescriptorConstants;
+import com.hazelcast.internal.metrics.collectors.MetricsCollector;
 import com.hazelcast.internal.partition.InternalPartition;
 import com.hazelcast.internal.partition.PartitionReplica;
 import com.hazelcast.internal.server.ServerConnectionManager;
@@ -20,12 +23,13 @@ import java.util.UUID;
 
 /**
  * The one place that reads Hazelcast's internal state, which the public API does not cover: the size of one
- * partition's part of a map, the backup replicas of a partition, and the member's connections to other members
- * ({@link SilentPeers}). (Two classes extend Hazelcast's internal SPI instead, as its own services do: {@link
- * BackedUpCalls}' operation and {@link DiskShares}, a migration-aware service with its operations.) The first two
- * are O(1) reads of structures the member keeps anyway, which is what makes the partition views cheap with a
- * million accounts (the public alternatives scan the entries). Hazelcast is pinned at 5.4.0, so these calls cannot
- * move under us; if an upgrade breaks them, it breaks here and {@code PartitionViewsTest} says so.
+ * partition's part of a map, the backup replicas of a partition, the member's connections to other members
+ * ({@link SilentPeers}), and how many operations other members sent it ({@link #operationsReceived}). (Two classes
+ * extend Hazelcast's internal SPI instead, as its own services do: {@link BackedUpCalls}' operation and
+ * {@link DiskShares}, a migration-aware service with its operations.) The first two are O(1) reads of structures
+ * the member keeps anyway, which is what makes the partition views cheap with a million accounts (the public
+ * alternatives scan the entries). Hazelcast is pinned at 5.4.0, so these calls cannot move under us; if an upgrade
+ * breaks them, it breaks here and {@code PartitionViewsTest} says so.
  * <b>Threads:</b> called on an executor thread of the member it reads, never on a partition thread. A record store's
  * size is read without the partition thread's ordering, so it may be a moment old, which a view tolerates.
  */
@@ -37,6 +41,40 @@ public final class Internals {
     private static HazelcastInstanceImpl member(HazelcastInstance hazelcast) {
         return hazelcast instanceof HazelcastInstanceProxy proxy ? proxy.getOriginal()
                 : (HazelcastInstanceImpl) hazelcast;
+    }
+
+    /**
+     * Operations other members sent this member and its operation threads ran since it started: calls forwarded to a
+     * partition's owner, backups, migrations and the like (Hazelcast's {@code operation.thread} metric
+     * {@code completedPacketCount}), without the priority threads' heartbeats and cluster bookkeeping.
+     */
+    public static long operationsReceived(HazelcastInstance hazelcast) {
+        long[] received = new long[1];
+        nodeEngine(hazelcast).getMetricsRegistry().collect(new MetricsCollector() {
+            @Override
+            public void collectLong(MetricDescriptor descriptor, long value) {
+                if (MetricDescriptorConstants.OPERATION_PREFIX_THREAD.equals(descriptor.prefix())
+                        && MetricDescriptorConstants.OPERATION_METRIC_THREAD_COMPLETED_PACKET_COUNT
+                        .equals(descriptor.metric())
+                        && (descriptor.discriminatorValue() == null
+                        || !descriptor.discriminatorValue().contains("priority"))) {
+                    received[0] += value;
+                }
+            }
+
+            @Override
+            public void collectDouble(MetricDescriptor descriptor, double value) {
+            }
+
+            @Override
+            public void collectException(MetricDescriptor descriptor, Exception e) {
+            }
+
+            @Override
+            public void collectNoValue(MetricDescriptor descriptor) {
+            }
+        });
+        return received[0];
     }
 
     public static NodeEngineImpl nodeEngine(HazelcastInstance hazelcast) {

@@ -6,6 +6,7 @@ import com.hazelcast.partition.Partition;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.annotation.Context;
 import io.partita.account.AccountFeature;
+import io.partita.node.Internals;
 
 import java.util.function.ToDoubleFunction;
 
@@ -14,7 +15,9 @@ import java.util.function.ToDoubleFunction;
  * {@code partita_cluster_members}, {@code partita_cluster_safe} (1 or 0), {@code partita_map_entries{map,replica}}
  * (this member's primary and backup entries of each map), and the cluster-wide migration counters of
  * {@link MigrationTracker}: {@code partita_migrations_completed_total}, {@code partita_migrations_failed_total},
- * {@code partita_partitions_moved_total}, {@code partita_migrations_in_flight}.
+ * {@code partita_partitions_moved_total}, {@code partita_migrations_in_flight}; and
+ * {@code partita_member_operations_received_total}, the operations other members sent this one (forwarded calls,
+ * backups, migrations), which divided by the transactions gives member-to-member traffic per transaction.
  * <b>Threads:</b> every value is read when Prometheus scrapes, on the HTTP thread serving the scrape, from tables and
  * statistics the member keeps (O(partitions), never O(entries)); whether the cluster is safe is
  * {@link ClusterSafety}'s last answer, not a round trip to every member per scrape.
@@ -48,6 +51,9 @@ class ClusterMeters {
                 "Changes of a partition's primary owner since this node joined");
         Meters.gauge(registry, "partita.migrations.in.flight", migrations, MigrationTracker::inFlight,
                 "Migrations of the running migration process not yet completed");
+        Meters.counter(registry, "partita.member.operations.received", hazelcast,
+                guarded(h -> Internals.operationsReceived(h)),
+                "Operations other members sent this member: forwarded calls, backups, migrations");
     }
 
     private static double ownedPartitions(HazelcastInstance hazelcast) {

@@ -227,6 +227,21 @@ final class PartitaHttpLedger implements PeerLedger {
     }
 
     @Override
+    public long memberOperations() throws IOException, InterruptedException {
+        long sum = 0;
+        for (URI node : nodes.urls()) {
+            String metrics = http.send(HttpRequest.newBuilder(node.resolve("/prometheus")).timeout(TIMEOUT).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            for (String line : metrics.split("\n")) {
+                if (line.startsWith("partita_member_operations_received_total ")) {
+                    sum += (long) Double.parseDouble(line.substring(line.indexOf(' ') + 1).trim());
+                }
+            }
+        }
+        return sum;
+    }
+
+    @Override
     public String describe() throws IOException, InterruptedException {
         HttpResponse<String> cluster = http.send(HttpRequest.newBuilder(nodes.urls().get(0).resolve("/cluster"))
                 .timeout(TIMEOUT).build(), HttpResponse.BodyHandlers.ofString());

@@ -35,6 +35,15 @@ interface PeerLedger extends AutoCloseable {
         return false;
     }
 
+    /**
+     * Operations the system's server processes sent one another so far (Partita's
+     * {@code partita_member_operations_received_total}, summed over its nodes), or -1 for a system that has none to
+     * count. Read at the start and end of the measured window, and divided by its transactions.
+     */
+    default long memberOperations() throws Exception {
+        return -1;
+    }
+
     /** What the system holds, read after every session has finished. */
     ServerState state() throws Exception;
 

@@ -103,6 +103,7 @@ final class Trial {
             Map<Long, Long> serverBefore = Cpu.processes(pids);
             long selfBefore = Cpu.self();
             long clientBefore = clientCpu(clients);
+            long operationsBefore = ledger.memberOperations();
             // The window in a flight recording, named <system>/<accounts> for the profile tool's --phase.
             Throughput.PhaseEvent event = new Throughput.PhaseEvent();
             event.phase = name + "/" + accounts;
@@ -121,6 +122,7 @@ final class Trial {
             long selfSpent = Cpu.self() - selfBefore;
             pids.addAll(ledger.serverPids());
             Map<Long, Long> serverAfter = Cpu.processes(pids);
+            long operations = operationsBefore < 0 ? -1 : ledger.memberOperations() - operationsBefore;
             phase.set(STOPPED);
 
             for (Thread client : clients) {
@@ -137,12 +139,18 @@ final class Trial {
             long checking = System.nanoTime();
             String checked = tally.verify(ledger.state(), accounts);
             System.out.printf(Locale.ROOT, "  read back and checked in %.1f s%n", seconds(checking));
+            if (operations >= 0) {
+                System.out.printf(Locale.ROOT, "  %.2f member-to-member operations per transaction%n",
+                        operations / (double) Math.max(1, count));
+            }
             double systemCores = (ledger.inProcess() ? selfSpent - clientSpent : Cpu.spent(serverBefore, serverAfter))
                     / 1e9 / elapsed;
             double clientCores = (ledger.inProcess() ? clientSpent : selfSpent) / 1e9 / elapsed;
             return new Outcome(elapsed, count, count / elapsed, latencies.getValueAtPercentile(50) / 1e6,
                     latencies.getValueAtPercentile(99) / 1e6, systemCores, clientCores, tally.transactions(),
-                    tally.rejected(), tally.repeats(), retries, checked, described);
+                    tally.rejected(), tally.repeats(), retries, checked, operations < 0 ? described
+                    : String.format(Locale.ROOT, "%s; %.2f member-to-member operations per transaction", described,
+                    operations / (double) Math.max(1, count)));
         } finally {
             phase.set(STOPPED);
             for (Thread client : clients) {
