@@ -2,6 +2,7 @@ package io.partita.bench.peers;
 
 import io.micronaut.json.JsonMapper;
 import io.micronaut.json.tree.JsonNode;
+import io.partita.client.JournalLine;
 import io.partita.client.PartitaClient;
 import io.partita.client.TxResult;
 import io.partita.client.TxType;
@@ -36,16 +37,17 @@ import java.util.concurrent.atomic.LongAdder;
  * CPU per call than the node (see benchmarks/results/http-client-20261126.txt); the peers table of 2026-11-25
  * measured that client, not the node.
  *
- * <p>Cores: the node processes'. The correctness check reads the nodes back with {@code POST /sql} (the accounts'
- * count and balances, the journal's rows, rejections and applied amounts) once the journal holds one row per
- * recorded transaction (the sum of the accounts' versions), and per account with the nodes' own AUDIT job (balance
- * equal to opening plus the account's applied journal lines).
+ * <p>Cores: the node processes'. The correctness check reads the nodes back: the accounts' count and balances with
+ * {@code POST /sql}, the journal's rows, rejections and applied amounts from each touched account's history through
+ * the client (on a durable node the journal map, which SQL reads, holds only its last seconds), and per account with
+ * the nodes' own AUDIT job (balance equal to opening plus the account's applied journal lines).
  */
 final class PartitaHttpLedger implements PeerLedger {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
     private static final Duration JOURNAL_TIMEOUT = Duration.ofMinutes(2);
     private static final int MAX_ATTEMPTS = 10;
+    private static final int HISTORY_PAGE = 1_000;
 
     private final int size;
     private final boolean routed;
@@ -159,24 +161,32 @@ final class PartitaHttpLedger implements PeerLedger {
 
     @Override
     public ServerState state() throws Exception {
-        long deadline = System.nanoTime() + JOURNAL_TIMEOUT.toNanos();
-        long recorded;
-        long rows;
-        // The journal writers copy recorded entries to the journal within moments (a sweep every few seconds takes
-        // any left behind); until then an entry is in its account's tail.
-        do {
-            recorded = sql("SELECT COALESCE(SUM(\"version\"), 0) FROM \"accounts\"").get(0).get(0).getLongValue();
-            rows = sql("SELECT COUNT(*) FROM \"journal\"").get(0).get(0).getLongValue();
-            if (rows == recorded || System.nanoTime() > deadline) {
-                break;
+        // The journal over the whole retention is each account's history (GET /accounts/{id}/transactions, which
+        // reads the owner's disk too): the journal map, and with it SQL, holds only its last seconds on a durable
+        // node. Every account a transaction reached has a version above 0.
+        List<JsonNode> touched = sql("SELECT \"id\", \"version\" FROM \"accounts\" WHERE \"version\" > 0");
+        long rows = 0;
+        long rejected = 0;
+        long appliedSum = 0;
+        for (JsonNode row : touched) {
+            String id = row.get(0).getStringValue();
+            long before = Long.MAX_VALUE;
+            while (true) {
+                List<JournalLine> page = routedClient.journal(id, before, HISTORY_PAGE);
+                for (JournalLine line : page) {
+                    rows++;
+                    if ("REJECTED".equals(line.status())) {
+                        rejected++;
+                    } else if ("APPLIED".equals(line.status())) {
+                        appliedSum += "DEBIT".equals(line.type()) ? -line.amount() : line.amount();
+                    }
+                    before = Math.min(before, line.seq());
+                }
+                if (page.size() < HISTORY_PAGE) {
+                    break;
+                }
             }
-            Thread.sleep(500);
-        } while (true);
-        long rejected = sql("SELECT COUNT(*) FROM \"journal\" WHERE \"status\" = 'REJECTED'").get(0).get(0)
-                .getLongValue();
-        long appliedSum = sql("SELECT COALESCE(SUM(CASE WHEN \"type\" = 'DEBIT' THEN -\"amount\" "
-                + "ELSE \"amount\" END), 0) FROM \"journal\" WHERE \"status\" = 'APPLIED'").get(0).get(0)
-                .getLongValue();
+        }
         JsonNode totals = sql("SELECT COUNT(*), COALESCE(SUM(\"balance\"), 0) FROM \"accounts\"").get(0);
         long accounts = totals.get(0).getLongValue();
         long balances = totals.get(1).getLongValue();
