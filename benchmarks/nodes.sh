@@ -35,3 +35,13 @@ history_entries() {
     done
     echo "$count"
 }
+
+# metric_sum METRIC PORT...: the sum over the nodes on PORT... of the /prometheus lines that start with METRIC (a
+# name, with its labels when it has some), as a whole number.
+metric_sum() {
+    local metric=$1
+    shift
+    for port in "$@"; do
+        curl -s "localhost:$port/prometheus"
+    done | awk -v m="$metric" 'index($0, m) == 1 {s += $NF} END {printf "%d", s}'
+}

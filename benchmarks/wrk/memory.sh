@@ -9,6 +9,8 @@
 #   bash benchmarks/wrk/memory.sh      # MINUTES=20 ACCOUNTS=10000 MODE=flush HEAP=1g by default
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# shellcheck source=../nodes.sh
+. benchmarks/nodes.sh
 MINUTES=${MINUTES:-20}
 ACCOUNTS=${ACCOUNTS:-10000}
 MODE=${MODE:-flush}
@@ -31,7 +33,7 @@ seq 0 $((ACCOUNTS - 1)) | xargs -P 8 -I{} curl -fs -o /dev/null -XPOST "localhos
     -H 'Content-Type: application/json' -d '{"id":"w-{}","balance":1000000000}'
 # Transactions recorded and journaled: a batch refused with 503 (memory, or the journal writer behind) counts nothing.
 applied() {
-    curl -s "localhost:$PORT/prometheus" | awk '/^partita_journal_written_total/ {s += $2} END {printf "%d", s}'
+    metric_sum partita_journal_written_total "$PORT"
 }
 heap() {
     curl -s "localhost:$PORT/health/readiness" | grep -o '"heapAfterLastCollection":[0-9.]*' | cut -d: -f2
@@ -59,8 +61,6 @@ echo "highest heap after GC: $maxheap; rate first 5 min $first, last 5 min $last
 grep -q "OutOfMemoryError" "$dir/node.log" && echo "OutOfMemoryError: yes" || echo "OutOfMemoryError: no"
 # An account's version counts every transaction it recorded; its history pages through all of them (the run is
 # shorter than the retention).
-# shellcheck source=../nodes.sh
-. benchmarks/nodes.sh
 for a in 0 1 2; do
     version=$(curl -s "localhost:$PORT/accounts/w-$a" | { grep -o '"version":[0-9]*' || true; } | cut -d: -f2)
     echo "w-$a: version $version, history entries $(history_entries "http://localhost:$PORT" "w-$a")"

@@ -41,15 +41,11 @@ start_all() {
 }
 
 accounts() {
-    for i in 0 1 2; do
-        curl -s "localhost:$((BASE_PORT + i))/prometheus"
-    done | awk '/^partita_map_entries\{map="accounts",replica="primary"\}/ {s += $2} END {printf "%d", s}'
+    metric_sum 'partita_map_entries{map="accounts",replica="primary"}' "${ports[@]}"
 }
 
 written() {
-    for i in 0 1 2; do
-        curl -s "localhost:$((BASE_PORT + i))/prometheus"
-    done | awk '/^partita_journal_written_total/ {s += $2} END {printf "%d", s}'
+    metric_sum partita_journal_written_total "${ports[@]}"
 }
 
 url="http://127.0.0.1:$BASE_PORT"

@@ -164,7 +164,7 @@ final class PartitaHttpLedger implements PeerLedger {
         // The journal over the whole retention is each account's history (GET /accounts/{id}/transactions, which
         // reads the owner's disk too): the journal map, and with it SQL, holds only its last seconds on a durable
         // node. Every account a transaction reached has a version above 0.
-        List<JsonNode> touched = sql("SELECT \"id\", \"version\" FROM \"accounts\" WHERE \"version\" > 0");
+        List<JsonNode> touched = sql("SELECT \"id\" FROM \"accounts\" WHERE \"version\" > 0");
         long rows = 0;
         long rejected = 0;
         long appliedSum = 0;

@@ -122,7 +122,8 @@ final class Trial {
             long selfSpent = Cpu.self() - selfBefore;
             pids.addAll(ledger.serverPids());
             Map<Long, Long> serverAfter = Cpu.processes(pids);
-            long operations = operationsBefore < 0 ? -1 : ledger.memberOperations() - operationsBefore;
+            double operationsPerTx = operationsBefore < 0 ? Double.NaN
+                    : (ledger.memberOperations() - operationsBefore) / (double) Math.max(1, count);
             phase.set(STOPPED);
 
             for (Thread client : clients) {
@@ -139,18 +140,18 @@ final class Trial {
             long checking = System.nanoTime();
             String checked = tally.verify(ledger.state(), accounts);
             System.out.printf(Locale.ROOT, "  read back and checked in %.1f s%n", seconds(checking));
-            if (operations >= 0) {
+            if (!Double.isNaN(operationsPerTx)) {
+                described = String.format(Locale.ROOT, "%s; %.2f member-to-member operations per transaction",
+                        described, operationsPerTx);
                 System.out.printf(Locale.ROOT, "  %.2f member-to-member operations per transaction%n",
-                        operations / (double) Math.max(1, count));
+                        operationsPerTx);
             }
             double systemCores = (ledger.inProcess() ? selfSpent - clientSpent : Cpu.spent(serverBefore, serverAfter))
                     / 1e9 / elapsed;
             double clientCores = (ledger.inProcess() ? clientSpent : selfSpent) / 1e9 / elapsed;
             return new Outcome(elapsed, count, count / elapsed, latencies.getValueAtPercentile(50) / 1e6,
                     latencies.getValueAtPercentile(99) / 1e6, systemCores, clientCores, tally.transactions(),
-                    tally.rejected(), tally.repeats(), retries, checked, operations < 0 ? described
-                    : String.format(Locale.ROOT, "%s; %.2f member-to-member operations per transaction", described,
-                    operations / (double) Math.max(1, count)));
+                    tally.rejected(), tally.repeats(), retries, checked, described);
         } finally {
             phase.set(STOPPED);
             for (Thread client : clients) {
