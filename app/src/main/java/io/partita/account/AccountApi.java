@@ -12,9 +12,8 @@ import jakarta.validation.constraints.Pattern;
 
 import java.math.BigDecimal;
 import java.time.Instant;
-import java.util.List;
 
-/** The bodies of the account API (API.md, "Accounts and transactions"). */
+/** The bodies of the account API (app/README.md, "The API in brief"). */
 final class AccountApi {
 
     /*

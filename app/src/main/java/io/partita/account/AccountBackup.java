@@ -8,7 +8,6 @@ import com.hazelcast.nio.ObjectDataOutput;
 import io.partita.node.ClassId;
 import io.partita.node.FieldList;
 import io.partita.node.Fields;
-import io.partita.node.Wire;
 
 import java.io.IOException;
 import java.util.HashSet;

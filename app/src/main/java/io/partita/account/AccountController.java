@@ -4,11 +4,7 @@ import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.partition.Partition;
 import com.hazelcast.partition.PartitionService;
-import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpResponse;
-import io.micronaut.http.HttpStatus;
-import io.micronaut.http.MediaType;
-import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.annotation.Body;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
@@ -26,7 +22,6 @@ import jakarta.validation.constraints.Pattern;
 
 import java.util.List;
 import java.util.concurrent.CompletionStage;
-import java.util.function.ToIntFunction;
 
 /**
  * Accounts and their journals over HTTP; every call may land on any node.

@@ -21,8 +21,8 @@ public final class AccountMergePolicy extends MemberMergePolicy<Account> {
             return merging.getRawValue();
         }
         String accountId = (String) merging.getKey();
-        Account theirs = merging.getValue();
-        Account ours = existing.getValue();
+        Account theirs = merging.getDeserializedValue();
+        Account ours = existing.getDeserializedValue();
         if (theirs == null) {
             return existing.getRawValue();
         }

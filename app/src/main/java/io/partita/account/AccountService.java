@@ -12,15 +12,12 @@ import io.partita.node.PartitionKeys;
 import io.partita.node.PartitionSentinels;
 import io.partita.refusal.GridFailures;
 import io.partita.refusal.Refusal;
-import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
 import java.time.Duration;
 import java.util.Comparator;
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;

@@ -8,19 +8,16 @@ import io.partita.node.HazelcastConfigs;
 import io.partita.refusal.Refusal;
 import io.partita.web.Ids;
 import io.partita.web.StrictJson;
-import jakarta.validation.Valid;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
-import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
-import jakarta.validation.constraints.Size;
 
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
 
-/** The bodies of the job API (API.md, "Jobs"); a schedule's job is a {@link JobRequest} too. */
+/** The bodies of the job API (app/README.md, "Jobs and schedules"); a schedule's job is a {@link JobRequest} too. */
 public final class JobApi {
 
     static final String MAX_RATE = "10000";

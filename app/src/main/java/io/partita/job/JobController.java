@@ -21,7 +21,6 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.Pattern;
 
 import java.util.List;
-import java.util.function.Supplier;
 
 /**
  * Jobs over HTTP. Any node accepts a job (and coordinates it) and any node answers for any job.

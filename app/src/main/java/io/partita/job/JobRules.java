@@ -30,7 +30,7 @@ final class JobRules {
     /**
      * What an account records in its list of jobs seen ({@link Account#jobs()}): the job's id and its run, so that a
      * job started under the id of one that finished and expired (partita.jobs.retention) is a new job to the account,
-     * not one it has seen. Ids cannot contain '/' (API.md), so the split is unambiguous.
+     * not one it has seen. Ids cannot contain '/' ({@link io.partita.web.Ids#PATTERN}), so the split is unambiguous.
      *
      * <p>Why a run and not keeping a used id taken: an account keeps the last {@link Account#JOBS_KEPT} jobs however
      * old they are, so an id would have to stay taken for ever, a record per job that never expires (a schedule

@@ -3,7 +3,6 @@ package io.partita.lease;
 import io.partita.node.ClassId;
 import io.partita.node.FieldList;
 import io.partita.node.Fields;
-import io.partita.node.Wire;
 
 import java.io.IOException;
 import java.util.List;

@@ -26,7 +26,7 @@ public final class Client {
     /**
      * One HTTP answer.
      *
-     * @param replayed   whether it carried {@code Idempotent-Replayed: true} (API.md: every replay of a txId does)
+     * @param replayed   whether it carried {@code Idempotent-Replayed: true} (every replay of a txId does)
      * @param retryAfter the {@code Retry-After} header, or null
      */
     record Response(int status, String body, boolean replayed, String retryAfter) {

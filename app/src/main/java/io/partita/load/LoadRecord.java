@@ -140,7 +140,7 @@ final class LoadRecord {
      * @param journals   each account's journal, newest first, as read
      * @param truncated  accounts whose journal filled the read limit (older entries may be unseen)
      * @param conflicted accounts that report a merge conflict ({@code mergeConflicts} above 0): a split-brain merge
-     *                   kept both sides' debits and left them below their overdraft limit (DESIGN.md, invariant 2)
+     *                   kept both sides' debits and left them below their overdraft limit (app/DESIGN.md, invariant 2)
      */
     record Observed(Map<String, Long> balances, Map<String, List<Entry>> journals, List<String> truncated,
                     Set<String> conflicted) {

@@ -19,7 +19,7 @@ import java.util.Map;
  * Checks a run against what the cluster acknowledged: a pure function of the client's record and the observed
  * balances and journals, so it can be fed planted faults in a unit test.
  *
- * <p>The checks (DESIGN.md, "Invariants"; API.md): every replay answered as the first call did, with
+ * <p>The checks (app/DESIGN.md, "Invariants every change keeps"; app/README.md, "The API in brief"): every replay answered as the first call did, with
  * {@code Idempotent-Replayed: true}; no operation got an answer the API does not allow for it (a 404 for an account
  * the run opened, a 409 for an id only the run uses); every acknowledged id is in the right journal exactly once with
  * the acknowledged status; no definite failure (422) was applied; an operation without an answer counts as the journal

@@ -5,7 +5,6 @@ import com.hazelcast.cp.lock.FencedLock;
 import io.partita.account.TxOutcome;
 import io.partita.account.TxRequest;
 import io.partita.node.ProcessingMode;
-import io.partita.refusal.Refusal;
 import io.partita.transaction.TransactionPath;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -65,7 +64,7 @@ public final class Held implements AutoCloseable {
      * Read, check and write one transaction on an account whose lock this holder has, on the calling thread, within
      * the deadline of the request that took the locks.
      *
-     * @throws io.partita.web.Refusal 503 when the lock turned out lost (nothing was written) or the deadline
+     * @throws io.partita.refusal.Refusal 503 when the lock turned out lost (nothing was written) or the deadline
      *                                     passed (nothing more is written)
      */
     public TxOutcome apply(String accountId, TxRequest request) {

@@ -35,7 +35,7 @@ public final class ClusterClock {
     static final long STEP_ABOVE_MILLIS = 500;
 
     private final LongSupplier nanos;
-    /** The cluster's time at {@link #anchorNanos}, and that instant on this member's monotonic clock. */
+    /** The cluster's time at {@code anchor.nanos}, and that instant on this member's monotonic clock. */
     private volatile Anchor anchor;
 
     ClusterClock(long clusterTimeNow, LongSupplier nanos) {

@@ -1,14 +1,9 @@
 package io.partita.node;
 
 import com.hazelcast.config.Config;
-import com.hazelcast.config.ExecutorConfig;
 import com.hazelcast.config.InMemoryFormat;
-import com.hazelcast.config.IndexConfig;
-import com.hazelcast.config.IndexType;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.ListenerConfig;
-import com.hazelcast.config.MapConfig;
-import com.hazelcast.config.MergePolicyConfig;
 import com.hazelcast.config.NetworkConfig;
 import com.hazelcast.config.PartitionGroupConfig;
 import com.hazelcast.config.SplitBrainProtectionConfig;

@@ -30,7 +30,7 @@ import java.util.function.LongSupplier;
  *
  * <p>The rules, all from what this member observed:
  * <ul>
- *   <li>The cluster's size when whole ({@link #expected()}) grows with every member seen; a member that announced a
+ *   <li>The cluster's size when whole ({@code expected}) grows with every member seen; a member that announced a
  *       graceful leave ({@link MembershipNotice}, sent as it starts shutting down, after which it hands its data over)
  *       takes it down by one when it is removed.</li>
  *   <li>A member removed without that notice (heartbeat timeout, suspicion, a crash, the far side of a split) is

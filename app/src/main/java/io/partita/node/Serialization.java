@@ -1,7 +1,6 @@
 package io.partita.node;
 
 import com.hazelcast.config.SerializationConfig;
-import com.hazelcast.nio.serialization.DataSerializableFactory;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 
 import java.util.HashMap;

@@ -19,8 +19,8 @@ public abstract class ValueMergePolicy<V, T extends MergingValue<V>> extends Sta
         if (existing == null || existing.getRawValue() == null) {
             return merging.getRawValue();
         }
-        V theirs = merging.getValue();
-        V ours = existing.getValue();
+        V theirs = merging.getDeserializedValue();
+        V ours = existing.getDeserializedValue();
         if (theirs == null || ours == null) {
             return ours == null ? merging.getRawValue() : existing.getRawValue();
         }

@@ -9,7 +9,7 @@ import jakarta.validation.constraints.Size;
 
 import java.util.List;
 
-/** The bodies of {@code POST /sql} (API.md, "Cluster and queries"). */
+/** The bodies of {@code POST /sql} (app/README.md, "SQL (read-only)"). */
 final class SqlApi {
 
     static final int MAX_PARAMS = 100;

@@ -13,7 +13,7 @@ import jakarta.validation.constraints.Size;
 
 import java.time.Instant;
 
-/** The bodies of the schedule API (API.md, "Jobs"). */
+/** The bodies of the schedule API (app/README.md, "Jobs and schedules"). */
 final class ScheduleApi {
 
     /** The longest cron accepted; the longest sensible 5- or 6-field expression is well under it. */

@@ -19,7 +19,7 @@ import jakarta.validation.constraints.Pattern;
 import java.math.BigDecimal;
 import java.util.List;
 
-/** The bodies of the transaction API (API.md, "Accounts and transactions"): one transaction, and batches of them. */
+/** The bodies of the transaction API (app/README.md, "The API in brief"): one transaction, and batches of them. */
 final class TransactionApi {
 
     /*

@@ -13,7 +13,7 @@ import jakarta.validation.constraints.Pattern;
 
 import java.math.BigDecimal;
 
-/** The bodies of {@code POST /transfers} (API.md, "Accounts and transactions"). */
+/** The bodies of {@code POST /transfers} (app/README.md, "The API in brief"). */
 final class TransferApi {
 
     private TransferApi() {

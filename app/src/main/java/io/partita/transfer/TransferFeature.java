@@ -14,7 +14,6 @@ import io.partita.node.Feature;
 import jakarta.inject.Singleton;
 
 import java.util.List;
-import java.util.Map;
 import java.util.function.Supplier;
 
 /**

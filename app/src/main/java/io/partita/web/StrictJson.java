@@ -16,7 +16,7 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 
 /**
- * Deserializers that take a JSON value only in the shape API.md gives it. Micronaut Serde converts between scalars
+ * Deserializers that take a JSON value only in the shape the API gives it (app/README.md). Micronaut Serde converts between scalars
  * by default: {@code "amount":"7"}, {@code "amount":true} and {@code "amount":[7]} would all become a number, and
  * {@code "txId":123} a string; for money that is a request the client did not mean. A record component marked
  * {@link Whole} or {@link Text} refuses any other shape with a 400 that names the field. A JSON null is still read as
@@ -94,7 +94,7 @@ public final class StrictJson {
         public Object deserialize(Decoder decoder, DecoderContext context, Argument<? super Object> type)
                 throws IOException {
             // The field's type without its annotations: the ordinary deserializer, not this one again.
-            Argument<Object> plain = Argument.of((Class<Object>) type.getType());
+            Argument<Object> plain = Argument.of(type.getType());
             Deserializer<?> inner = context.findDeserializer(plain).createSpecific(context, plain);
             try {
                 return inner.deserialize(decoder, context, plain);

@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The account API of API.md on a one-node cluster: every endpoint, and every class of bad input. */
+/** The account API (app/README.md, "The API in brief") on a one-node cluster: every endpoint, and every class of bad input. */
 @MicronautTest
 class AccountApiTest {
 

@@ -17,9 +17,9 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Invariants 1 to 4 on real members: 16 threads post 5,000 debits and credits over 100 accounts, a fifth of them
- * retried, and every balance, answer and journal entry is checked afterwards; and a member that crashes with entries
- * it recorded but never wrote to the journal.
+ * Invariants 1 to 4 (app/DESIGN.md) on real members: 16 threads post 5,000 debits and credits over 100 accounts, a
+ * fifth of them retried, and every balance, answer and journal entry is checked afterwards; and a member that crashes
+ * with entries it recorded but never wrote to the journal.
  */
 class ExactlyOnceClusterTest {
 

@@ -1,7 +1,6 @@
 package io.partita.job;
 
 import com.hazelcast.core.HazelcastInstance;
-import com.hazelcast.query.Predicates;
 import io.partita.account.Account;
 import io.partita.account.AccountFeature;
 import io.partita.account.JournalEntry;
@@ -14,7 +13,6 @@ import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;

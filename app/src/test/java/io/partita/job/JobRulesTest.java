@@ -16,7 +16,6 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import java.util.AbstractMap;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 

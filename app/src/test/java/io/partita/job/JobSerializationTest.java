@@ -15,7 +15,6 @@ import org.junit.jupiter.api.Test;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -52,7 +51,7 @@ class JobSerializationTest {
                 .fired(1_000, 3, 1, 1, "nightly:1", "a note");
 
         assertEquals(job, roundTrip(job));
-        assertEquals(3, ((Job) roundTrip(job)).partitionsDone());
+        assertEquals(3, roundTrip(job).partitionsDone());
         assertEquals(failed, roundTrip(failed));
         assertEquals(schedule, roundTrip(schedule));
         assertEquals(SerializationConstants.TYPE_COMPACT, serialization.toData(job).getType());

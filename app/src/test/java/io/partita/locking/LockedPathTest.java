@@ -134,7 +134,8 @@ class LockedPathTest {
         LockedPath path = new LockedPath(AccountFeature.accounts(member), locks, THREADS, Duration.ofSeconds(1), 10);
         CompletableFuture<TxOutcome> waiting;
         long started;
-        try (Held ignored = locks.lock(id)) {
+        try (Held held = locks.lock(id)) {
+            assertTrue(held.fence(id) > 0, "the test holds the account's lock");
             started = System.nanoTime();
             waiting = path.apply(id, TxRequest.of("t-1", TxType.DEBIT, 100, AT)).toCompletableFuture();
             await().atMost(Duration.ofSeconds(10)).until(waiting::isDone);

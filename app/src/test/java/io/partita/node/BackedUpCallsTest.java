@@ -48,6 +48,7 @@ class BackedUpCallsTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the resource is held for the block's length, not used in it
     void shouldAnswerABatchOnlyOnceItsBackupHoldsIt() throws Exception {
         HazelcastInstance owner = cluster.member(0);
         List<String> keys = twoAccountsOwnedBy(owner, "backed");
@@ -66,6 +67,7 @@ class BackedUpCallsTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the resource is held for the block's length, not used in it
     void shouldShowWhyImapSubmitToKeysIsNotUsedForWrites() throws Exception {
         HazelcastInstance owner = cluster.member(0);
         List<String> keys = twoAccountsOwnedBy(owner, "plain");

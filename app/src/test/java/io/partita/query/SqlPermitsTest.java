@@ -1,6 +1,5 @@
 package io.partita.query;
 
-import io.micronaut.http.HttpStatus;
 import io.partita.refusal.Refusal;
 import io.partita.support.Blocking;
 import io.partita.web.Refusals;

@@ -4,7 +4,6 @@ import com.hazelcast.core.MemberLeftException;
 import com.hazelcast.sql.HazelcastSqlException;
 import com.hazelcast.sql.impl.SqlErrorCode;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.micronaut.http.HttpStatus;
 import io.partita.refusal.Refusal;
 import io.partita.web.Problem;
 import io.partita.web.Refusals;

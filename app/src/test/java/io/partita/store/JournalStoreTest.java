@@ -219,6 +219,7 @@ class JournalStoreTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the resource is held for the block's length, not used in it
     void shouldRefuseASecondOpenOfOneDirectory() {
         try (JournalStore store = open("m1")) {
             assertThrows(StoreFailure.class, () -> open("m1"));

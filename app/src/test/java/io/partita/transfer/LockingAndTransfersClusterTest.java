@@ -207,6 +207,7 @@ class LockingAndTransfersClusterTest {
     @Test
     @Order(5)
     @Timeout(value = 6, unit = TimeUnit.MINUTES)
+    @SuppressWarnings("try") // the resource is held for the block's length, not used in it
     void shouldConvergeWhenACpMemberCrashesMidRunAndSurviveASecondCrashAfterPromotion() throws Exception {
         nodes.addNode();
         nodes.awaitSize(4);

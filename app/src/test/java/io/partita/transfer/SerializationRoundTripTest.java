@@ -13,12 +13,9 @@ import io.partita.support.WireSerialization;
 import org.junit.jupiter.api.Test;
 
 import java.util.AbstractMap;
-import java.util.List;
 import java.util.Map;
-import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The transfer and locking classes that cross the wire survive a trip through the node's serialization with Java

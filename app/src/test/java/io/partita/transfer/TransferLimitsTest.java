@@ -61,6 +61,7 @@ class TransferLimitsTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the resource is held for the block's length, not used in it
     void shouldAnswer503ByTheRequestTimeoutAndRecordNothingWhileALockIsHeldLonger() {
         String from = open(1_000);
         String to = open(0);
@@ -88,6 +89,7 @@ class TransferLimitsTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the resource is held for the block's length, not used in it
     void shouldAnswer503AtOnceWhenTransfersFillTheNodeAndServeAgainOnceTheyEnd() {
         String a = open(1_000);
         String b = open(0);

@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Thousands of hostile requests against a live node (Micronaut server and Hazelcast member), from a seeded random
- * source ({@code -Dpartita.fuzz.seed=N} replays another run): bodies of every write route mutated from API.md's
+ * source ({@code -Dpartita.fuzz.seed=N} replays another run): bodies of every write route mutated from the API's
  * examples, generated JSON, paths, query strings, methods and headers. Every answer must be 2xx or 4xx, never 5xx or
  * a dropped connection, an error must be problem+json, and no answer may name a class or show a stack frame.
  *

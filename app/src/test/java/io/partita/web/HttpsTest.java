@@ -33,6 +33,7 @@ class HttpsTest {
     private static final String PASSWORD = "changeit-" + Long.toHexString(System.nanoTime());
 
     @Test
+    @SuppressWarnings("try") // the resource is held for the block's length, not used in it
     void shouldServeTheApiOverTlsWithASelfSignedCertificate(@TempDir Path dir) throws Exception {
         Path keystore = dir.resolve("partita.p12");
         Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),

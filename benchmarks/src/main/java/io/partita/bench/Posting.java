@@ -70,7 +70,7 @@ public enum Posting {
         default void drain() {
         }
 
-        /** Calls answered since the last {@link #resetCompletions()}, while counting was on. */
+        /** Calls answered since the last {@link #resetCompletions(boolean)}, while counting was on. */
         default long completions() {
             return 0;
         }

@@ -1,5 +1,6 @@
 package io.partita.bench.peers;
 
+import java.sql.SQLException;
 import java.util.Set;
 
 /**
@@ -51,7 +52,7 @@ interface PeerLedger extends AutoCloseable {
     String describe() throws Exception;
 
     @Override
-    void close() throws Exception;
+    void close() throws SQLException;
 
     /** One client's connection; not shared between threads. */
     interface Session extends AutoCloseable {
@@ -65,6 +66,6 @@ interface PeerLedger extends AutoCloseable {
         }
 
         @Override
-        void close() throws Exception;
+        void close() throws SQLException;
     }
 }
