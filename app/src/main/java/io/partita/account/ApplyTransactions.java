@@ -67,7 +67,7 @@ public final class ApplyTransactions extends LedgerProcessor<TxOutcomes, ApplyTr
             }
         }
         if (!recorded.isEmpty()) {
-            ledger.record(entry, partition, before, account, recorded, -1, null);
+            ledger.record(entry, partition, before, account, recorded);
         } else if (replayed) {
             ledger.confirm(entry);
         }

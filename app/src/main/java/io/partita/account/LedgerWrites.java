@@ -2,6 +2,7 @@ package io.partita.account;
 
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.EntryProcessor;
+import io.micronaut.core.annotation.Nullable;
 
 import java.util.List;
 import java.util.Map;
@@ -61,12 +62,32 @@ public final class LedgerWrites {
     }
 
     /**
-     * Stores {@code after}, which is {@code before} with {@code recorded} appended to its tail and, where given, a new
-     * fence ({@code fence >= 0}) and a job's run key; backs up exactly that change and queues the entries for the
-     * journal.
+     * Stores {@code after}, which is {@code before} with {@code recorded} appended to its tail; backs up exactly that
+     * change and queues the entries for the journal.
      */
     public void record(Map.Entry<String, Account> entry, int partition, Account before, Account after,
-                       List<JournalEntry> recorded, long fence, String job) {
+                       List<JournalEntry> recorded) {
+        write(entry, partition, before, after, recorded, -1, null);
+    }
+
+    /** As {@link #record}, for a write of the locked path: {@code after} carries the lock's {@code fence}. */
+    public void recordFenced(Map.Entry<String, Account> entry, int partition, Account before, Account after,
+                             List<JournalEntry> recorded, long fence) {
+        write(entry, partition, before, after, recorded, fence, null);
+    }
+
+    /**
+     * As {@link #record}, for a job's step: {@code after} carries the job run's key {@code runKey}, also when it
+     * records nothing (an account the job skips).
+     */
+    public void recordForJob(Map.Entry<String, Account> entry, int partition, Account before, Account after,
+                             List<JournalEntry> recorded, String runKey) {
+        write(entry, partition, before, after, recorded, -1, runKey);
+    }
+
+    /** {@code fence} is -1 and {@code job} null when the write sets neither. */
+    private void write(Map.Entry<String, Account> entry, int partition, Account before, Account after,
+                       List<JournalEntry> recorded, long fence, @Nullable String job) {
         AccountDelta delta = recorded.isEmpty() ? AccountDelta.NONE : AccountDelta.appended(before, after);
         long journaled = journaledThrough(partition, entry.getKey(), before, recorded.size());
         if (journaled >= 0) {

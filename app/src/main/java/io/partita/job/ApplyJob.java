@@ -72,7 +72,7 @@ final class ApplyJob extends LedgerProcessor<JobStep, ApplyJob> implements Field
         }
         TxRequest request = JobRules.request(spec, jobId, run, account, at);
         if (request == null) {
-            ledger.record(entry, partition, account, account.withJob(runKey), List.of(), -1, runKey);
+            ledger.recordForJob(entry, partition, account, account.withJob(runKey), List.of(), runKey);
             return JobStep.skipped();
         }
         Ledger.Decision decision = ledger.decide(partition, accountId, account, request);
@@ -84,8 +84,8 @@ final class ApplyJob extends LedgerProcessor<JobStep, ApplyJob> implements Field
             // stored, so a redo decides the same.
             return JobRules.isMovementOf(previous, spec, jobId) ? JobStep.replayed(previous) : JobStep.skipped();
         }
-        ledger.record(entry, partition, account, decision.apply(account).withJob(runKey),
-                List.of(decision.recorded()), -1, runKey);
+        ledger.recordForJob(entry, partition, account, decision.apply(account).withJob(runKey),
+                List.of(decision.recorded()), runKey);
         return JobStep.recorded(decision.recorded());
     }
 

@@ -55,8 +55,10 @@ public final class LeaseGroup implements Identified {
     private long[] token;
     private final Map<String, Worker> workers = new TreeMap<>();
     private long workerSeq;
-    /** Since the group was created: grants, moves, expiries (kept with the group, for its view). */
-    private final long[] totals = new long[3];
+    /** Since the group was created (kept with the group, for its view): shards granted, moved and expired. */
+    private long totalGrants;
+    private long totalMoves;
+    private long totalExpiries;
     private int grants;
     private int moves;
     private int expiries;
@@ -182,7 +184,7 @@ public final class LeaseGroup implements Identified {
         List<String> gone = workers.values().stream().filter(w -> w.expiresAt() <= now).map(Worker::id).toList();
         gone.forEach(this::remove);
         expiries += gone.size();
-        totals[2] += gone.size();
+        totalExpiries += gone.size();
         if (!gone.isEmpty()) {
             rebalance();
         }
@@ -191,8 +193,11 @@ public final class LeaseGroup implements Identified {
 
     /** What happened since the group was created, for its view. */
     Changes totals() {
-        return new Changes((int) Math.min(Integer.MAX_VALUE, totals[0]), (int) Math.min(Integer.MAX_VALUE, totals[1]),
-                (int) Math.min(Integer.MAX_VALUE, totals[2]));
+        return new Changes(capped(totalGrants), capped(totalMoves), capped(totalExpiries));
+    }
+
+    private static int capped(long total) {
+        return (int) Math.min(Integer.MAX_VALUE, total);
     }
 
     /** Shards waiting for their holder to let them go. */
@@ -235,7 +240,7 @@ public final class LeaseGroup implements Identified {
         pendingTo[s] = null;
         token[s]++;
         grants++;
-        totals[0]++;
+        totalGrants++;
     }
 
     /**
@@ -290,7 +295,7 @@ public final class LeaseGroup implements Identified {
         } else {
             if (pendingTo[s] == null) {
                 moves++;
-                totals[1]++;
+                totalMoves++;
             }
             pendingTo[s] = to;
         }
@@ -304,9 +309,9 @@ public final class LeaseGroup implements Identified {
         out.writeInt(shards);
         out.writeLong(leaseMillis);
         out.writeLong(workerSeq);
-        for (long total : totals) {
-            out.writeLong(total);
-        }
+        out.writeLong(totalGrants);
+        out.writeLong(totalMoves);
+        out.writeLong(totalExpiries);
         for (long shardToken : token) {
             out.writeLong(shardToken);
         }
@@ -316,9 +321,9 @@ public final class LeaseGroup implements Identified {
     static LeaseGroup readKept(DataInput in) throws IOException {
         LeaseGroup group = new LeaseGroup(in.readInt(), in.readLong());
         group.workerSeq = in.readLong();
-        for (int i = 0; i < group.totals.length; i++) {
-            group.totals[i] = in.readLong();
-        }
+        group.totalGrants = in.readLong();
+        group.totalMoves = in.readLong();
+        group.totalExpiries = in.readLong();
         for (int s = 0; s < group.shards; s++) {
             group.token[s] = in.readLong();
         }
@@ -330,7 +335,8 @@ public final class LeaseGroup implements Identified {
         out.writeInt(shards);
         out.writeLong(leaseMillis);
         out.writeLong(workerSeq);
-        out.writeLongArray(totals);
+        // An array of three, as members of earlier builds write and read it: a rolling restart mixes them.
+        out.writeLongArray(new long[] {totalGrants, totalMoves, totalExpiries});
         out.writeInt(workers.size());
         for (Worker worker : workers.values()) {
             out.writeString(worker.id());
@@ -349,8 +355,10 @@ public final class LeaseGroup implements Identified {
         shards = in.readInt();
         leaseMillis = in.readLong();
         workerSeq = in.readLong();
-        long[] read = in.readLongArray();
-        System.arraycopy(read, 0, totals, 0, totals.length);
+        long[] totals = in.readLongArray();
+        totalGrants = totals[0];
+        totalMoves = totals[1];
+        totalExpiries = totals[2];
         int count = in.readInt();
         workers.clear();
         for (int i = 0; i < count; i++) {

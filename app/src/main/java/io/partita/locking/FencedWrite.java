@@ -85,8 +85,8 @@ public final class FencedWrite extends LedgerProcessor<String, FencedWrite> impl
                 || ledger.known(partition, mapEntry.getKey(), entry.txId(), current.version()) != null) {
             return Result.DUPLICATE.name();
         }
-        ledger.record(mapEntry, partition, current, current.record(entry).withFence(fence), List.of(entry), fence,
-                null);
+        ledger.recordFenced(mapEntry, partition, current, current.record(entry).withFence(fence), List.of(entry),
+                fence);
         return Result.WRITTEN.name();
     }
 
