@@ -15,7 +15,10 @@ import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.micronaut.validation.Validated;
 import io.partita.refusal.Refusal;
+import io.partita.web.ApiDocs;
 import io.partita.web.Ids;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.Pattern;
@@ -44,6 +47,13 @@ class AccountController {
         this.partitions = hazelcast.getPartitionService();
     }
 
+    @Operation(operationId = "openAccount")
+    @ApiResponse(responseCode = "201", description = "The account, opened")
+    @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @ApiResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
+    @ApiResponse(responseCode = "413", ref = ApiDocs.TOO_LARGE)
+    @ApiResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
+    @ApiResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     @Post
     CompletionStage<HttpResponse<AccountApi.AccountView>> open(@Valid @Body AccountApi.OpenAccount body) {
         long balance = body.balance() == null ? 0 : body.balance().longValueExact();
@@ -52,12 +62,21 @@ class AccountController {
                 .thenApply(account -> HttpResponse.created(view(body.id(), account)));
     }
 
+    @Operation(operationId = "getAccount")
+    @ApiResponse(responseCode = "200", description = "The account")
+    @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @ApiResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     @Get("/{id}")
     CompletionStage<AccountApi.AccountView> get(
             @PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String id) {
         return accounts.find(id).thenApply(account -> view(id, account.orElseThrow(() -> notFound(id))));
     }
 
+    @Operation(operationId = "listTransactions")
+    @ApiResponse(responseCode = "200", description = "The account's journal, newest first, one page")
+    @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     @Get("/{id}/transactions")
     @ExecuteOn(TaskExecutors.BLOCKING)
     List<AccountApi.JournalView> journal(

@@ -14,7 +14,10 @@ import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.micronaut.validation.Validated;
 import io.partita.refusal.GridFailures;
 import io.partita.refusal.Refusal;
+import io.partita.web.ApiDocs;
 import io.partita.web.Ids;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -39,6 +42,12 @@ class JobController {
     }
 
     /** 202: the job runs on; {@code Location} is where to follow it. */
+    @Operation(operationId = "startJob")
+    @ApiResponse(responseCode = "202", description = "Started; GET /jobs/{id} follows it")
+    @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @ApiResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
+    @ApiResponse(responseCode = "413", ref = ApiDocs.TOO_LARGE)
+    @ApiResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
     @Post
     HttpResponse<JobApi.JobView> start(@Valid @Body JobApi.JobRequest body) {
         JobSpec spec = body.spec("");
@@ -48,12 +57,19 @@ class JobController {
                 .header(HttpHeaders.LOCATION, "/jobs/" + job.id());
     }
 
+    @Operation(operationId = "getJob")
+    @ApiResponse(responseCode = "200", description = "The job")
+    @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     @Get("/{id}")
     JobApi.JobView get(@PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String id) {
         return JobApi.JobView.of(GridFailures.call(() -> jobs.find(id)).orElseThrow(() -> Refusal.notFound("Job", id)));
     }
 
     /** The latest jobs, newest first. */
+    @Operation(operationId = "listJobs")
+    @ApiResponse(responseCode = "200", description = "Jobs, newest first")
+    @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
     @Get
     List<JobApi.JobView> recent(@QueryValue(defaultValue = "50") @Min(1) @Max(1000) int limit) {
         return GridFailures.call(() -> jobs.recent(limit)).stream().map(JobApi.JobView::of).toList();

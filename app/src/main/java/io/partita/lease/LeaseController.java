@@ -13,7 +13,12 @@ import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.micronaut.validation.Validated;
 import io.partita.refusal.Refusal;
+import io.partita.web.ApiDocs;
 import io.partita.web.Ids;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Pattern;
 
@@ -45,6 +50,14 @@ class LeaseController {
         this.leases = leases;
     }
 
+    @Operation(operationId = "putGroup")
+    @ApiResponse(responseCode = "201", description = "The group, created",
+            content = @Content(schema = @Schema(implementation = LeaseApi.GroupSummary.class)))
+    @ApiResponse(responseCode = "200", description = "The same group existed already",
+            content = @Content(schema = @Schema(implementation = LeaseApi.GroupSummary.class)))
+    @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @ApiResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
+    @ApiResponse(responseCode = "413", ref = ApiDocs.TOO_LARGE)
     @Put("/{group}")
     CompletionStage<HttpResponse<LeaseApi.GroupSummary>> create(
             @PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String group,
@@ -59,6 +72,8 @@ class LeaseController {
         });
     }
 
+    @Operation(operationId = "listGroups")
+    @ApiResponse(responseCode = "200", description = "Every group")
     @Get
     @ExecuteOn(TaskExecutors.BLOCKING)
     List<LeaseApi.GroupView> list() {
@@ -66,6 +81,9 @@ class LeaseController {
         return leases.list().stream().map(e -> LeaseApi.GroupView.of(e.getKey(), e.getValue(), now, false)).toList();
     }
 
+    @Operation(operationId = "getGroup")
+    @ApiResponse(responseCode = "200", description = "The group, its workers and shards")
+    @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     @Get("/{group}")
     @ExecuteOn(TaskExecutors.BLOCKING)
     LeaseApi.GroupView get(@PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String group) {
@@ -73,6 +91,9 @@ class LeaseController {
         return LeaseApi.GroupView.of(group, state, leases.now(), true);
     }
 
+    @Operation(operationId = "deleteGroup")
+    @ApiResponse(responseCode = "204", description = "Deleted")
+    @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     @Delete("/{group}")
     @ExecuteOn(TaskExecutors.BLOCKING)
     HttpResponse<Void> delete(@PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String group) {
@@ -82,6 +103,11 @@ class LeaseController {
         return HttpResponse.noContent();
     }
 
+    @Operation(operationId = "joinGroup")
+    @ApiResponse(responseCode = "201", description = "The worker joined; the shards it holds now")
+    @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @ApiResponse(responseCode = "413", ref = ApiDocs.TOO_LARGE)
     @Post("/{group}/workers")
     CompletionStage<HttpResponse<LeaseApi.Lease>> join(
             @PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String group,
@@ -93,6 +119,9 @@ class LeaseController {
         });
     }
 
+    @Operation(operationId = "renewLease")
+    @ApiResponse(responseCode = "200", description = "The lease renewed; the shards the worker holds now")
+    @ApiResponse(responseCode = "410", ref = ApiDocs.GONE)
     @Post("/{group}/workers/{workerId}/renew")
     CompletionStage<LeaseApi.Lease> renew(
             @PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String group,
@@ -103,6 +132,9 @@ class LeaseController {
         });
     }
 
+    @Operation(operationId = "leaveGroup")
+    @ApiResponse(responseCode = "204", description = "The worker left; its shards go to the others")
+    @ApiResponse(responseCode = "410", ref = ApiDocs.GONE)
     @Delete("/{group}/workers/{workerId}")
     CompletionStage<HttpResponse<Void>> leave(
             @PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String group,
@@ -113,6 +145,11 @@ class LeaseController {
         });
     }
 
+    @Operation(operationId = "checkFence")
+    @ApiResponse(responseCode = "200", description = "Whether the token is the shard's current one")
+    @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @ApiResponse(responseCode = "413", ref = ApiDocs.TOO_LARGE)
     @Post("/{group}/fences/check")
     CompletionStage<LeaseApi.CheckAnswer> check(
             @PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String group,

@@ -19,6 +19,8 @@ import io.partita.node.MemberDisk;
 import io.partita.node.Membership;
 import io.partita.node.MembershipNotice;
 import io.partita.node.PartitionSentinels;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,6 +65,8 @@ class ClusterController {
         this.views = views;
     }
 
+    @Operation(operationId = "getCluster")
+    @ApiResponse(responseCode = "200", description = "The cluster: members, partitions, safety, membership")
     @Get
     @ExecuteOn(TaskExecutors.BLOCKING)
     ClusterView cluster() {
@@ -105,6 +109,8 @@ class ClusterController {
      * bring it back): each gets its sentinel again, so its accounts answer 404 and may be opened anew, and a txId
      * sent again is applied as new. Logged with who asked; answers the partitions accepted.
      */
+    @Operation(operationId = "acceptLoss")
+    @ApiResponse(responseCode = "200", description = "The lost partitions whose loss was accepted")
     @Delete("/lost")
     @ExecuteOn(TaskExecutors.BLOCKING)
     LossAccepted acceptLoss(@Nullable Principal principal) {
@@ -126,6 +132,8 @@ class ClusterController {
      * now, so split-brain protection counts a majority of them and accounts' tails stop keeping what a merge would
      * need. Logged on every member with who asked, and shown under {@code membership.lastForgotten}.
      */
+    @Operation(operationId = "forgetMissing")
+    @ApiResponse(responseCode = "200", description = "The members forgotten")
     @Delete("/missing")
     @ExecuteOn(TaskExecutors.BLOCKING)
     Membership.Forgotten forgetMissing(@Nullable Principal principal) {
@@ -136,6 +144,8 @@ class ClusterController {
      * What network splits left behind: the accounts a merge left below their overdraft limit (both sides debited
      * them; their transactions are kept, as acknowledged), and what merges did on this node.
      */
+    @Operation(operationId = "getMerges")
+    @ApiResponse(responseCode = "200", description = "What network splits left behind")
     @Get("/merges")
     @ExecuteOn(TaskExecutors.BLOCKING)
     MergesView merges() {
@@ -147,6 +157,8 @@ class ClusterController {
     }
 
     /** All 271 partitions in id order: owner, backups and the accounts in each. */
+    @Operation(operationId = "getPartitions")
+    @ApiResponse(responseCode = "200", description = "All 271 partitions")
     @Get("/partitions")
     @ExecuteOn(TaskExecutors.BLOCKING)
     List<PartitionViews.PartitionView> partitions() {
@@ -154,6 +166,8 @@ class ClusterController {
     }
 
     /** Each member with its owned partitions and accounts and its node's transactions per second. */
+    @Operation(operationId = "getNodes")
+    @ApiResponse(responseCode = "200", description = "Every member and its node's HTTP address")
     @Get("/nodes")
     @ExecuteOn(TaskExecutors.BLOCKING)
     List<PartitionViews.NodeView> nodes() {
@@ -161,6 +175,8 @@ class ClusterController {
     }
 
     /** The whole cluster's migrations since this node joined, with the most recent ones and their durations. */
+    @Operation(operationId = "getMigrations")
+    @ApiResponse(responseCode = "200", description = "Partition migrations, running and recent")
     @Get("/migrations")
     MigrationTracker.MigrationsView migrations() {
         return migrations.view();

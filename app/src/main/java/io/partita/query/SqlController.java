@@ -6,6 +6,9 @@ import io.micronaut.http.annotation.Post;
 import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.micronaut.validation.Validated;
+import io.partita.web.ApiDocs;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import jakarta.validation.Valid;
 
 /**
@@ -23,6 +26,12 @@ class SqlController {
         this.sql = sql;
     }
 
+    @Operation(operationId = "query")
+    @ApiResponse(responseCode = "200", description = "The rows, at most maxRows, and whether they were truncated")
+    @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @ApiResponse(responseCode = "413", ref = ApiDocs.TOO_LARGE)
+    @ApiResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
+    @ApiResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     @Post
     @ExecuteOn(TaskExecutors.BLOCKING)
     SqlApi.Answer query(@Valid @Body SqlApi.Query body) {

@@ -13,7 +13,10 @@ import io.micronaut.validation.Validated;
 import io.partita.job.JobSpec;
 import io.partita.refusal.GridFailures;
 import io.partita.refusal.Refusal;
+import io.partita.web.ApiDocs;
 import io.partita.web.Ids;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Pattern;
 
@@ -36,6 +39,11 @@ class ScheduleController {
         this.schedules = schedules;
     }
 
+    @Operation(operationId = "putSchedule")
+    @ApiResponse(responseCode = "200", description = "The schedule, created or replaced")
+    @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @ApiResponse(responseCode = "413", ref = ApiDocs.TOO_LARGE)
+    @ApiResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
     @Put("/{name}")
     ScheduleApi.ScheduleView put(@PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String name,
                             @Valid @Body ScheduleApi.ScheduleRequest body) {
@@ -47,17 +55,26 @@ class ScheduleController {
         return ScheduleApi.ScheduleView.of(GridFailures.call(() -> schedules.put(name, body.cron(), spec)));
     }
 
+    @Operation(operationId = "listSchedules")
+    @ApiResponse(responseCode = "200", description = "Every schedule")
     @Get
     List<ScheduleApi.ScheduleView> list() {
         return GridFailures.call(schedules::list).stream().map(ScheduleApi.ScheduleView::of).toList();
     }
 
+    @Operation(operationId = "getSchedule")
+    @ApiResponse(responseCode = "200", description = "The schedule")
+    @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     @Get("/{name}")
     ScheduleApi.ScheduleView get(@PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String name) {
         return ScheduleApi.ScheduleView.of(GridFailures.call(() -> schedules.find(name))
                 .orElseThrow(() -> Refusal.notFound("Schedule", name)));
     }
 
+    @Operation(operationId = "deleteSchedule")
+    @ApiResponse(responseCode = "204", description = "Deleted; no firing follows")
+    @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     @Delete("/{name}")
     HttpResponse<Void> delete(@PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String name) {
         GridFailures.call(() -> {

@@ -16,8 +16,13 @@ import io.partita.account.TxRequest;
 import io.partita.account.TxType;
 import io.partita.node.ProcessingMode;
 import io.partita.refusal.Refusal;
+import io.partita.web.ApiDocs;
 import io.partita.web.InFlightLimit;
 import io.partita.web.Problem;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 
 import java.util.List;
 import java.util.concurrent.CompletionStage;
@@ -44,6 +49,18 @@ class TransactionController {
         this.inFlight = inFlight;
     }
 
+    @Operation(operationId = "postTransaction")
+    @ApiResponse(responseCode = "200", description = "Applied, or replayed (header Idempotent-Replayed: true)",
+            content = @Content(schema = @Schema(implementation = TransactionApi.TransactionAnswer.class)))
+    @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @ApiResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
+    @ApiResponse(responseCode = "413", ref = ApiDocs.TOO_LARGE)
+    @ApiResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
+    @ApiResponse(responseCode = "422",
+            description = "Rejected: below the overdraft limit; recorded, and replayed the same way",
+            content = @Content(schema = @Schema(implementation = TransactionApi.TransactionAnswer.class)))
+    @ApiResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     @Post("/{id}/transactions")
     CompletionStage<MutableHttpResponse<TransactionApi.TransactionAnswer>> post(
             @PathVariable String id, @Body TransactionApi.PostTransaction body, @Nullable @QueryValue String mode) {

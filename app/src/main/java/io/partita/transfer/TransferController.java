@@ -17,8 +17,13 @@ import io.partita.node.ProcessingMode;
 import io.partita.refusal.GridFailures;
 import io.partita.refusal.Refusal;
 import io.partita.transaction.TransactionService;
+import io.partita.web.ApiDocs;
 import io.partita.web.InFlightLimit;
 import io.partita.web.Problem;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import jakarta.inject.Named;
 import jakarta.validation.Valid;
 
@@ -64,6 +69,17 @@ class TransferController {
         this.requestTimeout = properties.requestTimeout();
     }
 
+    @Operation(operationId = "postTransfer")
+    @ApiResponse(responseCode = "200", description = "Completed, or replayed (header Idempotent-Replayed: true)",
+            content = @Content(schema = @Schema(implementation = TransferApi.TransferAnswer.class)))
+    @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @ApiResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
+    @ApiResponse(responseCode = "413", ref = ApiDocs.TOO_LARGE)
+    @ApiResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
+    @ApiResponse(responseCode = "422", description = "Rejected: not enough funds; recorded, and replayed the same way",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(ref = ApiDocs.PROBLEM)))
+    @ApiResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     @Post
     CompletionStage<MutableHttpResponse<TransferApi.TransferAnswer>> post(@Valid @Body TransferApi.PostTransfer body,
                                                                           @Nullable @QueryValue String mode) {

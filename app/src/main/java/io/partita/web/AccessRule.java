@@ -20,7 +20,8 @@ import java.util.Set;
 /**
  * Who may call what, in one table, as a Micronaut Security rule (it decides every request before the others):
  * <ul>
- *   <li>anyone: {@code /health} (probes) and {@code /prometheus} (scrapers);</li>
+ *   <li>anyone: {@code /health} (probes), {@code /prometheus} (scrapers), and the API's own description:
+ *   {@code /openapi}, {@code /openapi/ui} and the Swagger UI page's files under {@code /swagger-ui/};</li>
  *   <li>admin: {@code /jobs}, {@code /schedules}, {@code /sql}, opening an account ({@code POST /accounts}), creating
  *   and deleting lease groups ({@code PUT}/{@code DELETE /groups/{group}}), declaring missing members gone
  *   ({@code DELETE /cluster/missing}) and lost partitions' data gone for good ({@code DELETE /cluster/lost});</li>
@@ -68,7 +69,8 @@ class AccessRule implements SecurityRule<HttpRequest<?>> {
         if (users.open()) {
             return SecurityRuleResult.ALLOWED;
         }
-        if (path.equals("/health") || path.startsWith("/health/") || path.equals("/prometheus")) {
+        if (path.equals("/health") || path.startsWith("/health/") || path.equals("/prometheus")
+                || path.equals("/openapi") || path.equals("/openapi/ui") || path.startsWith("/swagger-ui/")) {
             return SecurityRuleResult.ALLOWED;
         }
         String needed = adminOnly(method, path) ? ApiUsers.ADMIN : ApiUsers.CLIENT;

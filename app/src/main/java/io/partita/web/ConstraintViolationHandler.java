@@ -28,7 +28,7 @@ import java.util.List;
 public class ConstraintViolationHandler implements ExceptionHandler<ConstraintViolationException, HttpResponse<Problem>> {
 
     @Override
-    @SuppressWarnings("rawtypes") // ExceptionHandler declares the raw HttpRequest; a parameterized one would not override it
+    @SuppressWarnings("rawtypes") // ExceptionHandler declares a raw HttpRequest; HttpRequest<?> would not override it
     public HttpResponse<Problem> handle(HttpRequest request, ConstraintViolationException exception) {
         List<Refusal.FieldError> errors = exception.getConstraintViolations().stream()
                 .map(violation -> new Refusal.FieldError(field(violation), violation.getMessage()))

@@ -4,6 +4,8 @@ import io.micronaut.http.HttpResponse;
 import io.micronaut.http.MediaType;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -35,6 +37,9 @@ class DashboardController {
         }
     }
 
+    @Operation(operationId = "dashboard")
+    @ApiResponse(responseCode = "200", description = "The dashboard page")
+    @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
     @Get(produces = MediaType.TEXT_HTML)
     HttpResponse<byte[]> dashboard() {
         return HttpResponse.ok(page).contentType(MediaType.TEXT_HTML_TYPE).header("Cache-Control", "no-cache");

@@ -74,7 +74,7 @@ public final class Refusals implements ExceptionHandler<Refusal, HttpResponse<Pr
     }
 
     @Override
-    @SuppressWarnings("rawtypes") // ExceptionHandler declares the raw HttpRequest; a parameterized one would not override it
+    @SuppressWarnings("rawtypes") // ExceptionHandler declares a raw HttpRequest; HttpRequest<?> would not override it
     public HttpResponse<Problem> handle(HttpRequest request, Refusal refusal) {
         return render(refusal);
     }

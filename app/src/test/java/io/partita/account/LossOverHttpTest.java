@@ -1,0 +1,84 @@
+package io.partita.account;
+
+import com.hazelcast.core.HazelcastInstance;
+import io.partita.node.HazelcastConfigs;
+import io.partita.node.PartitionSentinels;
+import io.partita.support.Api;
+import io.partita.support.TestNodes;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * What a client hears over HTTP from the last of three nodes after the other two crash at once. While it hears no
+ * majority it withholds every answer (503 unavailable: it cannot tell two crashes from a network split); once an admin
+ * declares the two gone ({@code DELETE /cluster/missing}), accounts whose every copy died answer 503 partition-lost,
+ * cannot be opened again, and the others answer with their balances.
+ */
+class LossOverHttpTest {
+
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void shouldWithholdAnswersWithoutAMajorityThenAnswerPartitionLostForWhatDied() throws InterruptedException {
+        try (TestNodes nodes = TestNodes.start(3)) {
+            Api api = Api.of(nodes, 0);
+            List<String> ids = new ArrayList<>();
+            for (int i = 0; i < 120; i++) {
+                ids.add(api.openAccount("loss", Map.of("balance", 1_000 + i)));
+            }
+            HazelcastInstance survivor = nodes.member(0);
+
+            Thread crash = new Thread(() -> nodes.kill(2));
+            crash.start();
+            nodes.kill(1);
+            crash.join();
+            await().atMost(Duration.ofSeconds(60)).until(() -> !HazelcastConfigs.majorityPresent(survivor));
+
+            assertUnavailable(api.get("/accounts/" + ids.get(0)), "unavailable");
+            assertUnavailable(api.post("/accounts", Map.of("id", Api.uniqueId("loss-new"))), "unavailable");
+            assertUnavailable(api.post("/accounts/" + ids.get(0) + "/transactions",
+                    Map.of("txId", "t-cut", "type", "CREDIT", "amount", 1)), "unavailable");
+
+            Api.Reply forgotten = api.delete("/cluster/missing");
+            assertEquals(200, forgotten.status(), forgotten.toString());
+            await().atMost(Duration.ofSeconds(30)).until(() -> HazelcastConfigs.majorityPresent(survivor));
+            await().atMost(Duration.ofSeconds(30)).until(() -> !PartitionSentinels.of(survivor).lostPartitions()
+                    .isEmpty());
+
+            int lost = 0;
+            for (int i = 0; i < ids.size(); i++) {
+                String id = ids.get(i);
+                int partition = survivor.getPartitionService().getPartition(id).getPartitionId();
+                Api.Reply account = api.get("/accounts/" + id);
+                if (PartitionSentinels.of(survivor).lostPartitions().contains(partition)) {
+                    lost++;
+                    assertUnavailable(account, "partition-lost");
+                    assertUnavailable(api.post("/accounts", Map.of("id", id)), "partition-lost");
+                } else {
+                    assertEquals(200, account.status(), account.toString());
+                    assertEquals(1_000 + i, account.number("balance"), id);
+                }
+            }
+            assertTrue(lost > 0, "with three members, two crashing at once take some partitions' every copy");
+            assertFalse(lost == ids.size(), "and leave the others");
+        }
+    }
+
+    private static void assertUnavailable(Api.Reply reply, String problemType) {
+        assertEquals(503, reply.status(), reply.toString());
+        assertTrue(reply.contentType().startsWith("application/problem+json"), reply.toString());
+        assertTrue(reply.text("type").endsWith("/" + problemType), reply.toString());
+        assertNotNull(reply.text("detail"), reply.toString());
+    }
+}
