@@ -56,7 +56,7 @@ public class StuckMigrations {
     private final long timeoutMillis;
     private final LongSupplier clock;
     private final Runnable restart;
-    /** When each partition was first seen flagged in its current run of checks, or -1. */
+    /** When each partition was first seen flagged in its current run of checks, or -1; only the timer thread. */
     private final long[] flaggedSince;
     /** Only the timer thread touches it, like {@link #flaggedSince}. */
     private boolean gaveUp;
