@@ -22,8 +22,6 @@ import java.util.function.Supplier;
  * The account feature's part of a member: the accounts and journal maps (kept as objects, merged transaction by
  * transaction), explicit Compact serializers for their values (SQL reads their fields by these names), the journal
  * key's own serializer, the classes of its block of ids, and the journal writer that runs beside each member.
- * <b>Threads:</b> configured and started once per member on the thread that starts it; the typed map accessors are
- * called from any thread.
  */
 @Singleton
 public final class AccountFeature implements Feature {

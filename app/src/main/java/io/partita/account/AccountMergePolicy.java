@@ -7,7 +7,7 @@ import io.partita.node.ClassId;
  * How the accounts map merges after a network split heals: an account only one side holds is taken as it is; an
  * account both sides hold becomes their union ({@link AccountUnion}), so that no side's acknowledged transaction is
  * lost, and a merge that leaves it below its overdraft limit is counted as a conflict.
- * <b>Threads:</b> Hazelcast calls {@link #merge} on the partition thread of the account's owner in the merged cluster,
+ * Hazelcast calls {@link #merge} on the partition thread of the account's owner in the merged cluster,
  * once per account the smaller side brings ({@code MergeOperation}); the result goes to the backups as a plain value.
  * The member is injected before each call (the record store initializes the policy with the member's managed context),
  * and the partition's journal is read from that thread, as the entry processors read it.

@@ -29,7 +29,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * Accounts and their journal, for the API and for other features; the bound and translation of every call on the
  * ledger's maps ({@link #bounded}).
- * <b>Threads:</b> every method may be called on any thread at once (HTTP event loops and the blocking pool, batch
+ * Every method may be called on any thread at once (HTTP event loops and the blocking pool, batch
  * continuations on the node's continuation pool, transfer coordinators and recovery) and returns without blocking on
  * the grid, except {@link #journal}, which blocks its caller (the HTTP blocking pool) on one partition query. Its
  * fields are final and set once at start, so it shares nothing mutable.

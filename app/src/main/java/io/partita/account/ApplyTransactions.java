@@ -17,7 +17,7 @@ import java.util.Map;
  * appended to its account's tail, in one operation. This is a transaction's only replicated write: the entry rides in
  * the account, the backup gets the appended bytes ({@link AccountBackup}), and the journal is written later, off the
  * request path, by the member's {@link JournalWriter}.
- * <b>Threads:</b> runs on the partition thread of the accounts' owner, one account after another, each account's
+ * Runs on the partition thread of the accounts' owner, one account after another, each account's
  * requests in the order given; nothing else touches those accounts meanwhile, so no lock is needed. Sent with
  * {@code submitToKey} for one account, or {@code submitToKeys} for several (one operation per partition; the same
  * instance then runs on each partition's thread, which is why what it wrote is gathered per thread). Its backup is an

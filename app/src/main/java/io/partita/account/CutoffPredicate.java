@@ -9,9 +9,6 @@ import java.io.IOException;
 /**
  * A predicate of the journal writer's that carries one time, a cutoff in epoch milliseconds, and nothing else; each
  * subclass says what is older than it. Built with the time, so that members holding the entries agree.
- * <b>Threads:</b> sent by the journal writer's thread; Hazelcast evaluates it on the members that hold the entries, on
- * several of their threads at once; it holds only the cutoff it was built with and never changes it, so sharing it is
- * safe.
  *
  * @param <K> the map's key
  * @param <V> the map's value

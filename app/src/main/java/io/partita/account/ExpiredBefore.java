@@ -7,8 +7,6 @@ import java.util.Map;
 /**
  * Journal entries recorded before a cutoff: those past the retention, which the {@link JournalWriter} deletes with
  * {@code removeAll}. This replaces a time to live per entry, whose expiry record cost about 70 bytes per entry.
- * <b>Threads:</b> as every {@link CutoffPredicate}: evaluated on several threads of the members that hold the
- * entries at once, and never changed, so sharing it is safe.
  */
 @ClassId(8)
 public final class ExpiredBefore extends CutoffPredicate<JournalKey, JournalRecord> {

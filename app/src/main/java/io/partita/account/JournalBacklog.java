@@ -10,7 +10,6 @@ import jakarta.inject.Singleton;
  * partition threads cannot also journal, the queue (and with it every busy account's tail, which each transaction
  * then reads) would grow until the node slows down for good; past {@link #MAX_WAITING} entries the node refuses new
  * work with 503 until the writer has caught up.
- * <b>Threads:</b> any; reads one counter.
  */
 @Singleton
 final class JournalBacklog implements Backlog {

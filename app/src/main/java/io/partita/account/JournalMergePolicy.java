@@ -10,7 +10,7 @@ import io.partita.node.PartitionSentinels;
  * is the only one): elsewhere, what the other side recorded after the split is still in its accounts' tails and joins
  * this side's accounts through {@link AccountMergePolicy}, with seqs that follow this side's; taking its journal
  * entries too would give one seq to two entries.
- * <b>Threads:</b> runs on the partition thread of the entry's owner in the merged cluster, once per entry the smaller
+ * Runs on the partition thread of the entry's owner in the merged cluster, once per entry the smaller
  * side brings; the member is injected before each call.
  */
 @ClassId(11)

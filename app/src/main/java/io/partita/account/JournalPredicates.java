@@ -14,9 +14,6 @@ import java.util.Set;
 /**
  * The queries the ledger runs over its maps, each a small serializable predicate: the journal has no index (an index
  * would cost more per entry than the entry's own value), so these scan, one partition at a time where they can.
- * <b>Threads:</b> the predicates are sent from the HTTP blocking pool (the journal listing) and from job tasks
- * (audits); Hazelcast evaluates each on the member that owns the partition it is confined to; a predicate holds only
- * the ids it was built with and never changes them, so sharing it is safe.
  */
 public final class JournalPredicates {
 

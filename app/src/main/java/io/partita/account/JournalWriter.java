@@ -61,6 +61,7 @@ final class JournalWriter {
     private volatile boolean running = true;
     /** While a split-brain merge is under way: neither writes nor sweeps (see {@link MemberLedger#start}). */
     private volatile boolean paused;
+    /** Set by {@link #start} before the writer thread starts; after that only the writer thread touches them. */
     private long nextSweep;
     private long nextRetentionCheck;
     private final Membership membership;

@@ -36,38 +36,54 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The ledger on a member's own disk ({@link MemberDisk}): every account this member holds a copy of, as owner or
- * backup, with its journal entries, so that a restart of the whole cluster finds every acknowledged transaction.
+ * backup, with its journal entries, so that a restart of the whole cluster finds every acknowledged transaction. A
+ * change is written through before its operation answers; copies that arrive are written within a second; a partition
+ * that no disk brings back stays lost until an operator accepts the loss.
  *
- * <p>What is written, and when:
- * <ul>
- *   <li><b>Write-through.</b> Every change of an account on this member, by its owner's entry processor or by the
- *   backup of it ({@link AccountBackup}), writes the account and the entries it recorded to the disk on the same
- *   partition thread, before the operation answers: one atomic write of the store's log, handed to the operating
- *   system ({@code flush}) or synced ({@code fsync}). A client hears 200 only after the owner's and the backup's
- *   operations have both run, so an acknowledged transaction is on both their disks.</li>
- *   <li><b>Copies that arrive.</b> A member that becomes owner or backup of a partition (a migration, a promotion)
- *   writes the partition's accounts and journal to its disk within a second, then records that it holds the
- *   partition; one that no longer holds a copy drops the partition from its disk. Once the member has started (after
- *   its recovery, which brings other disks' entries into the partitions it holds), and on every member after a
- *   split-brain merge, every copy is written again, and every partition the disk holds that the member does not is
- *   dropped. (Until a copy is written, the previous holders' disks keep the partition as it was.)</li>
- *   <li><b>Merges.</b> A member that merges into another cluster keeps its disk as it is while the merge runs, then
- *   sends the history its disk holds from before the split to the merged cluster's disks, which add what they lack
- *   (the other side may have lost the partition).</li>
- *   <li><b>Retention.</b> Once a minute, entries older than the journal's retention leave the disk.</li>
- * </ul>
- *
- * <p>Recovery: a member that finds data on its disk puts it back once the cluster lets it serve, partition by
- * partition: each account with its journal entries in its tail, joined with what the cluster holds by transaction id
- * ({@link RecoverAccounts}, the split-brain merge's union), then the partition's sentinel, so that its accounts are
- * served again. A partition that no disk brings back stays lost (503 {@code partition-lost}) until an
- * operator accepts the loss. Several copies of one partition (owner's and backup's disks) are each joined in the same
- * way; a copy that is behind adds nothing.
- *
- * <p>Threads: {@link #stored} on partition threads; the copying, dropping, retention and recovery on this member's
- * own disk thread, which reads and writes a partition's stores through tasks on that partition's thread.
+ * <b>Threads:</b> {@link #stored} runs on partition threads; copying, dropping, retention, the push after a merge and
+ * recovery run on this member's disk thread ("partita-disk-&lt;member&gt;"), which reaches a partition's stores through
+ * tasks on that partition's thread. The merge hooks run on Hazelcast's lifecycle thread and hand their state to the
+ * disk thread through volatile fields.
  */
 final class LedgerDisk {
+
+    /*
+     * Write-through
+     *
+     * Every change of an account on this member, by its owner's entry processor or by the backup of it (AccountBackup),
+     * writes the account and the entries it recorded to the disk on the same partition thread, before the operation
+     * answers: one atomic write of the store's log, handed to the operating system (flush) or synced (fsync). A client
+     * hears 200 only after the owner's and the backup's operations have both run, so an acknowledged transaction is on
+     * both their disks.
+     *
+     * Copies that arrive
+     *
+     * A member that becomes owner or backup of a partition (a migration, a promotion) writes the partition's accounts
+     * and journal to its disk within a second, then records that it holds the partition; one that no longer holds a
+     * copy drops the partition from its disk. Once the member has started (after its recovery, which brings other
+     * disks' entries into the partitions it holds), and on every member after a split-brain merge, every copy is
+     * written again, and every partition the disk holds that the member does not is dropped. (Until a copy is written,
+     * the previous holders' disks keep the partition as it was.)
+     *
+     * Merges
+     *
+     * A member that merges into another cluster keeps its disk as it is while the merge runs, then sends the history
+     * its disk holds from before the split to the merged cluster's disks, which add what they lack (the other side may
+     * have lost the partition).
+     *
+     * Retention
+     *
+     * Once a minute, entries older than the journal's retention leave the disk.
+     *
+     * Recovery
+     *
+     * A member that finds data on its disk puts it back once the cluster lets it serve, partition by partition: each
+     * account with its journal entries in its tail, joined with what the cluster holds by transaction id
+     * (RecoverAccounts, the split-brain merge's union), then the partition's sentinel, so that its accounts are served
+     * again. A partition that no disk brings back stays lost (503 partition-lost) until an operator accepts the loss.
+     * Several copies of one partition (owner's and backup's disks) are each joined in the same way; a copy that is
+     * behind adds nothing.
+     */
 
     private static final Logger LOG = LoggerFactory.getLogger(LedgerDisk.class);
     private static final byte ACCOUNT = 'a';

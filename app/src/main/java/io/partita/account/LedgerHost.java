@@ -7,7 +7,7 @@ import java.util.Map;
  * What the ledger's entry processors need from the member they run on, beyond the entry itself: where the entry
  * lives, the same partition's journal and sentinel, and the journal writer. {@link MemberLedger} is the member's;
  * tests give a plain one, so a processor can be run as a function on a {@code SimpleEntry}.
- * <b>Threads:</b> every method is called on the partition thread of the entry being processed.
+ * Every method is called on the partition thread of the entry being processed.
  */
 public interface LedgerHost {
 

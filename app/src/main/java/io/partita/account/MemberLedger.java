@@ -12,7 +12,7 @@ import java.util.Map;
  * A member's side of the ledger, as its entry processors see it ({@link LedgerHost}): the same partition's journal and
  * sentinel read from the local stores, and the member's {@link JournalWriter}. One per member, in its user context,
  * started with the member ({@link #start}).
- * <b>Threads:</b> the {@link LedgerHost} methods on partition threads (see there); the writer on its own thread; the
+ * Its {@link LedgerHost} methods run on partition threads (see there), the writer on its own thread; the
  * merge counts from the merging partition threads into {@link MergeReport}; the views and meters read from any thread.
  * Its fields are final and each part it holds is safe for these threads.
  */

@@ -13,9 +13,6 @@ import java.util.Map;
 /**
  * The accounts a split-brain merge left below their overdraft limit ({@link Account#conflicts()} above 0), found by a
  * query over every partition. For views; a full scan of the accounts, so not for the request path.
- * <b>Threads:</b> sent from the HTTP blocking pool (the views); Hazelcast evaluates it on the members that hold the
- * entries, on several of their threads at once; it holds only the arguments it was built with and never changes them,
- * so sharing it is safe.
  */
 @ClassId(12)
 public final class MergeConflicts implements Predicate<String, Account>, Stateless {

@@ -1,5 +1,6 @@
 package io.partita.account;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,6 +24,7 @@ public final class MergeReport {
     private final AtomicLong accountsJoined = new AtomicLong();
     private final AtomicLong transactionsAdded = new AtomicLong();
     private final AtomicLong conflicts = new AtomicLong();
+    @GuardedBy("latestConflicts")
     private final Deque<String> latestConflicts = new ArrayDeque<>();
 
     void record(String accountId, AccountUnion.Result joined) {

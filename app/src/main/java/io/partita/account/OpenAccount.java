@@ -11,7 +11,7 @@ import java.util.Map;
  * Stores a new account unless the id is taken, or unless its partition lost its data: an id that may exist on the
  * other side of a split, or in data that a merge will bring back, is never opened again. Answers a {@link Result} by
  * name.
- * <b>Threads:</b> runs on the partition thread of the account's owner, and may run again after a retry or a migration:
+ * Runs on the partition thread of the account's owner, and may run again after a retry or a migration:
  * a second run finds the account the first one stored and answers {@code EXISTS}, so a client whose first attempt
  * landed hears 409. Deterministic: the account it stores was built by the caller. Its backup is an
  * {@link AccountBackup} on each backup replica.

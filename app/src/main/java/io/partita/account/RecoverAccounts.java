@@ -14,7 +14,7 @@ import java.util.Map;
  * is joined with it as a split-brain merge joins two sides ({@link AccountUnion}): every transaction of the disk's copy
  * whose txId the account knows neither in its tail nor in its journal is appended, and one it knows counts once. So a
  * copy that is behind adds nothing, and copies of one partition from several disks can come in any order.
- * <b>Threads:</b> on the partition thread of each account's owner, like every writer of the ledger; its backup is the
+ * Runs on the partition thread of each account's owner, like every writer of the ledger; its backup is the
  * usual {@link AccountBackup}. Run again after a retry, it finds its transactions known and adds nothing.
  */
 @ClassId(13)

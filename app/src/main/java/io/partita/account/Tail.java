@@ -10,8 +10,8 @@ import java.util.List;
  * An account's tail: the entries recorded on it that the journal may not hold yet, oldest first, packed into one
  * byte array that lives inside the account's value. The tail is what makes a transaction one replicated write (the
  * entry rides in the account's own operation) and what a split-brain merge unions.
- * <b>Threads:</b> none of its own: it is a set of pure functions, and a tail is never changed in place (every
- * operation returns a new array), so a reader on another thread (a query, a migration) always sees a whole one.
+ * These are pure functions, and a tail is never changed in place (every operation returns a new array), so a reader
+ * on another thread (a query, a migration) always sees a whole one.
  *
  * <p>Entries are contiguous: the last one has the account's version as its seq, each earlier one the seq before.
  * So a seq is never stored. One entry is

@@ -17,7 +17,7 @@ import java.util.Map;
  * and the answer for each account is the account if entries the journal lacks are left in its tail, which the sweep
  * then writes: an entry is never in neither place. A busy account is trimmed by its own next write instead
  * ({@code LedgerWrites}); this is for the idle ones.
- * <b>Threads:</b> on the partition threads of the accounts' owner, one operation per partition; the backup trims the
+ * Runs on the partition threads of the accounts' owner, one operation per partition; the backup trims the
  * same way ({@link AccountBackup}), after the journal's own backup of those entries, which the same partition sent to
  * the same replica before. Trimming is idempotent, so a run again after a retry or a migration is harmless.
  *

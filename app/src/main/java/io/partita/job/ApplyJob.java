@@ -14,28 +14,31 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A FEE or INTEREST job on one account: checks whether the job already processed it and, if not, applies the job's
- * movement and remembers the job's run, in one step.
- * <b>Threads:</b> runs on the partition thread of the account's owner, sent there in small batches by
- * {@link PartitionTask}; the check and the write cannot interleave with a transaction or with a second run of the same
- * job (a partition redone after a failover), and a run again after a retry or a migration finds the job's run key and
- * moves no money twice. Deterministic: the time travels in the processor. Its backup is an
- * {@link io.partita.account.AccountBackup} on each backup replica's partition thread.
- *
- * <p>Exactly once rests on two records in the account's own partition: the job's run key ({@code <jobId>/<run>}) in
- * {@link Account#jobs()} (every outcome, including "no money moved"), and the movement's entry under txId
- * {@code job/<jobId>/<run>}, which {@link Ledger#decide} finds in the tail or the journal like any retried transaction
- * once the key has left that short list. Both name the run, not only the id: a job started under the id of one that
- * finished and expired is a new job here, and moves money again. The movement itself is decided by the ledger's rules:
- * a fee the overdraft limit does not allow is REJECTED. The backup receives the appended entry and the run key
- * ({@link io.partita.account.AccountBackup}); the journal writer copies the entry to the journal.
- *
- * <p>An entry found under the run's txId counts as this job's own only when it is one: type FEE or INTEREST with
- * {@code ref} = the job's id. Clients cannot write such a txId (it holds '/'), so another entry there means the ledger
- * was written around the API; the account is then counted as skipped (no money moved), never as charged or paid.
+ * A FEE or INTEREST job on one account: checks whether the job's run already processed it and, if not, applies the
+ * job's movement and remembers the run, in one step, so no run moves money twice on an account. It runs on the
+ * partition thread of the account's owner, sent there in small batches by {@link PartitionTask}; the time travels in
+ * the processor, and its backup is an {@link io.partita.account.AccountBackup}.
  */
 @ClassId(61)
 final class ApplyJob extends LedgerProcessor<JobStep, ApplyJob> implements FieldList {
+
+    /*
+     * Exactly once
+     *
+     * Exactly once rests on two records in the account's own partition: the job's run key (<jobId>/<run>) in
+     * Account.jobs() (every outcome, including "no money moved"), and the movement's entry under txId
+     * job/<jobId>/<run>, which Ledger.decide finds in the tail or the journal like any retried transaction once the key
+     * has left that short list. Both name the run, not only the id: a job started under the id of one that finished and
+     * expired is a new job here, and moves money again. The movement itself is decided by the ledger's rules: a fee the
+     * overdraft limit does not allow is REJECTED. The backup receives the appended entry and the run key
+     * (io.partita.account.AccountBackup); the journal writer copies the entry to the journal.
+     *
+     * An entry that is not the job's
+     *
+     * An entry found under the run's txId counts as this job's own only when it is one: type FEE or INTEREST with ref =
+     * the job's id. Clients cannot write such a txId (it holds '/'), so another entry there means the ledger was
+     * written around the API; the account is then counted as skipped (no money moved), never as charged or paid.
+     */
 
     private String jobId;
     private String run;

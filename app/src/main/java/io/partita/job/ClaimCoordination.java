@@ -15,7 +15,7 @@ import java.util.Objects;
  * compare-and-set on the job's partition thread, so of the members that notice the loss only one takes the job over.
  * Idempotent: when the claimant already coordinates the job (a claim whose answer was lost and that Hazelcast sent
  * again, after the first one had been applied) the answer is true again, and nothing is written.
- * <b>Threads:</b> runs on the partition thread of the job's owner, and may run again after a retry or a migration
+ * Runs on the partition thread of the job's owner, and may run again after a retry or a migration
  * (answered as above); its backup ({@link ReplaceValue}) stores the job it wrote on each backup replica's partition
  * thread, and owner and backups write it to their disks ({@link JobDisk}).
  */

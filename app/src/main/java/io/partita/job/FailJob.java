@@ -11,7 +11,7 @@ import java.util.Map;
 
 /**
  * Ends a running job as FAILED with a reason; the partitions done stay counted.
- * <b>Threads:</b> runs on the partition thread of the job's owner, and may run again after a retry or a migration: a
+ * Runs on the partition thread of the job's owner, and may run again after a retry or a migration: a
  * job no longer running is answered as it is and not written, so a second run changes nothing. Deterministic: the time
  * and the reason travel in the processor. Its backup ({@link ReplaceValue}) stores the failed job on each backup
  * replica, and owner and backups write it to their disks ({@link JobDisk}).

@@ -10,7 +10,7 @@ import java.util.Map;
 /**
  * Deletes the record of a job that expired from the map (its retention ended) from the disks of its owner and backups
  * ({@link JobDisk}); a job stored under the id since is left alone.
- * <b>Threads:</b> runs on the partition thread of the job's owner, sent by the owner's expiry listener
+ * Runs on the partition thread of the job's owner, sent by the owner's expiry listener
  * ({@link JobFeature#start}); its backup ({@link io.partita.node.RemoveValue}) deletes the record on each backup
  * replica. A run again finds nothing more to delete.
  */

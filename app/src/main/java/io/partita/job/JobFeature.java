@@ -32,8 +32,6 @@ import java.util.function.Supplier;
  * for the values of the {@code jobs} map (flat fields, so queries and SQL read {@code type}, {@code state}, counters
  * by name), IdentifiedDataSerializable for the tasks and entry processors, from the job block of ids, and the jobs a
  * member keeps on its disk ({@link JobDisk}).
- * <b>Threads:</b> configured once per member on the thread that starts it; the typed map accessors and the wire
- * helpers are called from any thread.
  */
 @Singleton
 public final class JobFeature implements Feature {

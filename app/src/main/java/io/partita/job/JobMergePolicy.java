@@ -11,7 +11,7 @@ import io.partita.node.ValueMergePolicy;
  * the side merged into keeps its own. Nothing is charged twice whichever record is kept: every account remembers the
  * runs that processed it, and a partition redone is a replay. Two different runs under one id (each side started a
  * job with the same id; split-brain protection prevents it) keep this side's.
- * <b>Threads:</b> runs on the partition thread of the job's owner in the merged cluster, once per job the smaller side
+ * Runs on the partition thread of the job's owner in the merged cluster, once per job the smaller side
  * brings. A plain function of the two values.
  */
 @ClassId(68)

@@ -15,7 +15,7 @@ import java.util.function.IntSupplier;
  * {@code partita_job_duration_seconds{type,outcome}}, {@code partita_job_accounts_total{type}} and the gauge
  * {@code partita_jobs_running} of jobs this node coordinates now. Each is counted by the node that coordinates the
  * job, once: a job adopted after its coordinator left is finished (and its later accounts counted) by the adopter.
- * <b>Threads:</b> every method may be called from any thread; Micrometer meters are thread-safe and registered
+ * Every method may be called from any thread; Micrometer meters are thread-safe and registered
  * idempotently by name and tags; the gauge reads whatever {@link #runningFrom} was given, on the scraping thread.
  */
 @Context

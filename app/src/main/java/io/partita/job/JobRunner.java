@@ -29,42 +29,60 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
- * This member's part in running jobs: it coordinates the jobs it started, and adopts jobs whose coordinator left.
- * <b>Threads:</b> one thread ("partita-job-runner") runs the ticks and every decision. Task callbacks arrive on
- * Hazelcast's threads; they only take the partition out of the in-flight set and hand anything else to the loop.
- * {@link #start} is called from the threads that start jobs (the HTTP blocking pool, the schedule trigger) and only
- * registers the job and hands it to the loop. The jobs it coordinates, with their partitions in flight and attempts,
- * are kept in concurrent maps, which the running gauge also reads on the scraping thread.
+ * This member's part in running jobs: it coordinates the jobs it started, adopts running jobs whose coordinator left
+ * the cluster, and takes on running jobs that name it but that it does not drive. A coordinated job gets one
+ * {@link PartitionTask} per partition not yet done, sent again after a failure, and is FAILED once one partition has
+ * failed {@link #MAX_ATTEMPTS} times with an error that is not transient.
  *
- * <p>The coordinator of a job (the member that accepted it) sends one {@link PartitionTask} per partition not yet done
- * to that partition's owner, and sends it again when it fails; the tasks run on the owners and record their partition
- * in the job themselves. Each tick (partita.jobs.tick) the coordinator re-reads the job and sends what is neither done
- * nor in flight, so a partition whose owner died is simply sent again and lands on the new owner. Every member also
- * looks, each tick, at the RUNNING jobs whose records it owns (a local query), and adopts one whose coordinator is no
- * longer a member, with a compare-and-set on the job ({@link ClaimCoordination}): the job's record has exactly one
- * owner, so exactly one member adopts it, and it does so within a tick or two of the member's removal. The adopter
- * resends every partition not done; tasks the old coordinator had in flight may still finish, and the duplicates are
- * harmless (a partition counts once, an account is processed once). After a restart of the whole cluster from disk
- * ({@link JobDisk}) every running job names a coordinator that is gone, and is adopted the same way.
- *
- * <p>A job can also name this member as its coordinator without this member driving it: its start stored the record
- * but did not learn so (the write's answer was lost and the retried write found the record, or the backup did not
- * confirm in time and the start answered 503), or the member that started it gave up before handing it over. The
- * owner of the record cannot tell (the coordinator is alive), so each tick this member also asks the whole cluster for
- * the RUNNING jobs that name it (an indexed query on {@code state}) and takes on those it is not driving. Without
- * that, such a job would stay RUNNING for ever, and hold its type's guard: every later job of the type would be
- * refused with 409 and every firing of a schedule of the type skipped.
- *
- * <p>Meters ({@link JobMeters}): the coordinator counts a job's start, its accounts as its tally grows (read at each
- * tick, so a partition redone after a failover is not counted twice), and its end with its outcome and duration;
- * the running gauge is the number of jobs it drives.
- *
- * <p>Why a coordinator and not every member pulling its own partitions: the pushing member reads the job once per tick
- * instead of every member reading every job; a partition normally gets exactly one task; and failed attempts are
- * counted in one place, which is what lets a job fail instead of retrying a broken partition forever.
+ * <p><b>Threads:</b> one thread ("partita-job-runner") runs the ticks and every decision. {@link #start} (on the HTTP
+ * blocking pool or the schedule trigger) only registers the job and hands it to that thread; task callbacks (on
+ * Hazelcast's threads) only take their partition out of the in-flight set and hand the rest to it. The jobs it
+ * coordinates and their partitions in flight are concurrent maps; the running gauge counts the jobs on the scraping
+ * thread.
  */
 @Context
 final class JobRunner implements AutoCloseable {
+
+    /*
+     * Coordinator protocol
+     *
+     * The coordinator of a job (the member that accepted it) sends one PartitionTask per partition not yet done to that
+     * partition's owner, and sends it again when it fails; the tasks run on the owners and record their partition in
+     * the job themselves. Each tick (partita.jobs.tick) the coordinator re-reads the job and sends what is neither done
+     * nor in flight, so a partition whose owner died is simply sent again and lands on the new owner.
+     *
+     * Adoption
+     *
+     * Every member also looks, each tick, at the RUNNING jobs whose records it owns (a local query), and adopts one
+     * whose coordinator is no longer a member, with a compare-and-set on the job (ClaimCoordination): the job's record
+     * has exactly one owner, so exactly one member adopts it, and it does so within a tick or two of the member's
+     * removal. The adopter resends every partition not done; tasks the old coordinator had in flight may still finish,
+     * and the duplicates are harmless (a partition counts once, an account is processed once). After a restart of the
+     * whole cluster from disk (JobDisk) every running job names a coordinator that is gone, and is adopted the same
+     * way.
+     *
+     * Undriven jobs
+     *
+     * A job can also name this member as its coordinator without this member driving it: its start stored the record
+     * but did not learn so (the write's answer was lost and the retried write found the record, or the backup did not
+     * confirm in time and the start answered 503), or the member that started it gave up before handing it over. The
+     * owner of the record cannot tell (the coordinator is alive), so each tick this member also asks the whole cluster
+     * for the RUNNING jobs that name it (an indexed query on state) and takes on those it is not driving. Without that,
+     * such a job would stay RUNNING for ever, and hold its type's guard: every later job of the type would be refused
+     * with 409 and every firing of a schedule of the type skipped.
+     *
+     * Meters
+     *
+     * The coordinator counts a job's start, its accounts as its tally grows (read at each tick, so a partition redone
+     * after a failover is not counted twice), and its end with its outcome and duration (JobMeters); the running gauge
+     * is the number of jobs it drives.
+     *
+     * Why not pull
+     *
+     * Every member could instead pull its own partitions of every job. Pushing from one coordinator reads the job once
+     * per tick instead of every member reading every job; a partition normally gets exactly one task; and failed
+     * attempts are counted in one place, which is what lets a job fail instead of retrying a broken partition forever.
+     */
 
     private static final Logger LOG = LoggerFactory.getLogger(JobRunner.class);
     /** Attempts of one partition, failing with an error that is not transient, before the job is FAILED. */
@@ -76,16 +94,20 @@ final class JobRunner implements AutoCloseable {
     private final IMap<String, Job> jobs;
     private final IExecutorService executor;
     private final String self;
+    /** The jobs this member drives: added to by {@link #start} and the loop, removed from by the loop only. */
     private final Map<String, Coordination> coordinated = new ConcurrentHashMap<>();
     private final ScheduledExecutorService loop;
 
     /**
      * The partitions of one job with a task in flight, the failed attempts per partition, and the accounts of the
-     * job's tally already counted in the meters (touched by the loop thread only).
+     * job's tally already counted in the meters.
      */
     private static final class Coordination {
+        /** Added to on the loop thread; removed from by the task callbacks (Hazelcast's threads) or a failed submit. */
         final Set<Integer> inFlight = ConcurrentHashMap.newKeySet();
+        /** Only the loop thread touches it. */
         final Map<Integer, Integer> attempts = new ConcurrentHashMap<>();
+        /** Only the loop thread touches it. */
         long accountsCounted;
 
         Coordination(long accountsCounted) {

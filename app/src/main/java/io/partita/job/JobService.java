@@ -24,30 +24,41 @@ import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Starts jobs and reads them, for the API and for schedules. Starting is three grid steps on the calling thread: take
- * the type's guard (unless the job is {@code concurrent}), store the RUNNING job under its id if the id is free
- * ({@link StartJob}), and hand it to this member's {@link JobRunner}, which sends out the partition tasks. While the
- * partition of a job's record has no data (a restart still bringing it back from disk), the job is neither read as
- * missing nor started: both are refused as partition-lost, a transient refusal; while any partition has none, no job
- * that is not concurrent starts (a running job of its type may be there).
- * <b>Threads:</b> called on the HTTP blocking pool and by the schedule trigger's thread at once; each start blocks its
- * caller on its grid steps. The bean's fields are final; what two starts contend for is decided in the grid (the
- * guard's {@code putIfAbsent}, the job's {@link StartJob}), not in this process.
+ * Starts jobs and reads them, for the API and for schedules. At most one job of a type runs at a time unless the job is
+ * {@code concurrent}; a start either stores a RUNNING job and hands it to this member's {@link JobRunner}, or says why
+ * not. While the partition of a job's record has no data, the job is neither read as missing nor started: both are
+ * refused as partition-lost, a transient refusal.
  *
- * <p>The guard: "at most one running job of a type" needs one atomic place per type, because jobs of a type live in
- * different partitions. It is an entry of {@code job-guards} holding the running job's run key ({@code id/run}, so
- * that two starts of one id are told apart), taken with {@code putIfAbsent} and released (conditionally, by run key)
- * by whoever sees the job finish. A guard left behind by a crash is recognised as stale because its job is no longer
- * running, and replaced.
- *
- * <p>A start knows its own write by the job's run, a random token drawn for each attempt. When the store's answer is
- * lost (the write landed, then its retry on a promoted backup finds the record) or the write fails without saying
- * whether it landed (the backup did not confirm: Hazelcast's indeterminate operation state), the job is read back:
- * if it is this attempt's, it is driven and reported started; if the read fails too, the job, should it exist, names
- * this member as coordinator and its runner takes it on at its next tick ({@link JobRunner}).
+ * <p>Starting is three grid steps on the calling thread (the HTTP blocking pool or the schedule trigger's thread),
+ * which it blocks. The bean's fields are final: what two starts contend for is decided in the grid (the guard's {@code
+ * putIfAbsent}, the job's {@link StartJob}), not in this process.
  */
 @Singleton
 public class JobService {
+
+    /*
+     * Starting
+     *
+     * Take the type's guard (unless the job is concurrent), store the RUNNING job under its id if the id is free
+     * (StartJob), and hand it to this member's JobRunner, which sends out the partition tasks. While any partition has
+     * no data (a restart still bringing it back from disk), no job that is not concurrent starts: a running job of its
+     * type may be there.
+     *
+     * The guard
+     *
+     * "At most one running job of a type" needs one atomic place per type, because jobs of a type live in different
+     * partitions. It is an entry of job-guards holding the running job's run key (id/run, so that two starts of one id
+     * are told apart), taken with putIfAbsent and released (conditionally, by run key) by whoever sees the job finish.
+     * A guard left behind by a crash is recognised as stale because its job is no longer running, and replaced.
+     *
+     * Knowing its own write
+     *
+     * A start knows its own write by the job's run, a random token drawn for each attempt. When the store's answer is
+     * lost (the write landed, then its retry on a promoted backup finds the record) or the write fails without saying
+     * whether it landed (the backup did not confirm: Hazelcast's indeterminate operation state), the job is read back:
+     * if it is this attempt's, it is driven and reported started; if the read fails too, the job, should it exist,
+     * names this member as coordinator and its runner takes it on at its next tick (JobRunner).
+     */
 
     /** A guard whose job record is missing is taken to be mid-start for this long, then stale. */
     private static final Duration GUARD_GRACE = Duration.ofSeconds(10);

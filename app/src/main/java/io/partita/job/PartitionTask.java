@@ -30,40 +30,48 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
- * One job's work on one partition: the shard of the "sharded cron". {@link JobRunner} sends it to the partition's
- * owner ({@code submitToKeyOwner} with a key of that partition; the task is {@link PartitionAware} on the same key),
- * where it runs on a thread of the {@code partita-jobs} executor, never on the partition thread.
- * <b>Threads:</b> as above, on a {@code partita-jobs} executor thread of the partition's owner; the slices it sends
- * run there as {@link ApplyJob}s. An instance serves one partition of one job on one thread. The coordinator may send
- * it again (a failure, a failover), and a second run only replays: accounts done answer "already processed".
- *
- * <p>The task lists the partition's account keys with one partition-predicate query (a scan of that partition only, on
- * its owner, which is this member), then sends them in slices of {@code sliceSize} keys to the partition thread as one
- * {@link ApplyJob} batch per slice ({@code executeOnKeys}; all keys of a slice share the partition, so each slice is
- * one short operation). Between slices the partition thread serves everything else, so a transaction on an account of
- * this partition waits for at most one slice; {@code slicePause} can throttle further. The entries the slices record
- * go to the journal through the member's journal writer, like every transaction's; after the last slice the task
- * records the partition done in the job.
- *
- * <p>Every {@link #RECHECK_SLICES} slices the task reads the job again and stops when it is no longer this run and
- * RUNNING (it FAILED, or its id now names another run): a failed job stops charging within that many slices of each
- * partition in flight. What those slices did stays done, exactly once, and is not added to the job's tally (a job
- * that is not running takes no more partitions), like the partitions a FAILED job had under way.
- *
- * <p>Failure: if this member dies mid-way the partition is not marked done, the coordinator sends the task again and
- * it lands on the partition's new owner, which redoes the partition. Accounts done before the crash answer "already
- * processed" (the job id in the account), so nothing is applied twice. If the partition migrates while the task runs,
- * the calls simply follow it to the new owner.
- *
- * <p>AUDIT reads instead: per slice, the slice's journal entries (one query, a scan of the partition's journal on its
- * owner) and then the accounts, in that order, so every entry read is already reflected in the balance read after it,
- * and an entry not yet copied to the journal is found in the account's tail. An account that looks wrong is read
- * again on its own before it
- * is reported, so a transaction racing the audit does not show as a mismatch.
+ * One job's work on one partition: the shard of the "sharded cron". {@link JobRunner} sends it to the partition's owner
+ * ({@code submitToKeyOwner} with a key of that partition; the task is {@link PartitionAware} on the same key), where it
+ * runs on a thread of the {@code partita-jobs} executor, never on the partition thread, and applies the job to the
+ * partition's accounts in slices of {@link ApplyJob}s (AUDIT reads them instead). Sent again after a failure or a
+ * failover, it only replays: accounts done answer "already processed". An instance serves one partition of one job on
+ * one thread.
  */
 @ClassId(60)
 final class PartitionTask implements Callable<Long>, FieldList, HazelcastInstanceAware,
         PartitionAware<String> {
+    /*
+     * Slices
+     *
+     * The task lists the partition's account keys with one partition-predicate query (a scan of that partition only, on
+     * its owner, which is this member), then sends them in slices of sliceSize keys to the partition thread as one
+     * ApplyJob batch per slice (executeOnKeys; all keys of a slice share the partition, so each slice is one short
+     * operation). Between slices the partition thread serves everything else, so a transaction on an account of this
+     * partition waits for at most one slice; slicePause can throttle further. The entries the slices record go to the
+     * journal through the member's journal writer, like every transaction's; after the last slice the task records the
+     * partition done in the job.
+     *
+     * A job that stops
+     *
+     * Every RECHECK_SLICES slices the task reads the job again and stops when it is no longer this run and RUNNING (it
+     * FAILED, or its id now names another run): a failed job stops charging within that many slices of each partition
+     * in flight. What those slices did stays done, exactly once, and is not added to the job's tally (a job that is not
+     * running takes no more partitions), like the partitions a FAILED job had under way.
+     *
+     * Failure
+     *
+     * If this member dies mid-way the partition is not marked done, the coordinator sends the task again and it lands
+     * on the partition's new owner, which redoes the partition. Accounts done before the crash answer "already
+     * processed" (the job id in the account), so nothing is applied twice. If the partition migrates while the task
+     * runs, the calls simply follow it to the new owner.
+     *
+     * Audit
+     *
+     * AUDIT reads instead. Per slice, the slice's journal entries (one query, a scan of the partition's journal on its
+     * owner) and then the accounts, in that order, so every entry read is already reflected in the balance read after
+     * it, and an entry not yet copied to the journal is found in the account's tail. An account that looks wrong is
+     * read again on its own before it is reported, so a transaction racing the audit does not show as a mismatch.
+     */
 
     /** Slices between two reads of the job: at 64 accounts a slice, a job read per 1,024 accounts. */
     static final int RECHECK_SLICES = 16;

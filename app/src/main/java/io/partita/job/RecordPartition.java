@@ -13,7 +13,7 @@ import java.util.Map;
  * Marks one partition of a job done and adds its tally, unless it is already done; completes the job when it was the
  * last one. A report from another run of the id (a task that outlived its job's expiry) is ignored. A finished job
  * gets the retention as its time-to-live in the same step, backup included.
- * <b>Threads:</b> runs on the partition thread of the job's owner, so two reports of one partition (a redone task)
+ * Runs on the partition thread of the job's owner, so two reports of one partition (a redone task)
  * cannot both count; a run again after a retry or a migration finds the partition done and writes nothing.
  * Deterministic: the time travels in the processor. Its backup ({@link ReplaceValue}) stores the job it wrote, with
  * its time-to-live, on each backup replica, and owner and backups write it to their disks ({@link JobDisk}).

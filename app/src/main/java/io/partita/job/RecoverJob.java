@@ -15,7 +15,7 @@ import java.util.Map;
  * ({@link JobMergePolicy}): when the cluster's copy is as far or further, or is another run of the id, nothing
  * changes. A finished job gets what is left of its retention; one whose retention has passed is not put back, and
  * leaves the disks of its owner and backups, as it would have left the map.
- * <b>Threads:</b> runs on the partition thread of the job's owner; a run again after a retry finds the job there and
+ * Runs on the partition thread of the job's owner; a run again after a retry finds the job there and
  * writes nothing. Deterministic: the time and the retention travel in the processor. Its backup
  * ({@link ReplaceValue}, or {@link io.partita.node.RemoveValue} for a job left out) does the same on each backup
  * replica.

@@ -12,7 +12,7 @@ import java.util.Map;
 /**
  * Stores a new job under its id unless the id is taken, as {@code putIfAbsent} would: answers null when it stored this
  * one, else the job already stored (an earlier attempt of this start, or another job under the id).
- * <b>Threads:</b> runs on the partition thread of the job's owner; a run again after a retry or a migration finds the
+ * Runs on the partition thread of the job's owner; a run again after a retry or a migration finds the
  * job it stored and answers it, as it answers any taken id. Its backup ({@link ReplaceValue}) stores the job on each
  * backup replica, and owner and backups write it to their disks ({@link JobDisk}).
  */

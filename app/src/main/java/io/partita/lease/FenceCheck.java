@@ -13,7 +13,7 @@ import java.util.Map;
 /**
  * Whether a fencing token is the current grant of its shard, asked where the group lives so that only the answer
  * travels (a group's state can hold 10,000 shards). Read-only: no backup, no change.
- * <b>Threads:</b> runs on the partition thread of the group's key (the owner); read-only, so a run again after a retry
+ * Runs on the partition thread of the group's key (the owner); read-only, so a run again after a retry
  * or a migration gives the same answer.
  */
 @ClassId(103)

@@ -14,7 +14,7 @@ import java.util.Map;
 /**
  * One change to a lease group, run where the group lives: create it, join, renew, leave, or expire the workers whose
  * lease ended. A renewal is this one operation on the group's partition, separate from any work the worker does.
- * <b>Threads:</b> runs on the partition thread of the group's key, owner and backup alike (see above for a run again
+ * Runs on the partition thread of the group's key, owner and backup alike (see above for a run again
  * after a failover).
  *
  * <p>Deterministic: the node's clock travels in {@code now}, and the backup replica runs the same call on its own copy

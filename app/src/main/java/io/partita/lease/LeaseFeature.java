@@ -15,8 +15,6 @@ import java.util.function.Supplier;
 /**
  * The lease feature's part of a member: the lease groups map, what members keep of it on disk, and the classes of its
  * block of ids.
- * <b>Threads:</b> configured once per member on the thread that starts it; the typed map accessor is called from any
- * thread.
  */
 @Singleton
 public final class LeaseFeature implements Feature {

@@ -28,7 +28,7 @@ import java.util.function.LongSupplier;
  * Worker lease groups in the grid: each call is one entry processor on the group's entry ({@link LeaseCall}), stamped
  * with this node's clock, and its changes counted in the node's meters ({@code partita_lease_grants_total},
  * {@code _moves_total}, {@code _expiries_total}).
- * <b>Threads:</b> calls start on the request thread and complete on a Hazelcast thread, without blocking; the views
+ * Calls start on the request thread and complete on a Hazelcast thread, without blocking; the views
  * ({@link #find}, {@link #list}) block their caller. {@link #expireAll} runs on the bean's own timer thread every
  * second on the oldest member only, so that a group nobody calls still loses its dead workers on time. The bean's
  * fields are final and its counters are Micrometer's, which take concurrent updates.

@@ -12,7 +12,7 @@ import java.util.Map;
 /**
  * Puts back a lease group read from a member's disk after a restart of the whole cluster ({@link LeaseDisk}), unless
  * the cluster holds the group already (another disk's copy came first): the copy in place is kept.
- * <b>Threads:</b> runs on the partition thread of the group's owner; a run again after a retry finds the group and
+ * Runs on the partition thread of the group's owner; a run again after a retry finds the group and
  * writes nothing. Its backup ({@link ReplaceValue}) stores the group on each backup replica, and owner and backups
  * write it to their disks.
  */

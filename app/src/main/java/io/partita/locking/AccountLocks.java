@@ -19,29 +19,38 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The FencedLock of each account, and taking several of them without deadlock.
- * <b>Threads:</b> a lock lives in the CP Subsystem (the Raft group "default" with CP members, ordinary partitions in
- * unsafe mode); taking and releasing it is a blocking call from the calling thread (the blocking executor's tasks,
- * transfer coordinators), and the lock belongs to that thread and to this member's CP session, so {@link Held#close()}
- * must run on the thread that called {@link #lock(Deadline, String...)}. The bean is shared by those threads: its
- * proxy cache is a concurrent map, and whether the CP Subsystem formed is a volatile flag.
+ * The FencedLock of each account, and taking several of them without deadlock: always in the order of their account
+ * ids, the wait for all of them bounded by {@code partita.cp.lock-timeout} and by the request's deadline (a timeout
+ * releases what was taken and answers 503, nothing changed).
  *
- * <p>Several locks are always taken in the order of their account ids: two transfers in opposite directions then queue
- * on the same first lock instead of each holding the lock the other waits for. The wait for all of them together is
- * bounded by {@code partita.cp.lock-timeout} and by the request's deadline; a timeout releases what was taken and
- * answers 503, nothing changed.
- *
- * <p>A lock call cannot be interrupted: while the CP group has no leader, Hazelcast retries it for up to about two
- * minutes before it fails. The client has its 503 at the deadline meanwhile (the caller stops waiting), and a lock
- * granted after the deadline is released at once, so a request that was answered never writes afterwards.
- *
- * <p>Proxies: {@code getLock(name)} resolves the lock's CP group with a round trip, so proxies are cached, at most
- * {@link #MAX_PROXIES} of them (an arbitrary one is dropped beyond that; a proxy is a handle, the lock's state lives
- * in the CP group, and a held lock keeps the proxy it was taken with). A proxy whose CP group was destroyed (a CP
- * Subsystem reset creates the group anew) is dropped and fetched again, once per lock call.
+ * <b>Threads:</b> taking and releasing a lock is a blocking call from the calling thread (the blocking executor's
+ * tasks, transfer coordinators), and the lock belongs to that thread and to this member's CP session, so {@link
+ * Held#close()} must run on the thread that called {@link #lock(Deadline, String...)}. Those threads share the bean:
+ * its proxy cache is a concurrent map, and whether the CP Subsystem formed is a volatile flag.
  */
 @Singleton
 public class AccountLocks {
+
+    /*
+     * Order
+     *
+     * Several locks are always taken in the order of their account ids: two transfers in opposite directions then queue
+     * on the same first lock instead of each holding the lock the other waits for. A lock lives in the CP Subsystem
+     * (the Raft group "default" with CP members, ordinary partitions in unsafe mode).
+     *
+     * Leaderless waits
+     *
+     * A lock call cannot be interrupted: while the CP group has no leader, Hazelcast retries it for up to about two
+     * minutes before it fails. The client has its 503 at the deadline meanwhile (the caller stops waiting), and a lock
+     * granted after the deadline is released at once, so a request that was answered never writes afterwards.
+     *
+     * Proxies
+     *
+     * getLock(name) resolves the lock's CP group with a round trip, so proxies are cached, at most MAX_PROXIES of them
+     * (an arbitrary one is dropped beyond that; a proxy is a handle, the lock's state lives in the CP group, and a held
+     * lock keeps the proxy it was taken with). A proxy whose CP group was destroyed (a CP Subsystem reset creates the
+     * group anew) is dropped and fetched again, once per lock call.
+     */
 
     static final int MAX_PROXIES = 10_000;
     /** CP object names may not contain '@' (it names a CP group); account ids never do. */
@@ -53,6 +62,7 @@ public class AccountLocks {
     private final Duration requestTimeout;
     private final int cpMembers;
     private final ConcurrentMap<String, FencedLock> proxies = new ConcurrentHashMap<>();
+    /** Whether the CP Subsystem formed; once true it stays true, so a race only asks Hazelcast once more. */
     private volatile boolean formed;
 
     AccountLocks(HazelcastInstance hazelcast, PartitaProperties properties) {

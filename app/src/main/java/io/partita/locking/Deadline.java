@@ -13,7 +13,7 @@ import java.util.concurrent.TimeoutException;
  * The moment by which a request must have its answer: {@code partita.request-timeout} after it arrived. One deadline
  * spans everything the request does (the lock waits, every grid call, every step of a transfer), so the request as a
  * whole answers within the timeout instead of each part getting a timeout of its own.
- * <b>Threads:</b> a deadline belongs to one request and is used by the thread that runs it (the locked path's task, a
+ * A deadline belongs to one request and is used by the thread that runs it (the locked path's task, a
  * transfer's coordinating thread); {@link #await} blocks that thread at most until the deadline. Whether a write may
  * have been sent is kept in a volatile flag.
  *

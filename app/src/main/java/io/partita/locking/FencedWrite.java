@@ -15,7 +15,7 @@ import java.util.Map;
 /**
  * The write of the locked path: records the entry a lock holder decided, only if the holder's fence is not lower
  * than the highest fence the account has seen, and only if the account is still the one the holder read.
- * <b>Threads:</b> runs on the partition thread of the account's owner, so the checks and the write are one atomic
+ * Runs on the partition thread of the account's owner, so the checks and the write are one atomic
  * step; a run again after a retry or a migration finds its own entry and is refused as a duplicate, which the holder
  * answers from the recorded entry. Its backup ({@link io.partita.account.AccountBackup}) applies the appended entry
  * and the fence on each replica.

@@ -19,28 +19,38 @@ import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 
 /**
- * Read, check, write: one transaction on one account by a thread that holds the account's lock with {@code fence}.
- * <b>Threads:</b> runs on the calling thread (the one that holds the account's lock) and blocks on the grid, each wait
- * bounded by the request's {@link Deadline}; it keeps no state between calls.
- *
- * <p>It reads the account, then (only when the txId is not in the account's tail) the txId's journal entry, decides
- * with {@link Ledger#decide} exactly as the partitioned path does, and writes with a {@link FencedWrite}. The lock
- * keeps other locked-mode writers out; writers that take no lock (partitioned mode, transfer recovery) may still move
- * the account between the read and the write, and then the write is refused and the decision is taken again on a fresh
- * read. A refused fence means this holder lost its lock: nothing was written, and the client retries with the same id.
- *
- * <p>Why the account is read before the journal: an entry leaves the account's tail only once the journal holds it,
- * so a txId missing from the account when it is read is, if recorded at all, in the journal when the journal is read
- * afterwards. Read the other way round, the entry could reach the journal just after the journal read and leave the
- * account just before the account read, and the txId would be applied a second time. The write re-checks both places
- * at the owner ({@link FencedWrite.Result#DUPLICATE}) as well, and with the journal on disk it also finds a txId older
- * than the journal map keeps: the next attempt then looks it up on the owner's disk too, and answers from it.
- *
- * <p>Time: the deadline is checked before every attempt and before the write; past it the request answers 503 and
- * writes nothing more. A write that was sent but not confirmed in time answers 503 "may or may not have been applied";
- * the retry's duplicate check tells which.
+ * Read, check, write: one transaction on one account by a thread that holds the account's lock with {@code fence}. It
+ * decides exactly as the partitioned path does and never applies a txId twice; past the request's {@link Deadline} it
+ * answers 503 and writes nothing more. It runs on the calling thread, blocks on the grid and keeps no state between
+ * calls.
  */
 final class FencedWrites {
+
+    /*
+     * Read, check, write
+     *
+     * It reads the account, then (only when the txId is not in the account's tail) the txId's journal entry, decides
+     * with Ledger.decide exactly as the partitioned path does, and writes with a FencedWrite. The lock keeps other
+     * locked-mode writers out; writers that take no lock (partitioned mode, transfer recovery) may still move the
+     * account between the read and the write, and then the write is refused and the decision is taken again on a fresh
+     * read. A refused fence means this holder lost its lock: nothing was written, and the client retries with the same
+     * id.
+     *
+     * Why the account is read before the journal
+     *
+     * An entry leaves the account's tail only once the journal holds it, so a txId missing from the account when it is
+     * read is, if recorded at all, in the journal when the journal is read afterwards. Read the other way round, the
+     * entry could reach the journal just after the journal read and leave the account just before the account read, and
+     * the txId would be applied a second time. The write re-checks both places at the owner
+     * (FencedWrite.Result.DUPLICATE) as well, and with the journal on disk it also finds a txId older than the journal
+     * map keeps: the next attempt then looks it up on the owner's disk too, and answers from it.
+     *
+     * Time
+     *
+     * The deadline is checked before every attempt and before the write; past it the request answers 503 and writes
+     * nothing more. A write that was sent but not confirmed in time answers 503 "may or may not have been applied"; the
+     * retry's duplicate check tells which.
+     */
 
     /** Enough to get through a burst of unlocked writers on a hot account; beyond it the client retries. */
     static final int MAX_ATTEMPTS = 100;
@@ -51,7 +61,10 @@ final class FencedWrites {
     /** The owner's disk, by account and txId: entries older than the journal map keeps (none in memory mode). */
     private final DiskLookup disk;
 
-    /** The owner's disk: the entry under a txId that an account at {@code throughSeq} counts ({@code DiskShares.find}). */
+    /**
+     * The owner's disk: the entry under a txId that an account at {@code throughSeq} counts
+     * ({@code DiskShares.find}).
+     */
     @FunctionalInterface
     interface DiskLookup {
         CompletionStage<Optional<StoredEntry>> find(String accountId, String txId, long throughSeq);

@@ -17,7 +17,7 @@ import java.util.concurrent.CompletionStage;
  * Account locks held by the current thread, with their fences, and the deadline of the request that took them.
  * Closing releases them in reverse order, on the thread that took them. Use it in a try-with-resources block and
  * nowhere else.
- * <b>Threads:</b> everything here runs on the thread that took the locks (FencedLock's owner is that thread and this
+ * Everything here runs on the thread that took the locks (FencedLock's owner is that thread and this
  * member's CP session); writes go to the accounts' owners as {@link FencedWrite}s and are waited for until the
  * deadline at most.
  */

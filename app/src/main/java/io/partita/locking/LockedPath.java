@@ -25,28 +25,41 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 
 /**
- * Lock per message: take the account's FencedLock, read, check, write with the fence, unlock.
+ * Lock per message: take the account's FencedLock, read, check, write with the fence, unlock. Same answers as the
+ * partitioned path: both decide with {@code Ledger.decide}. A request whose client already had its 503 never takes the
+ * lock and writes later, and past {@code partita.max-in-flight} tasks under way it refuses at once.
+ *
  * <b>Threads:</b> FencedLock calls block and a lock belongs to the thread that took it, so the whole sequence runs as
  * one task on the node's blocking executor, never on an HTTP event loop; the returned stage completes when the lock is
  * released. Callers on any thread share only the count of tasks under way, a semaphore.
- *
- * <p>Same answers as the partitioned path: both decide with {@code Ledger.decide}, and {@code AccountService} writes
- * the journal entry after this path answers, whichever path it was.
- *
- * <p>Time: the request's deadline ({@code partita.request-timeout}) is taken when it arrives here and bounds the task
- * wherever it is: a task that waited in the executor's queue past it does nothing, the lock wait ends at it, and no
- * write is sent after it. So a request whose client already had its 503 never takes the lock and writes later.
- *
- * <p>Bounded queue: the caller's in-flight permit is given back when the caller's own timeout answers the client,
- * which can be before this task has even started (the blocking executor's queue is unbounded). So this path counts
- * its tasks itself, from submission to the task's real end, and refuses (503 at once, nothing changed) past
- * {@code partita.max-in-flight} of them: clients that retry after their 503s cannot pile up tasks without bound.
- *
- * <p>An unknown account is answered before any lock is taken: every lock name stays in the CP group's state for good,
- * so a request for a made-up id must not create one (accounts are never deleted, so the answer cannot go stale).
  */
 @Singleton
 class LockedPath implements TransactionPath {
+
+    /*
+     * Answers
+     *
+     * Same answers as the partitioned path: both decide with Ledger.decide, and AccountService writes the journal entry
+     * after this path answers, whichever path it was.
+     *
+     * Time
+     *
+     * The request's deadline (partita.request-timeout) is taken when it arrives here and bounds the task wherever it
+     * is: a task that waited in the executor's queue past it does nothing, the lock wait ends at it, and no write is
+     * sent after it. So a request whose client already had its 503 never takes the lock and writes later.
+     *
+     * Bounded queue
+     *
+     * The caller's in-flight permit is given back when the caller's own timeout answers the client, which can be before
+     * this task has even started (the blocking executor's queue is unbounded). So this path counts its tasks itself,
+     * from submission to the task's real end, and refuses (503 at once, nothing changed) past partita.max-in-flight of
+     * them: clients that retry after their 503s cannot pile up tasks without bound.
+     *
+     * Unknown accounts
+     *
+     * An unknown account is answered before any lock is taken: every lock name stays in the CP group's state for good,
+     * so a request for a made-up id must not create one (accounts are never deleted, so the answer cannot go stale).
+     */
 
     private final IMap<String, Account> accounts;
     private final AccountLocks locks;

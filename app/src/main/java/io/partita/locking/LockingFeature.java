@@ -11,7 +11,6 @@ import java.util.function.Supplier;
 /**
  * The locking feature's part of a member: the class of its block of ids (the fenced write). Its locks live in the CP
  * Subsystem, which the node configures for the whole member.
- * <b>Threads:</b> read once per member on the thread that starts it.
  */
 @Singleton
 public final class LockingFeature implements Feature {

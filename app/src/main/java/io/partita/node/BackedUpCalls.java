@@ -29,7 +29,7 @@ import java.util.concurrent.CompletionException;
  * {@code MultipleEntryOperation} is an ordinary invocation instead, as {@code submitToKey}'s is, and its backups are
  * sync (Hazelcast's always sends a multi-key processor's backups async, {@link Entries}): it waits for the backup
  * acknowledgements and, with fail-on-indeterminate-operation-state, fails when they do not come.
- * <b>Threads:</b> call from any thread but a partition thread; the future completes on the node's continuation pool
+ * Call from any thread but a partition thread; the future completes on the node's continuation pool
  * ({@link Continuations}), once every partition has answered (or fails with the first failure). It keeps no state
  * between calls.
  */

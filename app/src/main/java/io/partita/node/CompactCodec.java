@@ -11,8 +11,6 @@ import java.util.function.Function;
  * A Compact serializer made of its type name, its class and two functions: a feature writes only how its value's
  * fields are read and written, by name. The type name is what SQL and other members know the value by, so it never
  * changes once values are stored.
- * <b>Threads:</b> Hazelcast calls it on any thread that serializes (partition, request, migration threads); it holds
- * nothing but its final fields, and the functions keep no state.
  *
  * @param <T> the value
  */

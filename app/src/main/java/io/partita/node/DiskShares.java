@@ -32,26 +32,37 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
- * The journal history on members' disks, per partition: it moves with its partition, and it is read where it is.
- *
- * <p>A member's disk ({@link MemberDisk}) holds the journal entries of every partition the member holds a copy of, for
- * the whole retention, while the grid's journal map keeps only the last seconds. So a member that becomes owner or
- * backup of a partition needs the partition's history on its own disk before it serves: Hazelcast asks this service
- * for it when it moves or copies a partition ({@link #prepareReplicationOperation}), as it asks its own maps, and the
- * share arrives with the partition's maps, before the migration completes ({@link Share}). A member that stops holding
- * a partition drops it from its disk later (the ledger's disk thread), never while a migration is bringing it back
- * ({@link #arriving}).
- *
- * <p>Two more operations reach a partition's disk share wherever it is: {@link Read} reads an account's history, or an
- * entry by txId, at the owner, and {@link Push} writes entries to the owner's and backups' disks (what a restarted
- * member brings back from its disk for partitions other members now hold).
- *
- * <p>Threads: Hazelcast calls {@link #prepareReplicationOperation} on the partition's thread of the member that sends
- * it, and runs every operation here on the partition's thread of the member that receives it, so a share is read and
- * written with no write of the partition in between. A share is read in one piece: a partition's history for the
- * retention must fit in one message (about 100 bytes an entry).
+ * The journal history on members' disks, per partition: it moves with its partition, and it is read where it is. A
+ * member that becomes owner or backup of a partition has the partition's history on its own disk before it serves;
+ * {@link Read} reads it at the owner and {@link Push} writes to the owner's and backups' disks. Everything here runs on
+ * the partition's thread, so a share is read and written with no write of the partition in between.
  */
 public final class DiskShares implements ManagedService, MigrationAwareService {
+
+    /*
+     * Moving with the partition
+     *
+     * A member's disk (MemberDisk) holds the journal entries of every partition the member holds a copy of, for the
+     * whole retention, while the grid's journal map keeps only the last seconds. So a member that becomes owner or
+     * backup of a partition needs the partition's history on its own disk before it serves: Hazelcast asks this service
+     * for it when it moves or copies a partition (prepareReplicationOperation), as it asks its own maps, and the share
+     * arrives with the partition's maps, before the migration completes (Share). A member that stops holding a
+     * partition drops it from its disk later (the ledger's disk thread), never while a migration is bringing it back
+     * (arriving).
+     *
+     * Reading and pushing
+     *
+     * Two more operations reach a partition's disk share wherever it is: Read reads an account's history, or an entry
+     * by txId, at the owner, and Push writes entries to the owner's and backups' disks (what a restarted member brings
+     * back from its disk for partitions other members now hold).
+     *
+     * Threads and size
+     *
+     * Hazelcast calls prepareReplicationOperation on the partition's thread of the member that sends it, and runs every
+     * operation here on the partition's thread of the member that receives it, so a share is read and written with no
+     * write of the partition in between. A share is read in one piece: a partition's history for the retention must fit
+     * in one message (about 100 bytes an entry).
+     */
 
     public static final String SERVICE_NAME = "partita:disk-shares";
 

@@ -13,7 +13,7 @@ import java.util.function.Supplier;
  * What one feature brings to a member: the wire forms of its classes, its maps and executors, and what runs beside
  * the member from its start. The node collects every {@code Feature} bean and knows none of them by name; a test or
  * a benchmark that starts bare members passes the features it wants.
- * <b>Threads:</b> called on the thread that builds and starts a member, once per member, before any request.
+ * Called on the thread that builds and starts a member, once per member, before any request.
  */
 public interface Feature {
 

@@ -30,7 +30,7 @@ import java.util.UUID;
  * the member keeps anyway, which is what makes the partition views cheap with a million accounts (the public
  * alternatives scan the entries). Hazelcast is pinned at 5.4.0, so these calls cannot move under us; if an upgrade
  * breaks them, it breaks here and {@code PartitionViewsTest} says so.
- * <b>Threads:</b> called on an executor thread of the member it reads, never on a partition thread. A record store's
+ * Called on an executor thread of the member it reads, never on a partition thread. A record store's
  * size is read without the partition thread's ordering, so it may be a moment old, which a view tolerates.
  */
 public final class Internals {

@@ -10,7 +10,7 @@ import java.util.Collection;
  * The split-brain protection of the ledger, jobs and schedules: a member serves while it hears from a majority of the
  * cluster it last saw whole ({@link Membership#hasMajority}), or, when {@code partita.split-brain-protection} sets a
  * count, from at least that many members. Heartbeats count by when they arrive, never by the time they carry.
- * <b>Threads:</b> Hazelcast calls both methods on its split-brain protection and heartbeat threads; the state is the
+ * Hazelcast calls both methods on its split-brain protection and heartbeat threads; the state is the
  * {@link Membership}'s.
  */
 final class KeepMajority implements SplitBrainProtectionFunction, HeartbeatAware {

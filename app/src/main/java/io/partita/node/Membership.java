@@ -1,5 +1,6 @@
 package io.partita.node;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import com.hazelcast.cluster.InitialMembershipEvent;
 import com.hazelcast.cluster.InitialMembershipListener;
 import com.hazelcast.cluster.Member;
@@ -61,15 +62,26 @@ public final class Membership implements InitialMembershipListener {
     /** When each member's last heartbeat (or its join) arrived here, by this member's monotonic clock. */
     private final Map<UUID, Long> heardAt = new ConcurrentHashMap<>();
     /** Each member's age: the member list version it joined at (lower is older), the same on every member. */
+    @GuardedBy("this")
     private final Map<UUID, Long> rank = new HashMap<>();
+    @GuardedBy("this")
     private final Map<UUID, Missing> missing = new LinkedHashMap<>();
+    @GuardedBy("this")
     private final Set<UUID> leaving = new HashSet<>();
+    @GuardedBy("this")
     private List<Member> current = List.of();
+    @GuardedBy("this")
     private long nextRank;
+    @GuardedBy("this")
     private int expected = 1;
+    @GuardedBy("this")
     private Forgotten lastForgotten;
+    /** The summary {@link #whole()} reads on partition threads: written under {@code this}, read without it. */
     private volatile boolean whole = true;
-    /** When, by {@link #nanos}, the members missing now are taken as gone; {@code Long.MAX_VALUE} when none is. */
+    /**
+     * When, by {@link #nanos}, the members missing now are taken as gone; {@code Long.MAX_VALUE} when none is. Written
+     * under {@code this}, read without it.
+     */
     private volatile long boundAt = Long.MAX_VALUE;
 
     /**

@@ -21,7 +21,7 @@ import java.util.concurrent.TimeoutException;
  * What one member tells every member about the membership ({@link Membership}): that it is leaving gracefully (sent
  * as it starts shutting down, before it hands its partitions over, so that its removal is not taken for a split), or
  * that an admin declared the missing members gone.
- * <b>Threads:</b> {@link #call} runs on the thread of the {@code partita.membership} executor of each member it is
+ * {@link #call} runs on the thread of the {@code partita.membership} executor of each member it is
  * sent to.
  */
 @ClassId(84)

@@ -7,7 +7,7 @@ import java.util.function.Function;
 /**
  * The one instance of a helper per member, kept in the member's user context so that entry processors, which find
  * their member by injection, reach the same one as the node's beans.
- * <b>Threads:</b> called from any thread (partition threads, request threads, start-up); two threads that build one
+ * Called from any thread (partition threads, request threads, start-up); two threads that build one
  * at once keep the first stored ({@code putIfAbsent}), and the other build is dropped unused.
  */
 public final class PerMember {

@@ -11,7 +11,7 @@ import java.util.Map;
  * Removes an entry, and its record from the member's disk when members keep the records of its map there
  * ({@link DiskRecords}); answers whether there was an entry. Its own backup: each backup replica removes its copy and
  * its record the same way. It decides nothing, so a run again after a retry or a migration changes nothing more.
- * <b>Threads:</b> on the partition thread of the entry's owner, then of each backup replica.
+ * Runs on the partition thread of the entry's owner, then of each backup replica.
  *
  * @param <K> the map's key
  * @param <V> the map's value

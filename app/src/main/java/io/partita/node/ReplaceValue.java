@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  * member it runs on writes them to its disk too. One processor for every feature's values; a feature that needs
  * another rule for the time-to-live extends it and overrides only {@link #store(Map.Entry, Object)} (and its class
  * id). Run as a primary ({@code executeOnKey}), it is a put that is its own backup.
- * <b>Threads:</b> runs on the partition thread of each backup replica, after its primary ran on the owner (run as a
+ * Runs on the partition thread of each backup replica, after its primary ran on the owner (run as a
  * primary, it is that primary), and may run again when Hazelcast sends the backup again; it stores the same values each
  * time, so a second run changes nothing.
  *

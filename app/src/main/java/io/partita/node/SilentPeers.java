@@ -20,28 +20,33 @@ import java.util.stream.Collectors;
 
 /**
  * Closes a connection this member opened to an address outside the cluster when the peer has not sent a byte within
- * {@link #GRACE_MILLIS}.
- * <b>Threads:</b> its own timer thread ("partita-silent-peers") runs every check, one at a time, and is the only
- * thread that reads or writes its tables of unanswered connections and logged peers, so they need no lock; the
- * connections themselves are Hazelcast's (served by its IO threads), read through its connection manager and closed
- * with their own {@code close}.
- *
- * <p>Why: in Hazelcast 5.4 a new outgoing member connection waits for the peer's protocol header with its handshake
- * frame already queued, and while it waits its outbound pipeline reschedules itself at once, round after round: the IO
- * thread that owns it never gets back to its selector, so it spins on a core and every other connection it serves
- * starves. A peer that accepts TCP but never answers does exactly that, and a frozen member (SIGSTOP, a long GC pause,
- * a suspended VM) is such a peer: its kernel still completes the TCP handshake. The others keep sending to it after
- * they removed it (Raft heartbeats to a CP member not yet auto-removed, the split-brain search of the TCP member list),
- * and PauseIT saw the two live members stop hearing each other a second after removing the frozen one, suspect each
- * other at the heartbeat timeout, and split into clusters of one that lost acknowledged writes at the merge.
- *
- * <p>Closing the connection drains its queue and ends the loop; the next send opens a new one, so one spin lasts at
- * most about {@link #GRACE_MILLIS} plus {@link #PERIOD_MILLIS}, far below the heartbeat timeout. A connection to a
- * member of the cluster is never touched (a slow member is the failure detector's business), and a live peer outside
- * it (another cluster the split-brain search asks about merging) answers in milliseconds.
+ * {@link #GRACE_MILLIS}. A connection to a member of the cluster is never touched. Its own timer thread
+ * ("partita-silent-peers") runs every check, one at a time; the connections are Hazelcast's, read through its
+ * connection manager and closed with their own {@code close}.
  */
 @Context
 public class SilentPeers {
+
+    /*
+     * Why
+     *
+     * In Hazelcast 5.4 a new outgoing member connection waits for the peer's protocol header with its handshake frame
+     * already queued, and while it waits its outbound pipeline reschedules itself at once, round after round: the IO
+     * thread that owns it never gets back to its selector, so it spins on a core and every other connection it serves
+     * starves. A peer that accepts TCP but never answers does exactly that, and a frozen member (SIGSTOP, a long GC
+     * pause, a suspended VM) is such a peer: its kernel still completes the TCP handshake. The others keep sending to
+     * it after they removed it (Raft heartbeats to a CP member not yet auto-removed, the split-brain search of the TCP
+     * member list), and PauseIT saw the two live members stop hearing each other a second after removing the frozen
+     * one, suspect each other at the heartbeat timeout, and split into clusters of one that lost acknowledged writes at
+     * the merge.
+     *
+     * Why closing is enough
+     *
+     * Closing the connection drains its queue and ends the loop; the next send opens a new one, so one spin lasts at
+     * most about GRACE_MILLIS plus PERIOD_MILLIS, far below the heartbeat timeout. A connection to a member of the
+     * cluster is never touched (a slow member is the failure detector's business), and a live peer outside it (another
+     * cluster the split-brain search asks about merging) answers in milliseconds.
+     */
 
     static final long PERIOD_MILLIS = 100;
     static final long GRACE_MILLIS = 500;
@@ -53,7 +58,10 @@ public class SilentPeers {
     private final ServerConnectionManager connections;
     /** When each unanswered outgoing connection was first seen; only the checking thread touches it. */
     private Map<ServerConnection, Long> unanswered = new HashMap<>();
-    /** When a close was last logged per peer: a frozen peer is connected to again every second or so. */
+    /**
+     * When a close was last logged per peer: a frozen peer is connected to again every second or so. Only the checking
+     * thread touches it.
+     */
     private final Map<Address, Long> logged = new HashMap<>();
     private final ScheduledExecutorService checker = Timers.single("partita-silent-peers");
 

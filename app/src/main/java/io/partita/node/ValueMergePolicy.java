@@ -6,7 +6,7 @@ import com.hazelcast.spi.merge.MergingValue;
  * A split-brain merge policy that takes a value only one side holds as it is. A policy says how two sides' values of one key
  * become one ({@link #join}); it returns one of them to keep it (sent on as it arrived, without serializing it again)
  * or a new value.
- * <b>Threads:</b> on the partition thread of the key's owner in the merged cluster, once per entry the smaller side
+ * Runs on the partition thread of the key's owner in the merged cluster, once per entry the smaller side
  * brings. Subclasses are plain functions of the two values unless they say otherwise.
  *
  * @param <V> the map's value

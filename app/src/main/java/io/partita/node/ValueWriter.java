@@ -12,7 +12,7 @@ import java.util.Map;
  * it removed the entry), so a backup never decides again. When members keep the records of its {@link #map()} on disk
  * ({@link DiskRecords}), owner and backups write what it stored to their disks too. Meant for a single key
  * ({@code executeOnKey}): what it wrote is kept on the instance.
- * <b>Threads:</b> {@code process} and {@link #getBackupProcessor()} run on the partition thread of the entry's owner,
+ * {@code process} and {@link #getBackupProcessor()} run on the partition thread of the entry's owner,
  * one after the other; the backup runs on each backup replica's partition thread.
  *
  * @param <K> the map's key

@@ -30,7 +30,9 @@ public class ClockWatch {
 
     private final HazelcastInstance hazelcast;
     private final ScheduledExecutorService timer = Timers.single("partita-clock-watch");
+    /** Written by the watch thread, read by the gauge on the scraping thread. */
     private volatile long offsetMillis;
+    /** Only the watch thread touches it. */
     private boolean warned;
 
     ClockWatch(HazelcastInstance hazelcast, MeterRegistry registry) {

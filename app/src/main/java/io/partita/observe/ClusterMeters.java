@@ -18,7 +18,7 @@ import java.util.function.ToDoubleFunction;
  * {@code partita_partitions_moved_total}, {@code partita_migrations_in_flight}; and
  * {@code partita_member_operations_received_total}, the operations other members sent this one (forwarded calls,
  * backups, migrations), which divided by the transactions gives member-to-member traffic per transaction.
- * <b>Threads:</b> every value is read when Prometheus scrapes, on the HTTP thread serving the scrape, from tables and
+ * Every value is read when Prometheus scrapes, on the HTTP thread serving the scrape, from tables and
  * statistics the member keeps (O(partitions), never O(entries)); whether the cluster is safe is
  * {@link ClusterSafety}'s last answer, not a round trip to every member per scrape.
  *

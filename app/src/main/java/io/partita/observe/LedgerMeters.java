@@ -13,7 +13,7 @@ import io.partita.node.PartitionSentinels;
  * ({@code partita_merge_accounts_joined_total}, {@code partita_merge_transactions_added_total},
  * {@code partita_merge_conflicts_total}) and lost partitions ({@code partita_partitions_lost_events_total}).
  * All are this node's own counts.
- * <b>Threads:</b> the functions run on the scraping thread and read counters the member updates on its own threads.
+ * The functions run on the scraping thread and read counters the member updates on its own threads.
  */
 @Context
 public class LedgerMeters {

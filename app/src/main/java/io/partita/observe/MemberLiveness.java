@@ -15,8 +15,6 @@ import java.util.Map;
  * Liveness of this node: DOWN once its member has stopped (shut down, or terminated after it could not rejoin).
  * A node without a member can serve nothing, so a supervisor should restart it; a member that merely waits for the
  * cluster to become safe is alive, which {@link MemberReadiness} reports instead.
- * <b>Threads:</b> Micronaut calls it on the thread that serves the health probe, often at once with the readiness
- * check; it only reads whether the member runs, a local flag, and keeps no state.
  */
 @Singleton
 @Liveness

@@ -23,7 +23,7 @@ import java.util.Map;
  * ledger call anyway), and the cluster is safe (no partition is without its backup, no migration is in
  * flight). A load balancer or Kubernetes sends traffic only then, and a rolling restart waits for it before stopping
  * the next node.
- * <b>Threads:</b> it runs on the event loop that serves the probe and never waits there: the member list is local, and
+ * It runs on the event loop that serves the probe and never waits there: the member list is local, and
  * whether the cluster is safe is the last answer {@link ClusterSafety} had (asking is a round trip to every member,
  * which a paused member would hold).
  */

@@ -18,7 +18,7 @@ import java.util.concurrent.Callable;
  * Asks one member what it owns: sent to every member by {@link PartitionViews}, it answers with the accounts in each
  * partition the member owns, read from the member's own record stores (no entry is touched), and its node's
  * transaction counters.
- * <b>Threads:</b> on a thread of the {@code partita.views} executor of each member, never on a partition thread. It
+ * Runs on a thread of the {@code partita.views} executor of each member, never on a partition thread. It
  * carries no state; a member that leaves while answering simply has no answer, and the view shows its partitions
  * without counts until the next poll.
  */

@@ -8,7 +8,6 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * Registers a meter read from an object when scraped: the one builder call every meter of this package makes.
- * <b>Threads:</b> called once per meter while the beans start; {@code read} then runs on the scraping thread.
  */
 final class Meters {
 

@@ -1,6 +1,7 @@
 package io.partita.observe;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.partition.MigrationListener;
@@ -37,15 +38,24 @@ class MigrationTracker implements MigrationListener {
     static final int RECENT_EVENTS = 50;
     static final int RECENT_PROCESSES = 20;
 
+    /** The running process, or null; moved forward without a lock ({@link #advance}). */
     private final AtomicReference<MigrationState> current = new AtomicReference<>();
     private final long since = System.currentTimeMillis();
+    @GuardedBy("this")
     private final UUID[] owners = new UUID[HazelcastConfigs.PARTITION_COUNT];
+    @GuardedBy("this")
     private final Deque<ReplicaMigration> recentEvents = new ArrayDeque<>();
+    @GuardedBy("this")
     private final Deque<MigrationProcess> recentProcesses = new ArrayDeque<>();
+    @GuardedBy("this")
     private long completed;
+    @GuardedBy("this")
     private long failed;
+    @GuardedBy("this")
     private long partitionsMoved;
+    @GuardedBy("this")
     private long processes;
+    @GuardedBy("this")
     private long processStartedAt;
 
     MigrationTracker(HazelcastInstance hazelcast) {

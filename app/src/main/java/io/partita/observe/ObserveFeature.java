@@ -11,7 +11,6 @@ import java.util.function.Supplier;
 /**
  * The observation views' part of a member: the small executor that gathers every member's view of its own
  * partitions, and the classes of its ids (the snapshot task and its answer).
- * <b>Threads:</b> read once per member on the thread that starts it.
  */
 @Singleton
 public final class ObserveFeature implements Feature {

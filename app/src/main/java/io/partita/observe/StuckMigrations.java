@@ -22,26 +22,30 @@ import java.util.function.LongSupplier;
 
 /**
  * The watchdog that makes a member's recovery after a network split certain: it restarts the node when one of the
- * member's partitions stays flagged "migrating" far longer than any migration takes. Such a partition refuses every
- * operation with {@code PartitionMigratingException}, which callers retry forever, so the node never becomes ready
- * again. This was seen once after a heal, on a member that had been silent for 40 s.
- * <b>Threads:</b> {@link #check} on the bean's own timer thread, one check at a time, which alone keeps the table of
- * flagged partitions; it only reads the flags.
- *
- * <p>How a flag can stay, read from Hazelcast 5.4.0 (not reproduced on purpose): a promotion after a member's removal
- * flags each promoted partition ({@code BeforePromotionOperation}) and clears the flags only once all of them are
- * flagged ({@code FinalizePromotionOperation}); if one partition is already flagged at that moment (a replica sync
- * flags it while it sends), its operation fails before its callback, the promotion never reaches the finalize stage,
- * and the partitions it did flag stay flagged, with the promotion permit held, for the member's life.
- *
- * <p>What it does: the partition service's flags are read every 5 s. A partition flagged through
- * {@code partita.stuck-migration-timeout} (2 minutes) of consecutive checks is stuck: the watchdog logs it, terminates
- * the member (its partitions have their backups on other members) and ends the process with status 70, so that a
- * supervisor (Kubernetes, compose's {@code restart: on-failure}, systemd) starts it again as a new member. Liveness
- * is DOWN from the moment the member stops.
+ * member's partitions stays flagged "migrating" through {@code partita.stuck-migration-timeout} of consecutive checks,
+ * far longer than any migration takes. Such a partition refuses every operation, which callers retry forever, so the
+ * node would never become ready again. It runs on its own timer thread, one check at a time.
  */
 @Context
 public class StuckMigrations {
+
+    /*
+     * How a flag can stay
+     *
+     * Seen once after a heal, on a member that had been silent for 40 s. Read from Hazelcast 5.4.0 (not reproduced on
+     * purpose): a promotion after a member's removal flags each promoted partition (BeforePromotionOperation) and
+     * clears the flags only once all of them are flagged (FinalizePromotionOperation); if one partition is already
+     * flagged at that moment (a replica sync flags it while it sends), its operation fails before its callback, the
+     * promotion never reaches the finalize stage, and the partitions it did flag stay flagged, with the promotion
+     * permit held, for the member's life.
+     *
+     * What it does
+     *
+     * The partition service's flags are read every 5 s. A partition flagged through partita.stuck-migration-timeout (2
+     * minutes) of consecutive checks is stuck: the watchdog logs it, terminates the member (its partitions have their
+     * backups on other members) and ends the process with status 70, so that a supervisor (Kubernetes, compose's
+     * restart: on-failure, systemd) starts it again as a new member. Liveness is DOWN from the moment the member stops.
+     */
 
     private static final Logger LOG = LoggerFactory.getLogger(StuckMigrations.class);
     /** The process's exit status once it gave up on its member: EX_SOFTWARE, an internal error. */
@@ -52,8 +56,9 @@ public class StuckMigrations {
     private final long timeoutMillis;
     private final LongSupplier clock;
     private final Runnable restart;
-    /** When each partition was first seen flagged in its current run of checks, or -1. */
+    /** When each partition was first seen flagged in its current run of checks, or -1; only the timer thread. */
     private final long[] flaggedSince;
+    /** Only the timer thread touches it, like {@link #flaggedSince}. */
     private boolean gaveUp;
     /** Its own timer, stopped with the bean ({@link Timers}). */
     private final ScheduledExecutorService timer = Timers.single("partita-stuck-migrations");

@@ -17,27 +17,25 @@ import java.util.Set;
 import java.util.function.IntFunction;
 
 /**
- * The SQL tables Partita publishes, created when the node starts ({@code CREATE OR REPLACE}, the same definition from
- * every node, so racing nodes are harmless). Values are read under the Compact type names that
- * {@link AccountFeature} writes.
- * <b>Threads:</b> created at start on the thread that builds the context; {@link #ensure()} is called by every query
- * on the HTTP blocking pool, reads a volatile flag, and creates the mappings under the bean's monitor, once.
- *
- * <ul>
- *   <li>{@code accounts}: a view of {@code id} (the key), {@code balance, overdraftLimit, version, fence} (the tail is
- *       a byte array, which SQL does not read, so it is not mapped);</li>
- *   <li>{@code journal}: a view of one row per journal entry: {@code accountId, txId} from the key, and
- *       {@code type, amount, status, balanceAfter, recordedAt, seq, ref} from the entry, type and status decoded from
- *       the one byte they are stored in ({@code recordedAt} is the entry's {@code at}: AT is a reserved word of the
- *       SQL parser, which would make every query have to quote it). Entries still in an account's tail, not yet
- *       copied by the journal writer (tens of milliseconds normally), are not in it yet.</li>
- * </ul>
- *
- * <p>If the engine cannot create them at start (a cluster still forming), {@link #ensure()} retries before the next
- * query; creation is idempotent, so racing nodes are harmless.
+ * The SQL tables Partita publishes: {@code accounts} (the account's fields without the tail) and {@code journal} (one
+ * row per journal entry; entries still in an account's tail, tens of milliseconds normally, are not in it yet). Created
+ * when the node starts ({@code CREATE OR REPLACE}, the same definition from every node, so racing nodes are harmless)
+ * and, if that failed, before the next query ({@link #ensure()}).
  */
 @Context
 class SqlMappings {
+
+    /*
+     * Tables
+     *
+     * - accounts: a view of id (the key), balance, overdraftLimit, version, fence (the tail is a byte array, which SQL
+     *   does not read, so it is not mapped).
+     *
+     * - journal: a view of one row per journal entry: accountId, txId from the key, and type, amount, status,
+     *   balanceAfter, recordedAt, seq, ref from the entry, type and status decoded from the one byte they are stored in
+     *   (recordedAt is the entry's at: AT is a reserved word of the SQL parser, which would make every query have to
+     *   quote it). Values are read under the Compact type names that AccountFeature writes.
+     */
 
     private static final Logger LOG = LoggerFactory.getLogger(SqlMappings.class);
 
@@ -50,6 +48,7 @@ class SqlMappings {
     static final Map<String, String> DDL = ddl();
 
     private final HazelcastInstance hazelcast;
+    /** Set once, under the bean's monitor, after the mappings were created; read without it by every query. */
     private volatile boolean created;
 
     SqlMappings(HazelcastInstance hazelcast) {

@@ -32,7 +32,7 @@ import java.util.regex.Pattern;
  * {@code maxConcurrent} queries at once on this node ({@link SqlPermits}), a query that must return rows
  * ({@link SqlExpectedResultType#ROWS}, so the engine itself would also refuse anything else), a timeout after which
  * the engine cancels it, and at most {@code maxRows} rows read before the result is closed, which cancels the rest.
- * <b>Threads:</b> on the HTTP blocking pool, many queries at once; the engine runs the query on the members' Jet
+ * On the HTTP blocking pool, many queries at once; the engine runs the query on the members' Jet
  * threads and streams rows back to this node. The bean's fields are final; what queries share (the permits, the
  * mappings, the counters) is safe for concurrent callers.
  *

@@ -27,7 +27,6 @@ import java.util.function.Supplier;
  * So is every failure of the CP Subsystem behind locked mode (a lock whose session expired, a wait cancelled, a
  * group without a leader or destroyed by a reset): a write under a lost lock is refused by its fence, and the rest
  * changes nothing. No answer names a class: the detail says what happened and what to do.
- * <b>Threads:</b> stateless; called on any thread.
  */
 public final class GridFailures {
 

@@ -7,7 +7,6 @@ import java.util.List;
  * A request that was refused, in the domain's words: what kind of refusal, about what, and a detail a client can act
  * on. Services and controllers throw it; the web layer alone turns it into an answer ({@code web.Refusals}: one table
  * from kind to HTTP status and problem type). It carries no stack trace: it is an answer, not a bug.
- * <b>Threads:</b> immutable; thrown on whichever thread refused and read on the one that answers.
  */
 public final class Refusal extends RuntimeException {
 

@@ -14,7 +14,7 @@ import java.util.Map;
  * read ({@code expected}): a compare-and-set on the schedule's partition thread. Two members that evaluated the same
  * schedule from the same state (during a migration, or a takeover) cannot both count their firings; the loser's job,
  * if it started one, has the same deterministic id and is counted by the next evaluation instead.
- * <b>Threads:</b> runs on the partition thread of the schedule's owner; a run again after a retry or a migration finds
+ * Runs on the partition thread of the schedule's owner; a run again after a retry or a migration finds
  * {@code lastFiredAt} moved and answers false without writing. Deterministic: the firing's time travels in the
  * processor. Its backup ({@link ReplaceValue}) stores the schedule it wrote on each backup replica, and owner and
  * backups write it to their disks ({@link ScheduleDisk}).

@@ -14,7 +14,7 @@ import java.util.Map;
  * with the copy the cluster holds (another disk's, or one written since) as a split-brain merge joins two sides
  * ({@link ScheduleMergePolicy}): the later definition with the later of the two last firings, so no firing either copy
  * accounted for runs again. When the cluster's copy already is that, nothing changes.
- * <b>Threads:</b> runs on the partition thread of the schedule's owner; a run again after a retry finds the schedule
+ * Runs on the partition thread of the schedule's owner; a run again after a retry finds the schedule
  * joined and writes nothing. Its backup ({@link ReplaceValue}) stores what it wrote on each backup replica, and owner
  * and backups write it to their disks.
  */

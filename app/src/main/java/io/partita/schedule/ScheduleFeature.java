@@ -19,8 +19,6 @@ import java.util.function.Supplier;
  * The schedule feature's part of a member: the schedules map (a schedule's last firing survives the loss of a member,
  * and a stop of every member: {@link ScheduleDisk}; after a split no firing runs twice, ScheduleMergePolicy), Compact
  * for its values, and the classes of its ids.
- * <b>Threads:</b> configured once per member on the thread that starts it; the typed map accessor is called from any
- * thread.
  */
 @Singleton
 public final class ScheduleFeature implements Feature {

@@ -9,7 +9,7 @@ import io.partita.node.ValueMergePolicy;
  * two records of one schedule, the newer definition (the later PUT) is kept, with the later of the two sides' last
  * firings: a firing either side accounted for is never fired again (and a firing's job id is derived from its time,
  * so even a repeat would find its job taken). On a tie the side merged into keeps its own.
- * <b>Threads:</b> runs on the partition thread of the schedule's owner in the merged cluster, once per schedule the
+ * Runs on the partition thread of the schedule's owner in the merged cluster, once per schedule the
  * smaller side brings. A plain function of the two values.
  */
 @ClassId(69)

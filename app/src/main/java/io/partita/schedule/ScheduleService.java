@@ -17,7 +17,7 @@ import java.util.Optional;
  * Schedules as the API manages them: stored in the {@code schedules} map, and on the disks of its owner and backups
  * ({@link ScheduleDisk}: a PUT and a DELETE are entry processors that write there too), fired by
  * {@link ScheduleTrigger}.
- * <b>Threads:</b> called on the HTTP blocking pool, many requests at once; each call is one blocking map operation,
+ * Called on the HTTP blocking pool, many requests at once; each call is one blocking map operation,
  * and the bean holds only the map's proxy, which is safe for any thread.
  */
 @Singleton

@@ -21,40 +21,48 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Fires the schedules: each firing runs its job once across the cluster, and firing goes on when any one member is
- * lost.
- * <b>Threads:</b> every member runs this loop on one thread ("partita-schedule-trigger"), which alone evaluates the
- * schedules this member owns, one after another; the count of jobs it started is atomic, read by tests from any
- * thread.
- *
- * <p>Each member looks only at the schedules whose entries it owns ({@code localKeySet}): the trigger of a schedule is
- * the owner of its partition, elected by the same partition table that places the accounts. For a due firing it starts
- * the job under an id derived from the schedule and the firing's time ({@link Schedule#firingJobId}), then accounts
- * for the firing with a compare-and-set on the schedule ({@link RecordFiring}). When the owner dies, the backup of the
- * schedule is promoted on another member, whose loop sees the firings now due at its next tick.
- *
- * <p>Exactly once per firing does not rest on there being one trigger: during a migration two members may both
- * evaluate a schedule, and a member may die between starting a job and recording the firing. The job id makes the
- * start idempotent (the job map's {@code putIfAbsent} admits one job per firing), and the compare-and-set lets one
- * evaluation account for a firing; a firing whose job exists but was not recorded is counted by the next evaluation.
- * Firings that passed while nobody could run them (the whole cluster down, or a gap longer than the failover) are
- * counted as missed, not caught up: only the latest due firing runs.
- *
- * <p>A firing's job id ({@code <name>:<epoch second>}) is one a client may also choose. A job found under it counts
- * as the firing's only when this schedule started it ({@link Job#schedule()} is its name); a job a client posted
- * under that id did whatever the client asked, so the firing is counted as missed, with a note naming the id. The id
- * form stays within the API's id characters on purpose: a firing's job must be readable at {@code GET /jobs/{id}},
- * and a character clients could not send there is either refused by the path's id check or, as '/', splits the path.
- *
- * <p>Why not the alternatives. Hazelcast's durable {@code IScheduledExecutorService} has no cron (each firing would
- * schedule the next as a new named task, and finished one-shot tasks must be disposed of or they fill its capacity),
- * and after a failover it re-runs a task that may already have run, so the idempotent job id would be needed anyway.
- * A FencedLock-elected leader depends on the CP Subsystem (in unsafe mode, the default for one node, it is no safer
- * than a partition), fails over only when the dead holder's CP session expires (10 s and more, whole seconds of a
- * per-second schedule lost), and still needs the fenced record of firings against a paused old leader. The partition
- * owner is already elected, fails over as fast as the data does, and needs no extra subsystem.
+ * lost. Each member evaluates the schedules whose entries it owns, one after another, on its own thread
+ * ("partita-schedule-trigger"); a firing that passed while nobody could run it is counted as missed, not caught up.
  */
 @Context
 public final class ScheduleTrigger implements AutoCloseable {
+
+    /*
+     * Who triggers
+     *
+     * Each member looks only at the schedules whose entries it owns (localKeySet): the trigger of a schedule is the
+     * owner of its partition, elected by the same partition table that places the accounts. For a due firing it starts
+     * the job under an id derived from the schedule and the firing's time (Schedule.firingJobId), then accounts for the
+     * firing with a compare-and-set on the schedule (RecordFiring). When the owner dies, the backup of the schedule is
+     * promoted on another member, whose loop sees the firings now due at its next tick.
+     *
+     * Exactly once per firing
+     *
+     * Exactly once per firing does not rest on there being one trigger: during a migration two members may both
+     * evaluate a schedule, and a member may die between starting a job and recording the firing. The job id makes the
+     * start idempotent (the job map's putIfAbsent admits one job per firing), and the compare-and-set lets one
+     * evaluation account for a firing; a firing whose job exists but was not recorded is counted by the next
+     * evaluation. Firings that passed while nobody could run them (the whole cluster down, or a gap longer than the
+     * failover) are counted as missed, not caught up: only the latest due firing runs.
+     *
+     * Firing job ids
+     *
+     * A firing's job id (<name>:<epoch second>) is one a client may also choose. A job found under it counts as the
+     * firing's only when this schedule started it (Job.schedule() is its name); a job a client posted under that id did
+     * whatever the client asked, so the firing is counted as missed, with a note naming the id. The id form stays
+     * within the API's id characters on purpose: a firing's job must be readable at GET /jobs/{id}, and a character
+     * clients could not send there is either refused by the path's id check or, as '/', splits the path.
+     *
+     * Why not a scheduled executor or a leader
+     *
+     * Hazelcast's durable IScheduledExecutorService has no cron (each firing would schedule the next as a new named
+     * task, and finished one-shot tasks must be disposed of or they fill its capacity), and after a failover it re-runs
+     * a task that may already have run, so the idempotent job id would be needed anyway. A FencedLock-elected leader
+     * depends on the CP Subsystem (in unsafe mode, the default for one node, it is no safer than a partition), fails
+     * over only when the dead holder's CP session expires (10 s and more, whole seconds of a per-second schedule lost),
+     * and still needs the fenced record of firings against a paused old leader. The partition owner is already elected,
+     * fails over as fast as the data does, and needs no extra subsystem.
+     */
 
     private static final Logger LOG = LoggerFactory.getLogger(ScheduleTrigger.class);
     /** Firings looked at per evaluation; beyond that (a long outage) the next evaluations go on counting them. */

@@ -43,23 +43,28 @@ import java.util.stream.Stream;
  * One member's journal on disk: entries by partition, account and seq, found by txId, deleted past the retention, and
  * exported, imported and dropped a partition at a time. A RocksDB database in the member's own directory.
  *
- * <p><b>Threads:</b> every method may be called from any thread. Writes ({@link #append}, {@link #holdPartition},
- * {@link #dropPartition}) never wait for the disk: they are queued to the {@link GroupCommitter}'s thread, and their
- * future completes once the write is as durable as the {@link Durability} asks, on that thread. Reads
- * ({@link #history}, {@link #find}, {@link #export}) and {@link #expireBefore} run on the caller's thread and may read
- * the disk: call them from request, background or migration threads, not from partition threads, except {@link #find}
- * of a txId that is not there, which the txId family's bloom filters answer from memory almost always (see Memory).
- *
- * <p>Memory: one LRU block cache of {@link StoreSettings#cacheBytes} holds data blocks, index and filter blocks (at
- * high priority, so that they stay), and is charged with the memtables through a write buffer manager; that bounds
- * the store's native memory. Nothing per entry is kept on the heap.
- *
- * <p>Failure: a write that fails fails its future ({@link StoreFailure}), and a full queue refuses a write at once
- * ({@link StoreBusy}). After a crash, opening the directory again replays the write-ahead log: every write whose future
- * completed is there (in FLUSH mode unless the machine itself went down). RocksDB locks the directory, so a second
- * process cannot open the same store.
+ * <b>Threads:</b> every method may be called from any thread. Writes ({@link #append}, {@link #holdPartition}, {@link
+ * #dropPartition}) never wait for the disk: they are queued to the {@link GroupCommitter}'s thread, and their future
+ * completes there once the write is as durable as the {@link Durability} asks. Reads ({@link #history}, {@link #find},
+ * {@link #export}) and {@link #expireBefore} run on the caller's thread and may read the disk: not from partition
+ * threads, except {@link #find} of a txId that is not there, which the bloom filters answer from memory almost always.
+ * A write that fails fails its future ({@link StoreFailure}); a full queue refuses it at once ({@link StoreBusy}).
  */
 public final class JournalStore implements AutoCloseable {
+
+    /*
+     * Memory
+     *
+     * One LRU block cache of StoreSettings.cacheBytes holds data blocks, index and filter blocks (at high priority, so
+     * that they stay), and is charged with the memtables through a write buffer manager; that bounds the store's native
+     * memory. Nothing per entry is kept on the heap.
+     *
+     * Crash
+     *
+     * After a crash, opening the directory again replays the write-ahead log: every write whose future completed is
+     * there (in FLUSH mode unless the machine itself went down). RocksDB locks the directory, so a second process
+     * cannot open the same store.
+     */
 
     static {
         RocksDB.loadLibrary();

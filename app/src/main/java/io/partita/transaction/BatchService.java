@@ -27,29 +27,36 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Many transactions in one request. On the partitioned path the batch goes as one {@link ApplyTransactions} over all
- * its accounts: one operation (and one backup message) per partition, one message per member, so a batch of thousands
- * costs a few round trips. On the locked path each item takes the single-call route. Either way items on one account
- * run in batch order.
- * <b>Threads:</b> called from the Netty event loops, many batches at once; the calls are issued from the calling
- * thread and their continuations on Hazelcast's default async executor (the node's continuation pool); the processors
- * run on the owners' partition threads. The bean's fields are final; a batch's own state (its outcomes, what is
- * pending) lives in that call, and its rounds run one after another, each started by the completion of the one before,
- * so no two threads write one slot of it at once.
+ * its accounts: one operation per partition, one message per member; on the locked path each item takes the single-call
+ * route. Either way items on one account run in batch order, and an item still unanswered when the batch's time is up
+ * comes back as null (a retryable 503 for that item).
  *
- * <p>A partition's items go at most {@link PartitionBatcher#MAX_PER_OPERATION} per operation, so one batch never holds
- * a partition thread for long; larger shares go in further rounds, each after the previous one answered.
- *
- * <p>Failure: a round that fails (its member left mid-way, a backup did not confirm) stops the rounds after it, and
- * what is unanswered is sent again, cut anew by the current owners, up to {@link #ATTEMPTS} times; re-sending is safe
- * because each item is idempotent by txId, and order holds because nothing after a failed item on its account ran.
- * Items still without an answer then come back as null, which the API answers as a retryable 503 for that item.
- *
- * <p>A batch is bounded in time: {@link #ATTEMPTS} times the request timeout from its arrival. No attempt starts, and
- * on the locked path no item starts, after that; what is left is answered 503 per item, so a large locked batch on a
- * contended account cannot hold its request open for minutes.
+ * <p>Called from the Netty event loops, many batches at once. The bean's fields are final; a batch's own state lives in
+ * its call, and its rounds run one after another, each started by the completion of the one before (on the node's
+ * continuation pool), so no two threads write one slot of it at once.
  */
 @Singleton
 class BatchService {
+
+    /*
+     * Rounds
+     *
+     * A partition's items go at most PartitionBatcher.MAX_PER_OPERATION per operation, so one batch never holds a
+     * partition thread for long; larger shares go in further rounds, each after the previous one answered.
+     *
+     * Failure
+     *
+     * A round that fails (its member left mid-way, a backup did not confirm) stops the rounds after it, and what is
+     * unanswered is sent again, cut anew by the current owners, up to ATTEMPTS times; re-sending is safe because each
+     * item is idempotent by txId, and order holds because nothing after a failed item on its account ran. Items still
+     * without an answer then come back as null, which the API answers as a retryable 503 for that item.
+     *
+     * Time
+     *
+     * A batch is bounded in time: ATTEMPTS times the request timeout from its arrival. No attempt starts, and on the
+     * locked path no item starts, after that; what is left is answered 503 per item, so a large locked batch on a
+     * contended account cannot hold its request open for minutes.
+     */
 
     static final int ATTEMPTS = 4;
 

@@ -1,5 +1,6 @@
 package io.partita.transaction;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import io.partita.account.Account;
@@ -119,7 +120,10 @@ final class PartitionBatcher {
 
     /** One partition's queue; guarded by its own monitor. */
     private static final class Lane {
+        @GuardedBy("this")
         private final ArrayDeque<Pending> waiting = new ArrayDeque<>();
+        /** Whether a batch of this lane is in flight: then a new transaction waits instead of going out. */
+        @GuardedBy("this")
         private boolean inFlight;
 
         /** The next batch to send, or none (then nothing is in flight any more). */

@@ -14,7 +14,7 @@ import java.util.concurrent.CompletionStage;
  * there on the partition thread. No lock is taken anywhere; per-account order is the order the partition thread runs
  * in. Requests for one partition that arrive together travel together ({@link PartitionBatcher}). The call does not
  * block: it completes when the owner and its backup have answered.
- * <b>Threads:</b> called from any thread at once (HTTP event loops, the node's continuation pool, transfer
+ * Called from any thread at once (HTTP event loops, the node's continuation pool, transfer
  * coordinators on the blocking pool); it holds only its final {@link PartitionBatcher}, which is safe for any thread,
  * and never blocks.
  */

@@ -20,7 +20,7 @@ import java.util.concurrent.CompletionStage;
 /**
  * Runs one transaction on the path its request names (partitioned or locked), bounded by the request timeout, and
  * meters it.
- * <b>Threads:</b> every method may be called on any thread at once (HTTP event loops, batch continuations, transfer
+ * Every method may be called on any thread at once (HTTP event loops, batch continuations, transfer
  * coordinators) and returns without blocking on the grid; its fields are final and set once at start.
  *
  * <p>A transaction is answered once its entry is recorded in its account with the account's backup: that is its one

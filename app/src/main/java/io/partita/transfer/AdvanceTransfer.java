@@ -14,7 +14,7 @@ import java.util.Map;
  * Moves a transfer's record forward to {@code next}, unless it is already there or further; answers the record as it
  * stands afterwards. Two drivers of one transfer compute the same next record (every step replays its first answer),
  * so "forward only" is all the arbitration they need.
- * <b>Threads:</b> runs on the partition thread of the source account's owner; a run again after a retry or a migration
+ * Runs on the partition thread of the source account's owner; a run again after a retry or a migration
  * finds the record already there and leaves it, so it is idempotent. Deterministic: the next record travels in the
  * processor. Its backup ({@link ReplaceTransfer}) stores the record it wrote on each backup replica.
  */

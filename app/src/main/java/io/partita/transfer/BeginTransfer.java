@@ -14,7 +14,7 @@ import java.util.Map;
  * Records a new transfer unless its key is taken. Answers null when it recorded this one, else the transfer already
  * recorded under the key (a retry, a concurrent duplicate, or another payload under the same id). The record is
  * unfinished, so it never expires ({@link ReplaceTransfer#store}).
- * <b>Threads:</b> runs on the partition thread of the source account's owner; the backup receives the recorded
+ * Runs on the partition thread of the source account's owner; the backup receives the recorded
  * transfer as it is ({@link ReplaceTransfer}). A run again after a retry or a migration finds the record under the key
  * and answers it, as it answers any retry.
  */

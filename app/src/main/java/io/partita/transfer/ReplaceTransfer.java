@@ -10,7 +10,7 @@ import java.util.Map;
 /**
  * The backup of the transfer processors: a {@link ReplaceValue} (the record the primary computed, under its key) whose
  * time-to-live is the record's own, where 0 means "never expires" rather than the map's default.
- * <b>Threads:</b> runs on the partition thread of each backup replica, after its primary ran on the owner, and may run
+ * Runs on the partition thread of each backup replica, after its primary ran on the owner, and may run
  * again when Hazelcast sends the backup again; it stores the same record each time, so a second run changes nothing.
  */
 @ClassId(22)

@@ -20,8 +20,6 @@ import java.util.function.Supplier;
  * The transfer feature's part of a member: the transfers map (found by state for recovery, merged by state), Compact
  * serializers for the record and its key (SQL would read these field names; "from" and "to" are SQL keywords, so the
  * fields are fromAccountId and toAccountId) and the classes of its block of ids.
- * <b>Threads:</b> configured once per member on the thread that starts it; the typed map accessor is called from any
- * thread.
  */
 @Singleton
 public final class TransferFeature implements Feature {

@@ -10,7 +10,7 @@ import io.partita.node.ValueMergePolicy;
  * saw it pending), and on a tie the side merged into keeps its own. A record only one side holds is taken. The steps
  * themselves are entries in the two accounts' tails, which merge as every other transaction does; the recovery pass
  * drives a kept record that is not finished from its steps, each replayed by its derived id.
- * <b>Threads:</b> runs on the partition thread of the record's owner in the merged cluster, once per record the
+ * Runs on the partition thread of the record's owner in the merged cluster, once per record the
  * smaller side brings. A plain function of the two values: no member, no clock.
  */
 @ClassId(23)

@@ -24,26 +24,32 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Completes transfers whose coordinator stopped between steps.
- * <b>Threads:</b> the passes run on this bean's one scheduler thread ("partita-transfer-recovery"), one at a time,
- * each transfer driven there with blocking calls ({@link TransferService}); member-removed events arrive on
- * Hazelcast's event threads and only schedule a pass there. The count recovered, read from any thread, is atomic.
- *
- * <p>Each member looks only at the transfer records it owns ({@code localKeySet}), so every record has exactly one
- * member looking after it and a record moves to its new owner with its partition. A pass runs every
- * {@code recoveryAfter / 5} (at least a second) for unfinished records that began more than
- * {@code partita.transfers.recovery-after} ago, and, when a member leaves, for the unfinished records that member
- * coordinated, whatever their age (its backups are promoted by then: the pass waits a second for that).
- *
- * <p>Why timing cannot break anything: a pass may pick up a transfer whose coordinator is still alive but slow (clock
- * skew between members, a long lock wait). Both then drive the same steps; each step applies once and the record only
- * moves forward, so the worst case is duplicated effort. A failed pass (a member leaving, a migration) leaves the
- * record unfinished for the next pass. Each transfer gets a request timeout per pass. Every step outcome leads to a
- * next record, so what fails here is transient; a failure that is not (a bug) is logged with its stack trace once per
- * transfer, then quietly retried, instead of once a second.
+ * Completes transfers whose coordinator stopped between steps: each member drives the unfinished transfer records it
+ * owns to the end, those older than {@code partita.transfers.recovery-after} and, when a member leaves, those that
+ * member coordinated. The passes run one at a time on its own thread ("partita-transfer-recovery"); member-removed
+ * events, on Hazelcast's event threads, only schedule a pass there.
  */
 @Context
 class TransferRecovery implements MembershipListener, AutoCloseable {
+
+    /*
+     * Passes
+     *
+     * Each member looks only at the transfer records it owns (localKeySet), so every record has exactly one member
+     * looking after it and a record moves to its new owner with its partition. A pass runs every recoveryAfter / 5 (at
+     * least a second) for unfinished records that began more than partita.transfers.recovery-after ago, and, when a
+     * member leaves, for the unfinished records that member coordinated, whatever their age (its backups are promoted
+     * by then: the pass waits a second for that).
+     *
+     * Why timing cannot break anything
+     *
+     * A pass may pick up a transfer whose coordinator is still alive but slow (clock skew between members, a long lock
+     * wait). Both then drive the same steps; each step applies once and the record only moves forward, so the worst
+     * case is duplicated effort. A failed pass (a member leaving, a migration) leaves the record unfinished for the
+     * next pass. Each transfer gets a request timeout per pass. Every step outcome leads to a next record, so what
+     * fails here is transient; a failure that is not (a bug) is logged with its stack trace once per transfer, then
+     * quietly retried, instead of once a second.
+     */
 
     private static final Logger LOG = LoggerFactory.getLogger(TransferRecovery.class);
     private static final Duration AFTER_MEMBER_LEFT = Duration.ofSeconds(1);

@@ -28,32 +28,40 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
- * Transfers between two accounts, in either processing mode, and the completion of unfinished ones.
- * <b>Threads:</b> the node that receives a transfer coordinates it on the calling thread, which blocks (the controller
- * runs it on the blocking executor; recovery on its own thread). In locked mode that thread takes both accounts'
- * FencedLocks, in order of id, and reads, checks and writes each step with the lock's fence. Many transfers run at
- * once on different threads; the bean's fields are final, and two drivers of one transfer are kept apart in the grid
- * (each step applies once, the record only moves forward), not in this process.
+ * Transfers between two accounts, in either processing mode, and the completion of unfinished ones. A transfer is
+ * recorded in the {@code transfers} map, then driven step by step (see {@link Transfer}); each step applies at most
+ * once, so a coordinator and {@link TransferRecovery} that drive one transfer at once come to the same answer.
  *
- * <p>The coordinator records the transfer in the {@code transfers} map, in the source account's partition, then drives
- * it through its steps (see {@link Transfer}): each step is a transaction on one account, journaled by
- * {@link AccountService} before the next step starts. In partitioned mode a step runs as an entry processor at the
- * account's partition owner and no lock is taken. In locked mode the locks are released when the transfer has its
- * answer or stops.
- *
- * <p>Time: a transfer has one {@link Deadline}, taken when it arrived ({@code partita.request-timeout}). Every grid
- * call waits until it at most, the lock wait ends at it, and no step is started after it. Past it the transfer
- * answers 503: "nothing was changed" before the record was written, "may or may not have been applied" after (the
- * record, unfinished, is then completed by a retry or by recovery).
- *
- * <p>Failure: if the coordinator dies or gives up between steps, the record stays unfinished; {@link TransferRecovery}
- * on the member that owns it drives it to the end with the same steps, without locks. Each step applies at most once
- * (its txId is derived from the transfer), and the record only moves forward, so a coordinator and a recovery pass
- * that run one transfer at the same time come to the same answer and apply nothing twice. Every step outcome has a
- * next record ({@link Transfer#after}), so no transfer is left stuck.
+ * <p>The node that receives a transfer coordinates it on the calling thread, which blocks (the blocking executor, or
+ * recovery's own thread); in locked mode that thread takes both accounts' FencedLocks, in order of id. The bean shares
+ * nothing mutable: two drivers of one transfer are kept apart in the grid, not in this process.
  */
 @Singleton
 class TransferService {
+
+    /*
+     * Steps
+     *
+     * The coordinator records the transfer in the transfers map, in the source account's partition, then drives it
+     * through its steps (see Transfer): each step is a transaction on one account, journaled by AccountService before
+     * the next step starts. In partitioned mode a step runs as an entry processor at the account's partition owner and
+     * no lock is taken. In locked mode the locks are released when the transfer has its answer or stops.
+     *
+     * Time
+     *
+     * A transfer has one Deadline, taken when it arrived (partita.request-timeout). Every grid call waits until it at
+     * most, the lock wait ends at it, and no step is started after it. Past it the transfer answers 503: "nothing was
+     * changed" before the record was written, "may or may not have been applied" after (the record, unfinished, is then
+     * completed by a retry or by recovery).
+     *
+     * Failure
+     *
+     * If the coordinator dies or gives up between steps, the record stays unfinished; TransferRecovery on the member
+     * that owns it drives it to the end with the same steps, without locks. Each step applies at most once (its txId is
+     * derived from the transfer), and the record only moves forward, so a coordinator and a recovery pass that run one
+     * transfer at the same time come to the same answer and apply nothing twice. Every step outcome has a next record
+     * (Transfer.after), so no transfer is left stuck.
+     */
 
     /**
      * A finished record outlives the retention of the journal by this much. Its steps' journal entries were written

@@ -28,7 +28,7 @@ import java.util.Map;
  * creating lease groups, and everything a client may do) and a {@code client} (transactions, transfers, batches,
  * reads, lease workers). With neither password set the node runs open, as a single development node does, and says
  * so at start ({@link AccessRule} then admits every request).
- * <b>Threads:</b> {@link #authenticate} on the request's event loop, once per request that carries credentials
+ * {@link #authenticate} runs on the request's event loop, once per request that carries credentials
  * (reactive, so Micronaut does not hand it to the blocking pool: it only compares bytes, in constant time); the
  * passwords are read once at start and never changed, so concurrent requests share nothing mutable.
  */

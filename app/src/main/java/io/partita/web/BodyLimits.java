@@ -38,7 +38,7 @@ import java.util.List;
  * of it is read and dropped without being kept, the connection is closed at its end, and nothing reaches a
  * controller. A compressed body (any
  * Content-Encoding but identity) is refused with 415 on every route, since it would be inflated past these limits.
- * <b>Threads:</b> its handler runs on each HTTP/1.1 connection's event loop, one instance per connection (the held
+ * Its handler runs on each HTTP/1.1 connection's event loop, one instance per connection (the held
  * chunks are that connection's alone); the bean only adds the handler as connections open.
  *
  * <p>It sits as a Netty handler between the HTTP codec and Micronaut's request handler. A body with a Content-Length

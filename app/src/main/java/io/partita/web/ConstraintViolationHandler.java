@@ -19,8 +19,6 @@ import java.util.List;
 /**
  * A failed constraint becomes a 400 that names each field at fault as the client wrote it: {@code amount} for a body
  * field, {@code id} for a path variable, {@code [3].amount} for an item of a batch.
- * <b>Threads:</b> Micronaut calls it on the thread that handles the failed request (an event loop or the blocking
- * pool), many at once; it holds no state, so concurrent requests share nothing.
  */
 @Produces(Problem.MEDIA_TYPE)
 @Singleton

@@ -15,8 +15,6 @@ import java.util.List;
  * A POST, PUT or PATCH must say its body is JSON. Micronaut refuses a Content-Type it cannot read with 415, but
  * reads a body with no Content-Type at all as JSON; every such route of Partita takes JSON, and a request that does
  * not declare its body is answered 415 too, before the route runs. A call without a body needs no Content-Type.
- * <b>Threads:</b> its request filter runs on the event loop of each request, many at once; it holds no state, so
- * concurrent requests share nothing.
  */
 @ServerFilter(ServerFilter.MATCH_ALL_PATTERN)
 class JsonContentType {

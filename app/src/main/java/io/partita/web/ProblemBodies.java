@@ -16,8 +16,6 @@ import java.util.Locale;
  * status (its CORS filter refuses a cross-origin request with an empty 403); a client of this API reads
  * {@code type}, {@code title}, {@code status} and {@code detail} from every error. Runs outermost, so it sees what
  * the other filters answered.
- * <b>Threads:</b> its response filter runs on the thread that completes each response, many at once; it holds no
- * state, so concurrent requests share nothing.
  */
 @ServerFilter(ServerFilter.MATCH_ALL_PATTERN)
 @Order(Ordered.HIGHEST_PRECEDENCE)

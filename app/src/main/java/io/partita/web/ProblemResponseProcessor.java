@@ -22,8 +22,6 @@ import java.util.Locale;
  * Renders every error Micronaut produces itself (malformed JSON, a failed constraint, an unknown route, a body too
  * large, a wrong media type, an unhandled exception) as problem+json. The detail is written here from the status and
  * the failed fields, never copied from an exception message, so no class name or stack trace reaches a client.
- * <b>Threads:</b> Micronaut calls it on the thread that handles the failed request (an event loop or the blocking
- * pool), many at once; it holds no state, so concurrent requests share nothing.
  */
 @Singleton
 @Replaces(ErrorResponseProcessor.class)

@@ -16,8 +16,6 @@ import java.util.List;
  * The one table from a {@link Refusal} to its HTTP answer: status, problem type and title, then the problem+json body
  * with {@code Retry-After} when the refusal has a time to retry after. Nothing else in the node chooses a status for
  * a refusal; services and controllers only say which refusal it is.
- * <b>Threads:</b> stateless; Micronaut calls the handler on the thread that handles the request, and feature code
- * calls the static methods on any thread.
  */
 @Produces(Problem.MEDIA_TYPE)
 @Singleton

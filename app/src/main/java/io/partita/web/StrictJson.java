@@ -21,8 +21,6 @@ import java.math.BigInteger;
  * number, and {@code "txId":123} a string; for money that is a request the client did not mean. A record component marked
  * {@link Whole} or {@link Text} refuses any other shape with a 400 that names the field. A JSON null is still read as
  * absent, so the usual {@code @NotNull} says when a field is required.
- * <b>Threads:</b> Micronaut Serde calls the deserializers on the thread that reads each request's body (an event loop
- * or the blocking pool), many at once; they hold no state, so concurrent requests share nothing.
  */
 public final class StrictJson {
 

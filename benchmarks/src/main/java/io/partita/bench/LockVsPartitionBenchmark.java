@@ -15,8 +15,7 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The question: how many debits and credits per second does a cluster apply when every message takes a lock on its
- * account, and how many when every message is sent to the one thread that owns its account's partition? The seed
- * article says partitioning wins because it drops a lock round trip per message and the waiting behind it.
+ * account, and how many when every message is sent to the one thread that owns its account's partition?
  *
  * <p>Each call posts one debit or credit (1 to 100, chosen at random) with a unique transaction id on a random
  * account, through the same service call the HTTP controller makes, and waits as the {@link Posting} says:
@@ -25,27 +24,30 @@ import java.util.concurrent.ThreadLocalRandom;
  *   <li>{@code PARTITIONED}: the app's entry processor at the partition owner, waiting for each answer;</li>
  *   <li>{@code PARTITIONED_ASYNC}: the same, 16 calls in flight per thread (256 in all);</li>
  *   <li>{@code IMAP_LOCK}: reference, Hazelcast's {@code IMap.lock} around read, decide, set;</li>
- *   <li>{@code RAW_SET}: reference, one {@code IMap.set} with its backup: the floor cost of a replicated write.</li>
+ *   <li>{@code RAW_SET}: reference, one {@code IMap.set} with its backup: the floor cost of a replicated write;</li>
+ *   <li>{@code EP_NOOP}: reference, an entry processor that reads the account and writes nothing
+ *       ({@link ReadAccount}): the floor cost of reaching the owner.</li>
  * </ul>
- * Every path but {@code RAW_SET} also writes the journal entry before it answers, as the app does. {@code accounts}
+ * Every path but the references also writes the journal entry before it answers, as the app does. {@code accounts}
  * 16 is a hot set (16 threads on 16 accounts: locks are contended), 100000 a spread one. {@code members} are real
  * Partita nodes in this JVM (see {@link LocalCluster}); with 3, the CP Subsystem runs Raft on all 3, with 1 it runs
  * in unsafe mode. Client thread {@code i} talks to node {@code i mod members}, as clients behind a load balancer.
  *
- * <p>What runs where: the 16 client threads, the members' partition and I/O threads, the CP Subsystem's Raft nodes
- * and the nodes' blocking executors (which run the locked path, as they do for HTTP) all share this JVM's cores.
- * This is one host's view: there is no network latency to wait on, so a path is limited by what it makes the cores
- * do (serialization, round trips over loopback, Raft log appends, thread hand-offs); across a network, round trips
- * would also cost time.
+ * <p>What to expect: the partitioned paths well ahead of the locked one, which pays two Raft commits (lock, unlock)
+ * and more grid calls per transaction and, on hot accounts, queues on the locks; {@code PARTITIONED} below
+ * {@code RAW_SET}, since it rewrites the account and writes a journal entry as well; {@code EP_NOOP} far above
+ * every path. This is one host's view: the 16 client threads, the members' partition and I/O threads, the Raft nodes
+ * and the nodes' blocking executors (which run the locked path, as they do for HTTP) all share this JVM's cores, and
+ * there is no network latency to wait on, so only the ratios within one run mean much. Measured figures, with the
+ * machine and the run they come from, are in benchmarks/README.md.
  *
  * <p>Each trial checks its outcome before JMH reports it ({@link Books#verify}): balances, versions and journal must
  * show every transaction the benchmark saw applied, exactly once; otherwise the teardown throws and JMH reports a
  * failure instead of a number.
  *
  * <p>How to run. A trial (one combination) starts its own cluster and takes 40 to 50 s with the defaults below on 2
- * cores, so the 10 combinations of 3 members take about 8 minutes and all 20 about 15; {@code -p} narrows the set,
- * {@code -f}, {@code -wi}, {@code -i}, {@code -r} lengthen it. Write to a new file: the JSON files in
- * {@code benchmarks/results/} are the record of earlier runs, quoted below and in the README.
+ * cores, so the 12 combinations of 3 members take about 10 minutes; {@code -p} narrows the set, {@code -f},
+ * {@code -wi}, {@code -i}, {@code -r} lengthen it. Write to a new file in {@code benchmarks/results/}:
  * <pre>
  * mvn -B -DskipTests package
  * run=benchmarks/results/lock-vs-partition-$(date +%Y%m%d-%H%M)
@@ -54,24 +56,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * </pre>
  * The nodes run as shipped: no JVM flag but a heap size and the module access a node's jar manifest grants (the
  * fork's {@code jvmArgsAppend} below). Each node hands the continuations of its grid calls to its own pool
- * ({@code cluster/Continuations}), not to the JDK's common pool.
- *
- * <p>Results, 3 members, ops/s, mean of 3 x 5 s iterations (slowest-fastest) after 2 x 5 s of warm-up, one fork, on
- * a 2-vCPU AMD EPYC VM with nothing else running, as shipped ({@code benchmarks/results/lock-vs-partition-20261122.json}):
- * <pre>
- * mode                16 accounts (hot)        100000 accounts (spread)
- * LOCKED               1,245 (1,133-1,380)      1,185 (1,136-1,230)
- * PARTITIONED          6,727 (5,357-7,720)      4,890 (4,135-5,803)
- * PARTITIONED_ASYNC    8,013 (6,311-9,270)      9,877 (9,118-10,649)
- * IMAP_LOCK            3,121 (2,529-3,654)      3,051 (2,531-3,752)
- * RAW_SET             24,025 (22,741-25,059)   16,477 (14,779-17,881)
- * </pre>
- * PARTITIONED / LOCKED: 5.40 hot, 4.13 spread. PARTITIONED / RAW_SET: 0.28 hot, 0.30 spread. The locked path pays two
- * Raft commits (lock, unlock) and more grid calls per transaction, and on hot accounts its threads queue on the locks,
- * all CPU on one host; {@code RAW_SET} is one replicated write where the partitioned path rewrites the account and
- * writes a journal entry as well. Runs made before the continuation pool existed, when every Hazelcast callback
- * started a thread on 2 cores, are kept with their explanation in {@code benchmarks/results/NOTES.md}; their figures
- * include that cost and are not comparable.
+ * ({@code io.partita.node.Continuations}), not to the JDK's common pool.
  */
 public class LockVsPartitionBenchmark extends ClusterBenchmark {
 

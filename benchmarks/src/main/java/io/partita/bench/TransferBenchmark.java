@@ -29,33 +29,23 @@ import java.util.concurrent.atomic.LongAdder;
  * entry. Parameters as in {@link LockVsPartitionBenchmark}: 16 hot or 100000 spread accounts, 1 or 3 members (Raft
  * with 3), 16 client threads, client {@code i} on node {@code i mod members}.
  *
- * <p>What runs where: a transfer blocks its client thread from start to answer (as it blocks a thread of the node's
- * blocking executor under HTTP); the members, their Raft nodes and the transfer-recovery passes share this JVM.
+ * <p>What to expect: {@code PARTITIONED} a few times ahead of {@code LOCKED}. A partitioned transfer is three writes in
+ * sequence (its record, the debit, the credit, each with its journal entry and backup); the locked one adds two Raft
+ * lock round trips each way and queues on hot accounts. A transfer blocks its client thread from start to answer (as
+ * it blocks a thread of the node's blocking executor under HTTP); the members, their Raft nodes and the
+ * transfer-recovery passes share this JVM. Measured figures are in benchmarks/README.md.
  *
  * <p>The trial's check: the total of all balances is unchanged (a transfer moves money, never makes it); every
  * transfer the benchmark posted is in the {@code transfers} map in the state it was answered with, none unfinished;
  * account versions and the journal count exactly the steps those transfers took (2 for a completed transfer).
  *
  * <p>How to run (a trial takes 40 to 50 s on 2 cores, the 4 combinations of 3 members about 3 minutes). Write to a new
- * file: the JSON files in {@code benchmarks/results/} are the record of earlier runs.
+ * file in {@code benchmarks/results/}:
  * <pre>
  * run=benchmarks/results/transfer-$(date +%Y%m%d-%H%M)
  * java -jar benchmarks/target/benchmarks.jar TransferBenchmark -p members=3 -rf json -rff $run.json
  * java -jar benchmarks/target/benchmarks.jar chart $run.json $run.png "Transfers per second, 3 members"
  * </pre>
- *
- * <p>Results, 3 members, transfers/s, mean of 3 x 5 s iterations (slowest-fastest) after 2 x 5 s of warm-up, one
- * fork, on a 2-vCPU AMD EPYC VM with nothing else running, as shipped
- * ({@code benchmarks/results/transfer-20261122.json}):
- * <pre>
- * accounts  LOCKED           PARTITIONED
- * 16        370 (323-427)    1,004 (810-1,241)
- * 100000    431 (404-450)    1,093 (978-1,183)
- * </pre>
- * PARTITIONED / LOCKED: 2.7 hot and 2.5 spread. A partitioned transfer writes its record, the debit and the credit
- * (each with its journal entry and backup); the locked one adds two Raft lock round trips each way and queues on hot
- * accounts. Earlier runs, before nodes had their own continuation pool, are explained in
- * {@code benchmarks/results/NOTES.md} and are not comparable.
  */
 public class TransferBenchmark extends ClusterBenchmark {
 

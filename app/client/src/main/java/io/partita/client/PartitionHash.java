@@ -32,6 +32,7 @@ final class PartitionHash {
     }
 
     /** MurmurHash3_x86_32 over all of {@code data}, blocks read little-endian, as Hazelcast's {@code HashUtil} does. */
+    @SuppressWarnings("fallthrough") // the tail's cases fall through on purpose, as in the reference implementation
     static int murmur3x86x32(byte[] data, int seed) {
         final int c1 = 0xcc9e2d51;
         final int c2 = 0x1b873593;
