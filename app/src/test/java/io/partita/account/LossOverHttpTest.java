@@ -39,10 +39,15 @@ class LossOverHttpTest {
             }
             HazelcastInstance survivor = nodes.member(0);
 
-            Thread crash = new Thread(() -> nodes.kill(2));
+            // Both members die at once, before either's partitions can be copied again; then their nodes close.
+            HazelcastInstance first = nodes.member(1);
+            HazelcastInstance second = nodes.member(2);
+            Thread crash = new Thread(() -> second.getLifecycleService().terminate());
             crash.start();
-            nodes.kill(1);
+            first.getLifecycleService().terminate();
             crash.join();
+            nodes.kill(2);
+            nodes.kill(1);
             await().atMost(Duration.ofSeconds(60)).until(() -> !HazelcastConfigs.majorityPresent(survivor));
 
             assertUnavailable(api.get("/accounts/" + ids.get(0)), "unavailable");
