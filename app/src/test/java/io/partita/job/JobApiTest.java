@@ -6,6 +6,7 @@ import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import io.partita.account.Account;
 import io.partita.account.AccountFeature;
 import io.partita.account.Tail;
+import io.partita.node.ClusterClock;
 import io.partita.schedule.Schedule;
 import io.partita.support.Api;
 import jakarta.inject.Inject;
@@ -439,6 +440,20 @@ class JobApiTest {
         assertNotNull(api.get("/schedules/" + name).text("lastFiredAt"));
 
         assertEquals(204, api.delete("/schedules/" + name).status());
+        // Firing times are the cluster's. A firing due by now may still be starting its job; none due later may.
+        long deletedAt = ClusterClock.now(hazelcast);
         assertProblem(api.get("/schedules/" + name), 404, null);
+        assertFalse(jobsOf(name).isEmpty(), "the schedule's jobs are listed");
+        // The cron fires every second: a schedule still firing would start a job within any two of them.
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(6)).untilAsserted(() ->
+                assertEquals(List.of(), jobsOf(name).stream()
+                        .filter(id -> Long.parseLong(id.substring(id.lastIndexOf(':') + 1)) * 1000 > deletedAt)
+                        .toList(), "jobs of firings after the delete"));
+    }
+
+    /** The ids of the listed jobs that schedule {@code name} fired. */
+    private List<String> jobsOf(String name) {
+        return api.get("/jobs?limit=1000").list().stream().filter(job -> name.equals(job.get("schedule")))
+                .map(job -> (String) job.get("id")).toList();
     }
 }

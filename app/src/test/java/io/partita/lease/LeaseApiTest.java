@@ -102,20 +102,31 @@ class LeaseApiTest {
 
     @Test
     void shouldExpireAWorkerThatStopsRenewingWithoutAnyoneCallingAndCountIt() {
+        double expiriesBefore = counter("partita_lease_expiries_total");
+        double grantsBefore = counter("partita_lease_grants_total");
         assertEquals(201, api.put("/groups/" + group, "{\"shards\":3,\"leaseSeconds\":1}").status());
         String worker = api.post("/groups/" + group + "/workers", "{}").text("workerId");
         assertEquals(1, ((List<?>) api.get("/groups/" + group).map().get("workers")).size());
+        assertEquals(grantsBefore + 3, counter("partita_lease_grants_total"), "the join's three grants are counted");
+        assertEquals(expiriesBefore, counter("partita_lease_expiries_total"), "nothing expired yet");
 
-        // Only reads from here on: the oldest member's sweep is what removes the worker.
+        // Only reads from here on: the oldest member's sweep is what removes the worker, and counts it once the
+        // sweep's calls have answered.
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
             Api.Reply view = api.get("/groups/" + group);
             assertEquals(0, ((List<?>) view.map().get("workers")).size(), view.toString());
             assertEquals(1, view.number("expiries"));
+            assertEquals(expiriesBefore + 1, counter("partita_lease_expiries_total"),
+                    "the expiry is counted for Prometheus");
         });
         assertProblem(api.post("/groups/" + group + "/workers/" + worker + "/renew", ""), 410, null);
-        String metrics = api.text("/prometheus");
-        assertTrue(metrics.contains("partita_lease_expiries_total"), "the expiry is counted for Prometheus");
-        assertTrue(metrics.contains("partita_lease_grants_total"));
+    }
+
+    /** The value of the counter {@code name} (one without labels) in this node's {@code /prometheus} scrape. */
+    private double counter(String name) {
+        return api.text("/prometheus").lines().filter(line -> line.startsWith(name + " "))
+                .mapToDouble(line -> Double.parseDouble(line.substring(name.length() + 1))).findFirst()
+                .orElseThrow(() -> new AssertionError(name + " is not in /prometheus"));
     }
 
     @Test

@@ -36,25 +36,30 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Every class that crosses the wire goes through the node's own serialization config with Java serialization
- * refused outright, and comes back equal: nothing on the hot path can fall back to it unnoticed.
+ * refused outright, and comes back equal, every field of it (each set, in the values built here, to other than its
+ * default): nothing on the hot path can fall back to it, or lose a field, unnoticed.
  */
 class SerializationTest {
 
     private final InternalSerializationService serialization = WireSerialization.withoutJava();
 
     private final JournalEntry entry = new JournalEntry("a-1", "t-1", TxType.DEBIT, 100, TxStatus.APPLIED, 900,
-            1_700_000_000_000L, 3, "ref-1");
+            1_700_000_000_000L, 3, "ref-1", true);
 
     private <T> T roundTrip(T value) {
         return WireSerialization.roundTrip(serialization, value);
     }
 
+    private <T> T roundTripEveryField(T value) {
+        return WireSerialization.roundTripEveryField(serialization, value);
+    }
+
     @Test
     void shouldRoundTripTheValuesWithCompact() {
         Account account = new Account(900, 50, 3, 7, 1_000, Tail.encode(entry), List.of("job-1/r"), 1);
-        assertEquals(account, roundTrip(account));
+        assertEquals(account, roundTripEveryField(account));
         JournalRecord record = JournalRecord.of(entry);
-        assertEquals(record, roundTrip(record));
+        assertEquals(record, roundTripEveryField(record));
         JournalRecord withoutRef = JournalRecord.of(
                 new JournalEntry("a-1", "t-2", TxType.CREDIT, 1, TxStatus.REJECTED, 0, 0, 1, null));
         assertEquals(withoutRef, roundTrip(withoutRef));
@@ -65,13 +70,18 @@ class SerializationTest {
     @Test
     void shouldWriteTheJournalKeyWithItsOwnSerializerInFewBytes() {
         JournalKey key = new JournalKey("acc-12345", "tx-1-12345");
-        assertEquals(key, roundTrip(key));
+        assertEquals(key, roundTripEveryField(key));
         assertEquals(JournalKey.Serializer.TYPE_ID, serialization.toData(key).getType());
         assertEquals(8 + 2 + 9 + 10, serialization.toData(key).totalSize(), "header, two lengths, the ids");
     }
 
     @Test
     void shouldRoundTripTheOutcomesAsIdentifiedDataSerializable() {
+        for (TxOutcome outcome : List.of(TxOutcome.recorded(entry), TxOutcome.replayed(entry),
+                TxOutcome.conflict(entry))) {
+            assertEquals(outcome, roundTripEveryField(outcome));
+        }
+        // Every outcome, those without an entry too, comes back equal, as IdentifiedDataSerializable.
         for (TxOutcome outcome : List.of(TxOutcome.recorded(entry), TxOutcome.replayed(entry),
                 TxOutcome.conflict(entry), TxOutcome.notFound(), TxOutcome.partitionLost())) {
             assertEquals(outcome, roundTrip(outcome));
@@ -84,7 +94,7 @@ class SerializationTest {
     void shouldSerializeTheEntryProcessorsWithoutJava() {
         Object processor = io.partita.account.TestAccess.applyTransaction("a-1",
                 new TxRequest("t-1", TxType.CREDIT, 5, 42, "ref"));
-        assertNotNull(roundTrip(processor));
+        assertNotNull(roundTripEveryField(processor));
         assertEquals(SerializationConstants.CONSTANT_TYPE_DATA_SERIALIZABLE,
                 serialization.toData(processor).getType());
     }

@@ -1,6 +1,8 @@
 package io.partita.schedule;
 
 import com.hazelcast.internal.serialization.impl.SerializationConstants;
+import io.partita.job.JobSpec;
+import io.partita.job.JobType;
 import io.partita.support.WireSerialization;
 import org.junit.jupiter.api.Test;
 
@@ -8,7 +10,10 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** When a cron fires, in UTC, and the firing's record crossing the wire without Java serialization. */
+/**
+ * When a cron fires, in UTC, and the firing's record and a recovered schedule crossing the wire without Java
+ * serialization, every field with them.
+ */
 class CronAndFiringTest {
 
     @Test
@@ -23,10 +28,16 @@ class CronAndFiringTest {
     }
 
     @Test
-    void shouldSendARecordedFiringAsIdentifiedDataSerializable() {
-        RecordFiring firing = new RecordFiring(1, 2, 1, 0, 0, "nightly:1", null);
-        assertEquals(SerializationConstants.CONSTANT_TYPE_DATA_SERIALIZABLE,
-                WireSerialization.withoutJava().toData(firing).getType());
-        WireSerialization.roundTrip(firing);
+    void shouldSendARecordedFiringAndARecoveredScheduleAsIdentifiedDataSerializableWithEveryField() {
+        RecordFiring firing = new RecordFiring(1, 2, 1, 3, 4, "nightly:1", "a note");
+        RecoverSchedule recover = new RecoverSchedule(new Schedule("nightly", "0 0 * * *",
+                new JobSpec(JobType.INTEREST, 5, 25, true), 7, 1_000, 3, 1, 1, "nightly:1", "a note"));
+        for (Object value : List.of(firing, recover)) {
+            assertEquals(SerializationConstants.CONSTANT_TYPE_DATA_SERIALIZABLE,
+                    WireSerialization.withoutJava().toData(value).getType());
+            WireSerialization.roundTripEveryField(value);
+        }
+        // A firing that ran a job carries no note.
+        WireSerialization.roundTrip(new RecordFiring(1, 2, 1, 0, 0, "nightly:1", null));
     }
 }
