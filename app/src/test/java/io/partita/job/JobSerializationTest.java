@@ -17,7 +17,6 @@ import org.junit.jupiter.api.Test;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;

@@ -61,6 +61,7 @@ class MajorityLostTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the resource is held for the block's length, not used in it
     void shouldWithholdTheAnswersOfATransactionAndABatchAppliedBeforeTheMajorityWasLost() throws Exception {
         String run = UUID.randomUUID().toString().substring(0, 6);
         // The owner and the backup: two nodes other than node 0, the oldest, whose crash takes the tie-break away.

@@ -14,6 +14,7 @@ import io.partita.support.WireSerialization;
 import org.junit.jupiter.api.Test;
 
 import java.util.AbstractMap;
+import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
