@@ -131,6 +131,8 @@ class OpenModeTest {
         json(HttpRequest.GET("/health/readiness"), credentials, 200);
         assertTrue(text(HttpRequest.GET("/prometheus"), credentials).contains("partita_"), "the metrics");
         assertTrue(text(HttpRequest.GET("/"), credentials).contains("<html"), "the dashboard");
+        assertTrue(text(HttpRequest.GET("/openapi"), credentials).startsWith("openapi: "), "the OpenAPI document");
+        assertTrue(text(HttpRequest.GET("/openapi/ui"), credentials).contains("swagger-ui"), "its page, redirected to");
     }
 
     /** Sends a JSON request and checks that it answered {@code status}. */
