@@ -29,7 +29,8 @@ final class AccountApi {
     record OpenAccount(
             @NotNull @StrictJson.Text @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String id,
             @Nullable @StrictJson.Whole @DecimalMin("0") @DecimalMax(Ledger.MAX_BALANCE_TEXT) BigDecimal balance,
-            @Nullable @StrictJson.Whole @DecimalMin("0") @DecimalMax(Ledger.MAX_BALANCE_TEXT) BigDecimal overdraftLimit) {
+            @Nullable @StrictJson.Whole @DecimalMin("0") @DecimalMax(Ledger.MAX_BALANCE_TEXT)
+            BigDecimal overdraftLimit) {
     }
 
     /**

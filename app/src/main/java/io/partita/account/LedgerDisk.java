@@ -221,13 +221,14 @@ final class LedgerDisk {
                 entries.add(stored(entry));
             }
         }
-        List<StoredRecord> record = List.of(new StoredRecord(accountKey(accountId), encode(after.withTail(Tail.EMPTY))));
+        List<StoredRecord> record =
+                List.of(new StoredRecord(accountKey(accountId), encode(after.withTail(Tail.EMPTY))));
         disk.use(store -> store.writeNow(partition, entries, record, false));
     }
 
     /**
-     * The entry this member's disk holds under {@code txId} for {@code accountId} with a seq at most {@code throughSeq},
-     * or null (none in memory mode).
+     * The entry this member's disk holds under {@code txId} for {@code accountId} with a seq at most {@code
+     * throughSeq}, or null (none in memory mode).
      */
     @Nullable
     JournalEntry find(int partition, String accountId, String txId, long throughSeq) {

@@ -74,14 +74,14 @@ public final class JobApi {
     }
 
     /**
-     * A job and its progress. {@code finishedAt} is null while it runs. {@code run} tells this job from an earlier
-     * one of the same id; its movements are journaled under txId {@code job/<id>/<run>}. The result fields are those
-     * of its type: FEE {@code applied}, {@code rejected} (could not pay), {@code skipped}, {@code charged}; INTEREST
-     * {@code applied}, {@code rejected}, {@code skipped} (earned nothing), {@code paid}; AUDIT {@code mismatches},
-     * {@code mismatchIds} (the first ten in id order) and {@code mergeConflicts} (accounts a split-brain merge left
-     * below their overdraft limit, listed in {@code /cluster/merges}). For FEE and INTEREST, {@code accountsProcessed} is
-     * {@code applied + rejected + skipped}; a FEE skips an account only when its record of the job is gone (see
-     * {@link JobTally#skipped()}).
+     * A job and its progress. {@code finishedAt} is null while it runs. {@code run} tells this job from an earlier one
+     * of the same id; its movements are journaled under txId {@code job/<id>/<run>}. The result fields are those of its
+     * type: FEE {@code applied}, {@code rejected} (could not pay), {@code skipped}, {@code charged}; INTEREST {@code
+     * applied}, {@code rejected}, {@code skipped} (earned nothing), {@code paid}; AUDIT {@code mismatches}, {@code
+     * mismatchIds} (the first ten in id order) and {@code mergeConflicts} (accounts a split-brain merge left below
+     * their overdraft limit, listed in {@code /cluster/merges}). For FEE and INTEREST, {@code accountsProcessed} is
+     * {@code applied + rejected + skipped}; a FEE skips an account only when its record of the job is gone (see {@link
+     * JobTally#skipped()}).
      */
     @Serdeable
     @JsonInclude(JsonInclude.Include.NON_NULL)

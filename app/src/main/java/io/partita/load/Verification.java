@@ -19,15 +19,16 @@ import java.util.Map;
  * Checks a run against what the cluster acknowledged: a pure function of the client's record and the observed
  * balances and journals, so it can be fed planted faults in a unit test.
  *
- * <p>The checks (app/DESIGN.md, "Invariants every change keeps"; app/README.md, "The API in brief"): every replay answered as the first call did, with
- * {@code Idempotent-Replayed: true}; no operation got an answer the API does not allow for it (a 404 for an account
- * the run opened, a 409 for an id only the run uses); every acknowledged id is in the right journal exactly once with
- * the acknowledged status; no definite failure (422) was applied; an operation without an answer counts as the journal
- * shows it (applied or not, never twice); no id appears twice in a journal and no id the tool never sent appears at
- * all (a stale or invented write); transfers are never half done; each balance equals its opening plus the deltas so
- * derived, and the journal read from the opening balance agrees with each line's balance after (but for a line a
- * split-brain merge brought from the other side, which keeps its client's answer) and with the balance; the total is conserved (changed only by debits and credits); no
- * balance is below its overdraft limit unless the account reports a merge conflict.
+ * <p>The checks (app/DESIGN.md, "Invariants every change keeps"; app/README.md, "The API in brief"): every replay
+ * answered as the first call did, with {@code Idempotent-Replayed: true}; no operation got an answer the API does not
+ * allow for it (a 404 for an account the run opened, a 409 for an id only the run uses); every acknowledged id is in
+ * the right journal exactly once with the acknowledged status; no definite failure (422) was applied; an operation
+ * without an answer counts as the journal shows it (applied or not, never twice); no id appears twice in a journal and
+ * no id the tool never sent appears at all (a stale or invented write); transfers are never half done; each balance
+ * equals its opening plus the deltas so derived, and the journal read from the opening balance agrees with each line's
+ * balance after (but for a line a split-brain merge brought from the other side, which keeps its client's answer) and
+ * with the balance; the total is conserved (changed only by debits and credits); no balance is below its overdraft
+ * limit unless the account reports a merge conflict.
  *
  * <p>With split-brain protection off ({@code bothSidesDecide}), both sides of a split decide writes, so an id a
  * client retried across the cut can be decided on each side, and the merge keeps one side's line for it: the client

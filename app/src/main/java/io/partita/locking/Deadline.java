@@ -64,9 +64,9 @@ public final class Deadline {
     /**
      * Waits for {@code stage} until the deadline at most. A value already there is taken even past the deadline.
      *
-     * @throws Refusal 503 when the deadline passes first, or the stage's failure as {@link io.partita.refusal.GridFailures} translates
-     *                      it (the grid call itself may still complete later; it is a read, or a write whose retry
-     *                      is answered from the duplicate check)
+     * @throws Refusal 503 when the deadline passes first, or the stage's failure as {@link
+     *                      io.partita.refusal.GridFailures} translates it (the grid call itself may still complete
+     *                      later; it is a read, or a write whose retry is answered from the duplicate check)
      */
     public <T> T await(CompletionStage<T> stage) {
         try {

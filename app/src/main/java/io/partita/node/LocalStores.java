@@ -134,7 +134,8 @@ public final class LocalStores {
         OperationServiceImpl operations = engine.getOperationService();
         CountDownLatch done = new CountDownLatch(partitions.cardinality());
         AtomicReference<RuntimeException> failure = new AtomicReference<>();
-        for (int partition = partitions.nextSetBit(0); partition >= 0; partition = partitions.nextSetBit(partition + 1)) {
+        for (int partition = partitions.nextSetBit(0); partition >= 0;
+             partition = partitions.nextSetBit(partition + 1)) {
             int partitionId = partition;
             operations.execute(new PartitionSpecificRunnable() {
                 @Override

@@ -3,11 +3,10 @@ package io.partita.node;
 import com.hazelcast.spi.merge.MergingValue;
 
 /**
- * A split-brain merge policy that takes a value only one side holds as it is. A policy says how two sides' values of one key
- * become one ({@link #join}); it returns one of them to keep it (sent on as it arrived, without serializing it again)
- * or a new value.
- * Runs on the partition thread of the key's owner in the merged cluster, once per entry the smaller side
- * brings. Subclasses are plain functions of the two values unless they say otherwise.
+ * A split-brain merge policy that takes a value only one side holds as it is. A policy says how two sides' values of
+ * one key become one ({@link #join}); it returns one of them to keep it (sent on as it arrived, without serializing it
+ * again) or a new value. Runs on the partition thread of the key's owner in the merged cluster, once per entry the
+ * smaller side brings. Subclasses are plain functions of the two values unless they say otherwise.
  *
  * @param <V> the map's value
  * @param <T> what Hazelcast hands the policy for each side

@@ -164,9 +164,10 @@ public final class JournalStore implements AutoCloseable {
     /**
      * Writes, atomically and now, on the caller's thread: {@code entries} of {@code partition} (as {@link #append}
      * does), {@code records} of the partition (a record with a null value is deleted), and, with {@code hold}, that
-     * this disk holds a copy of the partition. Returns once the write is in the operating system's hands ({@code FLUSH})
-     * or also synced ({@code FSYNC}; RocksDB then makes one sync for the writes of every thread waiting at that moment).
-     * The write-through path of a member's own replicas: it costs a write of the log to the OS, no disk read.
+     * this disk holds a copy of the partition. Returns once the write is in the operating system's hands
+     * ({@code FLUSH}) or also synced ({@code FSYNC}; RocksDB then makes one sync for the writes of every thread waiting
+     * at that moment). The write-through path of a member's own replicas: it costs a write of the log to the OS, no
+     * disk read.
      */
     public void writeNow(int partition, List<StoredEntry> entries, List<StoredRecord> records, boolean hold) {
         GroupCommitter.Write write = encode(partition, entries, records, hold);
@@ -319,8 +320,8 @@ public final class JournalStore implements AutoCloseable {
     /**
      * The entry of {@code accountId} recorded under {@code txId}, if the store holds it: the exactly-once check. A txId
      * that is not there costs the bloom filters of the txId family (in the cache) and the memtables, as a rule no read
-     * from disk; one that is there costs two reads of a block. Only an entry with a seq at most {@code throughSeq}: what
-     * an account at that version counts (a disk may hold entries beyond it; see {@code account.LedgerHost#known}).
+     * from disk; one that is there costs two reads of a block. Only an entry with a seq at most {@code throughSeq}:
+     * what an account at that version counts (a disk may hold entries beyond it; see {@code account.LedgerHost#known}).
      */
     public Optional<StoredEntry> find(int partition, String accountId, String txId, long throughSeq) {
         byte[] account = Keys.id(accountId);

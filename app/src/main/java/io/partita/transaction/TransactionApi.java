@@ -22,6 +22,9 @@ import java.util.List;
 /** The bodies of the transaction API (app/README.md, "The API in brief"): one transaction, and batches of them. */
 final class TransactionApi {
 
+    /** The transaction types a client may send. */
+    private static final String TYPES = "DEBIT|CREDIT";
+
     /*
      * Amounts arrive as BigDecimal read from a JSON integer only (StrictJson.Whole), so a value past a long is still a
      * field error rather than an overflow; the constraints keep it in range, so the controllers convert it with
@@ -34,7 +37,7 @@ final class TransactionApi {
     @Serdeable
     record PostTransaction(
             @NotNull @StrictJson.Text @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String txId,
-            @NotNull @StrictJson.Text @Pattern(regexp = "DEBIT|CREDIT", message = "must be DEBIT or CREDIT") String type,
+            @NotNull @StrictJson.Text @Pattern(regexp = TYPES, message = "must be DEBIT or CREDIT") String type,
             @NotNull @StrictJson.Whole @DecimalMin("1") @DecimalMax(Ledger.MAX_AMOUNT_TEXT) BigDecimal amount) {
     }
 
@@ -43,7 +46,7 @@ final class TransactionApi {
     record BatchItem(
             @NotNull @StrictJson.Text @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String txId,
             @NotNull @StrictJson.Text @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String accountId,
-            @NotNull @StrictJson.Text @Pattern(regexp = "DEBIT|CREDIT", message = "must be DEBIT or CREDIT") String type,
+            @NotNull @StrictJson.Text @Pattern(regexp = TYPES, message = "must be DEBIT or CREDIT") String type,
             @NotNull @StrictJson.Whole @DecimalMin("1") @DecimalMax(Ledger.MAX_AMOUNT_TEXT) BigDecimal amount) {
     }
 
@@ -51,7 +54,8 @@ final class TransactionApi {
      * One answer of a batch: the body the single call would have answered (a transaction answer or a problem), plus
      * its {@code httpStatus}, plus {@code replayed} where the single call would have sent Idempotent-Replayed.
      *
-     * @param status the transaction's status (APPLIED, REJECTED), or for a problem its HTTP status, as in the single call
+     * @param status the transaction's status (APPLIED, REJECTED), or for a problem its HTTP status, as in the single
+     * call
      */
     @Serdeable
     @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -15,6 +15,9 @@ public interface TransactionPath {
 
     ProcessingMode mode();
 
-    /** Completes with the outcome, or exceptionally with a grid failure that {@link io.partita.refusal.GridFailures} translates. */
+    /**
+     * Completes with the outcome, or exceptionally with a grid failure that {@link io.partita.refusal.GridFailures}
+     * translates.
+     */
     CompletionStage<TxOutcome> apply(String accountId, TxRequest request);
 }

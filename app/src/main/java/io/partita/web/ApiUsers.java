@@ -91,8 +91,9 @@ public class ApiUsers implements HttpRequestReactiveAuthenticationProvider<Objec
     @EventListener
     void onStartup(StartupEvent event) {
         if (open()) {
-            LOG.warn("No credentials are configured (partita.security.admin.password, partita.security.client.password):"
-                    + " this node's HTTP API is open to anyone who can reach it, jobs, schedules and SQL included. "
+            LOG.warn("No credentials are configured (partita.security.admin.password, "
+                    + "partita.security.client.password): this node's HTTP API is open to anyone who can reach it, "
+                    + "jobs, schedules and SQL included. "
                     + "Set them for anything but a development node.");
         } else {
             LOG.info("HTTP API secured: basic authentication, roles admin ({}) and client ({})",

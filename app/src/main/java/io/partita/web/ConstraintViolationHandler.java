@@ -23,7 +23,8 @@ import java.util.List;
 @Produces(Problem.MEDIA_TYPE)
 @Singleton
 @Replaces(ConstraintExceptionHandler.class)
-public class ConstraintViolationHandler implements ExceptionHandler<ConstraintViolationException, HttpResponse<Problem>> {
+public class ConstraintViolationHandler
+        implements ExceptionHandler<ConstraintViolationException, HttpResponse<Problem>> {
 
     @Override
     @SuppressWarnings("rawtypes") // ExceptionHandler declares a raw HttpRequest; HttpRequest<?> would not override it

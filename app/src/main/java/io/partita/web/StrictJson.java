@@ -18,9 +18,9 @@ import java.math.BigInteger;
 /**
  * Deserializers that take a JSON value only in the shape the API gives it (app/README.md). Micronaut Serde converts
  * between scalars by default: {@code "amount":"7"}, {@code "amount":true} and {@code "amount":[7]} would all become a
- * number, and {@code "txId":123} a string; for money that is a request the client did not mean. A record component marked
- * {@link Whole} or {@link Text} refuses any other shape with a 400 that names the field. A JSON null is still read as
- * absent, so the usual {@code @NotNull} says when a field is required.
+ * number, and {@code "txId":123} a string; for money that is a request the client did not mean. A record component
+ * marked {@link Whole} or {@link Text} refuses any other shape with a 400 that names the field. A JSON null is still
+ * read as absent, so the usual {@code @NotNull} says when a field is required.
  */
 public final class StrictJson {
 
