@@ -4,6 +4,7 @@ import com.hazelcast.core.HazelcastInstance;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.MediaType;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import io.partita.node.ClusterClock;
 import io.partita.support.Api;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
@@ -202,7 +203,9 @@ class AccountApiTest {
                 "t-1")));
         // What the journal writer has not copied yet (or a member that died with it queued): only in the tail.
         Account account = AccountFeature.accounts(hazelcast).get(id);
-        Ledger.Decision held = Ledger.decide(id, account, TxRequest.of("t-held", TxType.DEBIT, 25, 1L), txId -> null);
+        // Stamped by the cluster's clock, as the node stamps requests: the journal's retention deletes older entries.
+        Ledger.Decision held = Ledger.decide(id, account,
+                TxRequest.of("t-held", TxType.DEBIT, 25, ClusterClock.now(hazelcast)), txId -> null);
         AccountFeature.accounts(hazelcast).set(id, held.apply(account));
 
         Api.Reply journal = api.get("/accounts/" + id + "/transactions");

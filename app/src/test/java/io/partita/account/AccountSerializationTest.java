@@ -31,7 +31,8 @@ class AccountSerializationTest {
                         new TxRequest("t-2", TxType.DEBIT, 2, 43, "r2")), "a-2", List.of(
                         new TxRequest("t-3", TxType.FEE, 1, 44, "r3")))),
                 new OpenAccount(account),
-                new AccountBackup(Map.of("a-1", new AccountDelta(account, Tail.encode(entry), 800, 4, 2, 8, "job-2/r"))),
+                new AccountBackup(Map.of("a-1",
+                        new AccountDelta(account, Tail.encode(entry), 800, 4, 2, 8, "job-2/r"))),
                 new RecoverAccounts(Map.of("a-1", account, "a-2", account.withFence(9))),
                 new TrimTails(through, 10, 20),
                 new ExpiredBefore(1_700_000_000_000L), new StaleTail(1_700_000_000_000L),
@@ -46,8 +47,9 @@ class AccountSerializationTest {
         // A trim of every account (no list), and backups of an append, a fence, a trim, and nothing: what is absent
         // stays so, and what is present comes back.
         WireSerialization.roundTrip(new TrimTails(null, 10, 20));
-        WireSerialization.roundTrip(new AccountBackup(Map.of("a-1", AccountDelta.appended(Account.open(10, 0), account),
-                "a-2", AccountDelta.NONE.withFence(4), "a-3", AccountDelta.trimmedThrough(2), "a-4", AccountDelta.NONE)));
+        WireSerialization.roundTrip(new AccountBackup(Map.of(
+                "a-1", AccountDelta.appended(Account.open(10, 0), account), "a-2", AccountDelta.NONE.withFence(4),
+                "a-3", AccountDelta.trimmedThrough(2), "a-4", AccountDelta.NONE)));
     }
 
     @Test

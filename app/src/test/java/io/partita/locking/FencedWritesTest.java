@@ -12,6 +12,7 @@ import io.partita.account.TxOutcome;
 import io.partita.account.TxOutcomes;
 import io.partita.account.TxRequest;
 import io.partita.account.TxType;
+import io.partita.node.ClusterClock;
 import io.partita.refusal.Refusal;
 import io.partita.support.TestCluster;
 import io.partita.web.Refusals;
@@ -41,7 +42,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class FencedWritesTest {
 
-    private static final long AT = 1_700_000_000_000L;
 
     private static TestCluster cluster;
     private static HazelcastInstance member;
@@ -55,6 +55,11 @@ class FencedWritesTest {
     @AfterAll
     static void stop() {
         cluster.close();
+    }
+
+    /** Now by the cluster's clock, which the node stamps requests with (the journal's retention judges by it). */
+    private static long now() {
+        return ClusterClock.now(member);
     }
 
     private static String open(long balance) {
@@ -82,15 +87,15 @@ class FencedWritesTest {
     @Test
     void shouldReplayATxIdThatMovedFromTheAccountToTheJournalBetweenTheReads() {
         String id = open(1_000);
-        TxRequest debit = TxRequest.of("t-1", TxType.DEBIT, 100, AT);
+        TxRequest debit = TxRequest.of("t-1", TxType.DEBIT, 100, now());
         // A partitioned-mode transaction recorded t-1 in the account's tail; the journal does not hold it yet.
         JournalEntry first = partitioned(id, debit).entry();
         Hook hook = new Hook(() -> {
             // Between the locked path's two reads: the journal writer copies t-1 and trims it from the tail, and two
             // more partitioned transactions land.
             journal(first);
-            journal(partitioned(id, TxRequest.of("c-1", TxType.CREDIT, 1, AT)).entry());
-            partitioned(id, TxRequest.of("c-2", TxType.CREDIT, 1, AT));
+            journal(partitioned(id, TxRequest.of("c-1", TxType.CREDIT, 1, now())).entry());
+            partitioned(id, TxRequest.of("c-2", TxType.CREDIT, 1, now()));
         });
         FencedWrites writer = new FencedWrites(hook.on(AccountFeature.accounts(member)), hook
                 .on(AccountFeature.journal(member)),
@@ -111,9 +116,9 @@ class FencedWritesTest {
         String id = open(1_000);
         FencedWrites writer = new FencedWrites(member);
 
-        TxOutcome outcome = writer.apply(3, id, TxRequest.of("t-1", TxType.DEBIT, 100, AT),
+        TxOutcome outcome = writer.apply(3, id, TxRequest.of("t-1", TxType.DEBIT, 100, now()),
                 Deadline.after(Duration.ofSeconds(30)));
-        TxOutcome again = writer.apply(3, id, TxRequest.of("t-1", TxType.DEBIT, 100, AT),
+        TxOutcome again = writer.apply(3, id, TxRequest.of("t-1", TxType.DEBIT, 100, now()),
                 Deadline.after(Duration.ofSeconds(30)));
 
         assertEquals(TxOutcome.Kind.RECORDED, outcome.kind());
@@ -147,7 +152,7 @@ class FencedWritesTest {
         Account before = AccountFeature.accounts(member).get(id);
 
         Refusal late = assertThrows(Refusal.class, () -> new FencedWrites(member)
-                .apply(1, id, TxRequest.of("t-1", TxType.DEBIT, 100, AT), Deadline.after(Duration.ZERO)));
+                .apply(1, id, TxRequest.of("t-1", TxType.DEBIT, 100, now()), Deadline.after(Duration.ZERO)));
 
         assertEquals(503, Refusals.status(late));
         assertEquals(1, late.retryAfter().toSeconds());

@@ -6,6 +6,7 @@ import io.partita.account.AccountFeature;
 import io.partita.account.TxOutcome;
 import io.partita.account.TxRequest;
 import io.partita.account.TxType;
+import io.partita.node.ClusterClock;
 import io.partita.refusal.Refusal;
 import io.partita.support.TestCluster;
 import io.partita.web.Refusals;
@@ -37,7 +38,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class LockedPathTest {
 
-    private static final long AT = 1_700_000_000_000L;
 
     private static TestCluster cluster;
     private static HazelcastInstance member;
@@ -74,6 +74,11 @@ class LockedPathTest {
         cluster.close();
     }
 
+    /** Now by the cluster's clock, which the node stamps requests with (the journal's retention judges by it). */
+    private static long now() {
+        return ClusterClock.now(member);
+    }
+
     private static String open(long balance) {
         String id = "lp-" + UUID.randomUUID().toString().substring(0, 8);
         AccountFeature.accounts(member).set(id, Account.open(balance, 0));
@@ -91,7 +96,7 @@ class LockedPathTest {
         Queued executor = new Queued();
         LockedPath path = new LockedPath(AccountFeature.accounts(member), locks, executor, Duration.ZERO, 10);
 
-        CompletableFuture<TxOutcome> late = path.apply(id, TxRequest.of("t-1", TxType.DEBIT, 100, AT))
+        CompletableFuture<TxOutcome> late = path.apply(id, TxRequest.of("t-1", TxType.DEBIT, 100, now()))
                 .toCompletableFuture();
         executor.runAll();
 
@@ -109,9 +114,9 @@ class LockedPathTest {
         Queued executor = new Queued();
         LockedPath path = new LockedPath(AccountFeature.accounts(member), locks, executor, Duration.ofSeconds(30), 1);
 
-        CompletableFuture<TxOutcome> queued = path.apply(id, TxRequest.of("t-1", TxType.DEBIT, 100, AT))
+        CompletableFuture<TxOutcome> queued = path.apply(id, TxRequest.of("t-1", TxType.DEBIT, 100, now()))
                 .toCompletableFuture();
-        CompletableFuture<TxOutcome> refused = path.apply(id, TxRequest.of("t-2", TxType.DEBIT, 100, AT))
+        CompletableFuture<TxOutcome> refused = path.apply(id, TxRequest.of("t-2", TxType.DEBIT, 100, now()))
                 .toCompletableFuture();
 
         assertEquals(503, Refusals.status(failure(refused)));
@@ -122,7 +127,7 @@ class LockedPathTest {
         executor.runAll();
         assertEquals(0, path.tasksUnderWay());
         assertEquals(900, AccountFeature.accounts(member).get(id).balance());
-        CompletableFuture<TxOutcome> next = path.apply(id, TxRequest.of("t-2", TxType.DEBIT, 100, AT))
+        CompletableFuture<TxOutcome> next = path.apply(id, TxRequest.of("t-2", TxType.DEBIT, 100, now()))
                 .toCompletableFuture();
         executor.runAll();
         assertEquals(800, next.join().entry().balanceAfter());
@@ -137,7 +142,7 @@ class LockedPathTest {
         try (Held held = locks.lock(id)) {
             assertTrue(held.fence(id) > 0, "the test holds the account's lock");
             started = System.nanoTime();
-            waiting = path.apply(id, TxRequest.of("t-1", TxType.DEBIT, 100, AT)).toCompletableFuture();
+            waiting = path.apply(id, TxRequest.of("t-1", TxType.DEBIT, 100, now())).toCompletableFuture();
             await().atMost(Duration.ofSeconds(10)).until(waiting::isDone);
         }
         long elapsedMillis = Duration.ofNanos(System.nanoTime() - started).toMillis();

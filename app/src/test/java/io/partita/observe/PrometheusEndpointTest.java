@@ -48,11 +48,12 @@ class PrometheusEndpointTest {
     @Test
     void shouldExposeTransactionsByModeAndOutcomeWithLatencyHistogramsAndTheMembersShare() {
         accounts.open("m-1", 100, 0).toCompletableFuture().join();
-        transactions.apply("m-1", TxRequest.of("t-1", TxType.DEBIT, 30, 1L), null).toCompletableFuture().join();
-        transactions.apply("m-1", TxRequest.of("t-1", TxType.DEBIT, 30, 1L), null).toCompletableFuture().join();
-        transactions.apply("m-1", TxRequest.of("t-2", TxType.DEBIT, 500, 1L), ProcessingMode.PARTITIONED)
+        long now = accounts.now();
+        transactions.apply("m-1", TxRequest.of("t-1", TxType.DEBIT, 30, now), null).toCompletableFuture().join();
+        transactions.apply("m-1", TxRequest.of("t-1", TxType.DEBIT, 30, now), null).toCompletableFuture().join();
+        transactions.apply("m-1", TxRequest.of("t-2", TxType.DEBIT, 500, now), ProcessingMode.PARTITIONED)
                 .toCompletableFuture().join();
-        transactions.apply("nobody", TxRequest.of("t-3", TxType.CREDIT, 5, 1L), null).toCompletableFuture().join();
+        transactions.apply("nobody", TxRequest.of("t-3", TxType.CREDIT, 5, now), null).toCompletableFuture().join();
 
         String scrape = scrape();
 

@@ -226,8 +226,9 @@ public final class WireSerialization {
         for (Field field : fields(value.getClass(), notCarried)) {
             Object held = read(field, value);
             String at = path + "." + field.getName();
-            if (held == null || held.equals(0) || held.equals(0L) || held.equals(0.0) || held.equals((short) 0)
-                    || held.equals((byte) 0) || held.equals((char) 0) || held.equals(false) || held.equals("")
+            if (held == null || held.equals(0) || held.equals(0L) || held.equals(0.0) || held.equals(0.0f)
+                    || held.equals((short) 0) || held.equals((byte) 0) || held.equals((char) 0) || held.equals(false)
+                    || held.equals("")
                     || held instanceof Collection<?> c && c.isEmpty() || held instanceof Map<?, ?> m && m.isEmpty()
                     || held.getClass().isArray() && Array.getLength(held) == 0) {
                 unset.add(at);

@@ -88,7 +88,8 @@ class OpenModeTest {
         json(HttpRequest.POST("/accounts/" + from + "/transactions",
                 "{\"txId\":\"t-1\",\"type\":\"CREDIT\",\"amount\":5}"), credentials, 200);
         json(HttpRequest.POST("/transactions/batch",
-                "[{\"txId\":\"t-2\",\"accountId\":\"" + from + "\",\"type\":\"DEBIT\",\"amount\":2}]"), credentials, 200);
+                "[{\"txId\":\"t-2\",\"accountId\":\"" + from + "\",\"type\":\"DEBIT\",\"amount\":2}]"),
+                credentials, 200);
         json(HttpRequest.POST("/transfers",
                 "{\"txId\":\"x-1\",\"from\":\"" + from + "\",\"to\":\"" + to + "\",\"amount\":3}"), credentials, 200);
         assertEquals(10, json(HttpRequest.GET("/accounts/" + from), credentials, 200).number("balance"),
