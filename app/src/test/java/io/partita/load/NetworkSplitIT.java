@@ -90,8 +90,8 @@ class NetworkSplitIT {
      * Process scheduling on a loaded 2-core machine: the {@code ip} commands of the cut run after the test notes the
      * cut's time, a minority probe leaves every {@link #PROBE_EVERY}, and its answer has to come back.
      */
-    private static final Duration SCHEDULING = Duration.ofSeconds(1);
-    /** How soon after the cut the minority must refuse: 6.8 s here, before the others are even removed (8 s). */
+    private static final Duration SCHEDULING = Duration.ofSeconds(2);
+    /** How soon after the cut the minority must refuse: 7.8 s here, before the others are even removed (8 s). */
     private static final Duration MINORITY_STOPS_WITHIN = HEARD_WINDOW.plus(PROTECTION_CHECK).plus(SCHEDULING);
     /** How often a write is sent to each minority node, whether the ones before it have answered or not. */
     private static final Duration PROBE_EVERY = Duration.ofMillis(250);
