@@ -7,10 +7,6 @@ import io.micronaut.http.annotation.Get;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-
 /**
  * {@code GET /}: the dashboard page. Its script and style sheet are static resources under {@code /dashboard/}
  * ({@code micronaut.router.static-resources.dashboard}); everything it shows comes from the JSON views under
@@ -27,14 +23,7 @@ class DashboardController {
     private final byte[] page;
 
     DashboardController() {
-        try (InputStream in = DashboardController.class.getResourceAsStream(PAGE)) {
-            if (in == null) {
-                throw new IllegalStateException("The dashboard page " + PAGE + " is missing from the classpath");
-            }
-            this.page = in.readAllBytes();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        this.page = BuiltIn.read(PAGE, "The dashboard page");
     }
 
     @Operation(operationId = "dashboard")

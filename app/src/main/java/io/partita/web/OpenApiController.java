@@ -8,9 +8,6 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.URI;
 
 /**
@@ -29,14 +26,7 @@ class OpenApiController {
     private final byte[] document;
 
     OpenApiController() {
-        try (InputStream in = OpenApiController.class.getResourceAsStream(DOCUMENT)) {
-            if (in == null) {
-                throw new IllegalStateException("The OpenAPI document " + DOCUMENT + " is missing from the classpath");
-            }
-            this.document = in.readAllBytes();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        this.document = BuiltIn.read(DOCUMENT, "The OpenAPI document");
     }
 
     @Operation(operationId = "openapi", summary = "This document: every route, body, status and problem type")
