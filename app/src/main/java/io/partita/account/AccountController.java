@@ -16,6 +16,7 @@ import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.micronaut.validation.Validated;
 import io.partita.refusal.Refusal;
 import io.partita.web.ApiDocs;
+import io.partita.web.BodyRefusals;
 import io.partita.web.Ids;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
@@ -49,10 +50,8 @@ class AccountController {
 
     @Operation(operationId = "openAccount")
     @ApiResponse(responseCode = "201", description = "The account, opened")
-    @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @BodyRefusals
     @ApiResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
-    @ApiResponse(responseCode = "413", ref = ApiDocs.TOO_LARGE)
-    @ApiResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
     @ApiResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     @Post
     CompletionStage<HttpResponse<AccountApi.AccountView>> open(@Valid @Body AccountApi.OpenAccount body) {

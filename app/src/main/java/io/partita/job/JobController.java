@@ -15,6 +15,7 @@ import io.micronaut.validation.Validated;
 import io.partita.refusal.GridFailures;
 import io.partita.refusal.Refusal;
 import io.partita.web.ApiDocs;
+import io.partita.web.BodyRefusals;
 import io.partita.web.Ids;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
@@ -44,10 +45,8 @@ class JobController {
     /** 202: the job runs on; {@code Location} is where to follow it. */
     @Operation(operationId = "startJob")
     @ApiResponse(responseCode = "202", description = "Started; GET /jobs/{id} follows it")
-    @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @BodyRefusals
     @ApiResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
-    @ApiResponse(responseCode = "413", ref = ApiDocs.TOO_LARGE)
-    @ApiResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
     @Post
     HttpResponse<JobApi.JobView> start(@Valid @Body JobApi.JobRequest body) {
         JobSpec spec = body.spec("");

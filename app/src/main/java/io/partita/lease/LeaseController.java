@@ -14,6 +14,7 @@ import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.micronaut.validation.Validated;
 import io.partita.refusal.Refusal;
 import io.partita.web.ApiDocs;
+import io.partita.web.BodyRefusals;
 import io.partita.web.Ids;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
@@ -55,9 +56,8 @@ class LeaseController {
             content = @Content(schema = @Schema(implementation = LeaseApi.GroupSummary.class)))
     @ApiResponse(responseCode = "200", description = "The same group existed already",
             content = @Content(schema = @Schema(implementation = LeaseApi.GroupSummary.class)))
-    @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @BodyRefusals
     @ApiResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
-    @ApiResponse(responseCode = "413", ref = ApiDocs.TOO_LARGE)
     @Put("/{group}")
     CompletionStage<HttpResponse<LeaseApi.GroupSummary>> create(
             @PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String group,
@@ -105,9 +105,8 @@ class LeaseController {
 
     @Operation(operationId = "joinGroup")
     @ApiResponse(responseCode = "201", description = "The worker joined; the shards it holds now")
-    @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @BodyRefusals
     @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
-    @ApiResponse(responseCode = "413", ref = ApiDocs.TOO_LARGE)
     @Post("/{group}/workers")
     CompletionStage<HttpResponse<LeaseApi.Lease>> join(
             @PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String group,
@@ -147,9 +146,8 @@ class LeaseController {
 
     @Operation(operationId = "checkFence")
     @ApiResponse(responseCode = "200", description = "Whether the token is the shard's current one")
-    @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @BodyRefusals
     @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
-    @ApiResponse(responseCode = "413", ref = ApiDocs.TOO_LARGE)
     @Post("/{group}/fences/check")
     CompletionStage<LeaseApi.CheckAnswer> check(
             @PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String group,

@@ -144,8 +144,6 @@ class ClusterController {
      * What network splits left behind: the accounts a merge left below their overdraft limit (both sides debited
      * them; their transactions are kept, as acknowledged), and what merges did on this node.
      */
-    @Operation(operationId = "getMerges")
-    @ApiResponse(responseCode = "200", description = "What network splits left behind")
     @Get("/merges")
     @ExecuteOn(TaskExecutors.BLOCKING)
     MergesView merges() {
@@ -157,8 +155,6 @@ class ClusterController {
     }
 
     /** All 271 partitions in id order: owner, backups and the accounts in each. */
-    @Operation(operationId = "getPartitions")
-    @ApiResponse(responseCode = "200", description = "All 271 partitions")
     @Get("/partitions")
     @ExecuteOn(TaskExecutors.BLOCKING)
     List<PartitionViews.PartitionView> partitions() {
@@ -166,8 +162,6 @@ class ClusterController {
     }
 
     /** Each member with its owned partitions and accounts and its node's transactions per second. */
-    @Operation(operationId = "getNodes")
-    @ApiResponse(responseCode = "200", description = "Every member and its node's HTTP address")
     @Get("/nodes")
     @ExecuteOn(TaskExecutors.BLOCKING)
     List<PartitionViews.NodeView> nodes() {
@@ -175,8 +169,6 @@ class ClusterController {
     }
 
     /** The whole cluster's migrations since this node joined, with the most recent ones and their durations. */
-    @Operation(operationId = "getMigrations")
-    @ApiResponse(responseCode = "200", description = "Partition migrations, running and recent")
     @Get("/migrations")
     MigrationTracker.MigrationsView migrations() {
         return migrations.view();

@@ -7,6 +7,7 @@ import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.micronaut.validation.Validated;
 import io.partita.web.ApiDocs;
+import io.partita.web.BodyRefusals;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import jakarta.validation.Valid;
@@ -28,9 +29,7 @@ class SqlController {
 
     @Operation(operationId = "query")
     @ApiResponse(responseCode = "200", description = "The rows, at most maxRows, and whether they were truncated")
-    @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
-    @ApiResponse(responseCode = "413", ref = ApiDocs.TOO_LARGE)
-    @ApiResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
+    @BodyRefusals
     @ApiResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     @Post
     @ExecuteOn(TaskExecutors.BLOCKING)

@@ -14,6 +14,7 @@ import io.partita.job.JobSpec;
 import io.partita.refusal.GridFailures;
 import io.partita.refusal.Refusal;
 import io.partita.web.ApiDocs;
+import io.partita.web.BodyRefusals;
 import io.partita.web.Ids;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
@@ -41,9 +42,7 @@ class ScheduleController {
 
     @Operation(operationId = "putSchedule")
     @ApiResponse(responseCode = "200", description = "The schedule, created or replaced")
-    @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
-    @ApiResponse(responseCode = "413", ref = ApiDocs.TOO_LARGE)
-    @ApiResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
+    @BodyRefusals
     @Put("/{name}")
     ScheduleApi.ScheduleView put(@PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String name,
                             @Valid @Body ScheduleApi.ScheduleRequest body) {

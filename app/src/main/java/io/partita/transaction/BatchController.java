@@ -11,6 +11,7 @@ import io.partita.account.TxType;
 import io.partita.node.ProcessingMode;
 import io.partita.refusal.Refusal;
 import io.partita.web.ApiDocs;
+import io.partita.web.BodyRefusals;
 import io.partita.web.InFlightLimit;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
@@ -44,9 +45,7 @@ class BatchController {
 
     @Operation(operationId = "postBatch")
     @ApiResponse(responseCode = "200", description = "One answer per item, in order, each with its own httpStatus")
-    @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
-    @ApiResponse(responseCode = "413", ref = ApiDocs.TOO_LARGE)
-    @ApiResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
+    @BodyRefusals
     @ApiResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     @Post
     CompletionStage<List<TransactionApi.BatchAnswer>> post(@Body BatchItems body, @Nullable @QueryValue String mode) {

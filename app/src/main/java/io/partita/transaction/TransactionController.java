@@ -17,6 +17,7 @@ import io.partita.account.TxType;
 import io.partita.node.ProcessingMode;
 import io.partita.refusal.Refusal;
 import io.partita.web.ApiDocs;
+import io.partita.web.BodyRefusals;
 import io.partita.web.InFlightLimit;
 import io.partita.web.Problem;
 import io.swagger.v3.oas.annotations.Operation;
@@ -52,11 +53,9 @@ class TransactionController {
     @Operation(operationId = "postTransaction")
     @ApiResponse(responseCode = "200", description = "Applied, or replayed (header Idempotent-Replayed: true)",
             content = @Content(schema = @Schema(implementation = TransactionApi.TransactionAnswer.class)))
-    @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @BodyRefusals
     @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     @ApiResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
-    @ApiResponse(responseCode = "413", ref = ApiDocs.TOO_LARGE)
-    @ApiResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
     @ApiResponse(responseCode = "422",
             description = "Rejected: below the overdraft limit; recorded, and replayed the same way",
             content = @Content(schema = @Schema(implementation = TransactionApi.TransactionAnswer.class)))

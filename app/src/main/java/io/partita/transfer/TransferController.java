@@ -18,6 +18,7 @@ import io.partita.refusal.GridFailures;
 import io.partita.refusal.Refusal;
 import io.partita.transaction.TransactionService;
 import io.partita.web.ApiDocs;
+import io.partita.web.BodyRefusals;
 import io.partita.web.InFlightLimit;
 import io.partita.web.Problem;
 import io.swagger.v3.oas.annotations.Operation;
@@ -72,11 +73,9 @@ class TransferController {
     @Operation(operationId = "postTransfer")
     @ApiResponse(responseCode = "200", description = "Completed, or replayed (header Idempotent-Replayed: true)",
             content = @Content(schema = @Schema(implementation = TransferApi.TransferAnswer.class)))
-    @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @BodyRefusals
     @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     @ApiResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
-    @ApiResponse(responseCode = "413", ref = ApiDocs.TOO_LARGE)
-    @ApiResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
     @ApiResponse(responseCode = "422", description = "Rejected: not enough funds; recorded, and replayed the same way",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(ref = ApiDocs.PROBLEM)))
     @ApiResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)

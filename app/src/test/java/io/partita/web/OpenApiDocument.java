@@ -42,6 +42,13 @@ record OpenApiDocument(Map<String, Object> root) {
         return operations;
     }
 
+    /** Whether {@code operation} ("METHOD /path") takes a request body. */
+    boolean readsBody(String operation) {
+        int space = operation.indexOf(' ');
+        Map<String, Object> item = map(map(root.get("paths")).get(operation.substring(space + 1)));
+        return map(item.get(operation.substring(0, space).toLowerCase(Locale.ROOT))).containsKey("requestBody");
+    }
+
     /** The media types of {@code response}'s body, or of the shared response it refers to; empty for none. */
     Set<String> bodyTypes(Map<String, Object> response) {
         Object ref = response.get("$ref");
