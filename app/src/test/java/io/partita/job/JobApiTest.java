@@ -32,9 +32,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The job and schedule API (app/README.md, "Jobs and schedules") on a one-node cluster: every endpoint, and every class of bad input. Jobs go one
- * account per slice with a pause between slices, so that a partition holding many accounts keeps a real job RUNNING
- * for a few seconds (accounts spread one per partition are not slowed).
+ * The job and schedule API (app/README.md, "Jobs and schedules") on a one-node cluster: every endpoint, and every class
+ * of bad input. Jobs go one account per slice with a pause between slices, so that a partition holding many accounts
+ * keeps a real job RUNNING for a few seconds (accounts spread one per partition are not slowed).
  */
 @MicronautTest
 @Property(name = "partita.jobs.slice-size", value = "1")

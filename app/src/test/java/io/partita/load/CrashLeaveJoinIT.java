@@ -19,13 +19,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Three node processes from the built jar, configured as compose configures them (CP Subsystem with 3 members
- * included, though this load runs in partitioned mode) but with no cluster size and no split-brain protection setting,
- * as the README starts them; the load tool's workload through HTTP, and one fault per test, chained on the same
- * cluster to save start-up time: kill -9 and restart, SIGTERM (graceful leave) and restart, a rolling restart of all
- * three, a fourth node joining, and all four killed at once and restarted from their data directories. Each fault lands once the load is acknowledged and ends when the node is back (with
- * the CP Subsystem whole again) or has joined; the load then runs until it is acknowledged again, the cluster is safe
- * again, and every acknowledged operation checks out.
+ * Three node processes from the built jar, configured as compose configures them (CP Subsystem with 3 members included,
+ * though this load runs in partitioned mode) but with no cluster size and no split-brain protection setting, as the
+ * README starts them; the load tool's workload through HTTP, and one fault per test, chained on the same cluster to
+ * save start-up time: kill -9 and restart, SIGTERM (graceful leave) and restart, a rolling restart of all three, a
+ * fourth node joining, and all four killed at once and restarted from their data directories. Each fault lands once the
+ * load is acknowledged and ends when the node is back (with the CP Subsystem whole again) or has joined; the load then
+ * runs until it is acknowledged again, the cluster is safe again, and every acknowledged operation checks out.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class CrashLeaveJoinIT {
@@ -66,8 +66,8 @@ class CrashLeaveJoinIT {
     /**
      * A rolling restart as the README describes one: each node in turn gets SIGTERM, exits, starts again, and the next
      * is stopped only once the cluster (and its CP Subsystem) is whole again. Meanwhile every node still running is
-     * probed with writes four times a second, each on the next account: none may ever answer that it is cut off from the majority, since no
-     * node leaves without saying so.
+     * probed with writes four times a second, each on the next account: none may ever answer that it is cut off from
+     * the majority, since no node leaves without saying so.
      */
     @Test
     @Order(3)

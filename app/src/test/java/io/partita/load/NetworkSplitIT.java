@@ -38,9 +38,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * Five node processes, each in its own network namespace with its own address ({@link Netns}), under load from
- * clients that write to all five (debits, credits and 20% transfers) and retry what was not answered; then the network splits 3/2 without a sound (the
- * minority's bridge ports move to another bridge), stays split, and heals. Afterwards:
+ * Five node processes, each in its own network namespace with its own address ({@link Netns}), under load from clients
+ * that write to all five (debits, credits and 20% transfers) and retry what was not answered; then the network splits
+ * 3/2 without a sound (the minority's bridge ports move to another bridge), stays split, and heals. Afterwards:
  * <ul>
  *   <li>every transaction acknowledged with 200, on either side, is in its account's journal exactly once, no
  *   refused one was applied, every balance equals its opening plus its applied entries, and no transfer is half

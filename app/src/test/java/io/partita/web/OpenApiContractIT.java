@@ -15,11 +15,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The OpenAPI document against what the nodes of the unit tests answered ({@link ObservedAnswers} wrote it down):
- * every status the document promises for a route was produced by some test, and every status a test produced on a
- * route that is a decision of that route (not one any route can give, as 401 and 403 with credentials on, 405, 414,
- * 415 for a body that is not JSON, 431, or a 500 that a test provokes to see that nothing leaks) is documented. It runs after the unit tests, so it needs the whole unit suite to have run first, as
- * {@code mvn -B verify} does.
+ * The OpenAPI document against what the nodes of the unit tests answered ({@link ObservedAnswers} wrote it down): every
+ * status the document promises for a route was produced by some test, and every status a test produced on a route that
+ * is a decision of that route (not one any route can give, as 401 and 403 with credentials on, 405, 414, 415 for a body
+ * that is not JSON, 431, or a 500 that a test provokes to see that nothing leaks) is documented. It runs after the unit
+ * tests, so it needs the whole unit suite to have run first, as {@code mvn -B verify} does.
  */
 class OpenApiContractIT {
 

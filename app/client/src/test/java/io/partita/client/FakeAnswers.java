@@ -9,8 +9,8 @@ import java.util.Map;
 import java.util.function.IntUnaryOperator;
 
 /**
- * The bodies a {@link FakeNode} answers with, shaped as a node's (app/README.md, "The API in brief"): single transactions, batches and their
- * items, problems, and the partition table. Also reads what the client sent.
+ * The bodies a {@link FakeNode} answers with, shaped as a node's (app/README.md, "The API in brief"): single
+ * transactions, batches and their items, problems, and the partition table. Also reads what the client sent.
  */
 final class FakeAnswers {
 
