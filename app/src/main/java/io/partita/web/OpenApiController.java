@@ -21,7 +21,7 @@ class OpenApiController {
 
     /** Where micronaut-openapi writes the document ({@code app/openapi.properties}). */
     static final String DOCUMENT = "/META-INF/swagger/partita.yml";
-    static final MediaType YAML = MediaType.of("application/yaml");
+    static final String YAML = "application/yaml";
 
     private final byte[] document;
 
@@ -31,8 +31,8 @@ class OpenApiController {
 
     @Operation(operationId = "openapi", summary = "This document: every route, body, status and problem type")
     @ApiResponse(responseCode = "200", description = "The OpenAPI document",
-            content = @Content(mediaType = "application/yaml"))
-    @Get(produces = "application/yaml")
+            content = @Content(mediaType = YAML))
+    @Get(produces = YAML)
     HttpResponse<byte[]> document() {
         return HttpResponse.ok(document).contentType(YAML);
     }

@@ -1,15 +1,8 @@
 package io.partita.web;
 
-import com.tngtech.archunit.core.domain.JavaClass;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
-import io.micronaut.http.annotation.Controller;
-import io.micronaut.http.annotation.Delete;
-import io.micronaut.http.annotation.Get;
-import io.micronaut.http.annotation.Post;
-import io.micronaut.http.annotation.Put;
 import io.micronaut.runtime.server.EmbeddedServer;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import io.micronaut.web.router.Router;
 import io.partita.support.RawHttp;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
@@ -17,20 +10,19 @@ import org.yaml.snakeyaml.Yaml;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The OpenAPI document the build writes, against the code and against a running node: every route a controller
- * declares is in it and nothing else is; every error status it documents carries a problem+json body (a refused
- * transaction's 422 is its own answer); and a node
- * serves it at {@code GET /openapi}, with a Swagger UI page behind {@code GET /openapi/ui}. That each documented
+ * The OpenAPI document the build writes, against a running node: every route its router serves is in it and nothing
+ * else is; every error status it documents carries a problem+json body (a refused transaction's 422 is its own
+ * answer); and the node serves it at {@code GET /openapi}, with a Swagger UI page behind {@code GET /openapi/ui}. That each documented
  * status is really produced is {@code OpenApiContractIT}'s check, after the unit tests have run.
  */
 @MicronautTest
@@ -39,9 +31,12 @@ class OpenApiDocumentTest {
     @Inject
     EmbeddedServer server;
 
+    @Inject
+    Router router;
+
     @Test
-    void shouldDocumentEveryRouteTheControllersDeclareAndNoOther() {
-        assertEquals(routesInCode(), OpenApiDocument.load().operations().keySet());
+    void shouldDocumentEveryRouteTheNodeServesAndNoOther() {
+        assertEquals(routesServed(), OpenApiDocument.load().operations().keySet());
     }
 
     @Test
@@ -89,37 +84,17 @@ class OpenApiDocumentTest {
                 "the page's script is served by the node, not fetched from elsewhere");
     }
 
-    /** "METHOD /path/{param}" for every route method of every controller in the node's code. */
-    static Set<String> routesInCode() {
-        Set<String> routes = new TreeSet<>();
-        for (JavaClass type : new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .importPackages("io.partita")) {
-            if (!type.isAnnotatedWith(Controller.class)) {
-                continue;
-            }
-            Class<?> controller = type.reflect();
-            String base = controller.getAnnotation(Controller.class).value();
-            for (Method method : controller.getDeclaredMethods()) {
-                route(method.getAnnotation(Get.class) == null ? null : "GET", method.getAnnotation(Get.class) == null
-                        ? null : method.getAnnotation(Get.class).value(), base, routes);
-                route(method.getAnnotation(Post.class) == null ? null : "POST", method.getAnnotation(Post.class) == null
-                        ? null : method.getAnnotation(Post.class).value(), base, routes);
-                route(method.getAnnotation(Put.class) == null ? null : "PUT", method.getAnnotation(Put.class) == null
-                        ? null : method.getAnnotation(Put.class).value(), base, routes);
-                route(method.getAnnotation(Delete.class) == null ? null : "DELETE",
-                        method.getAnnotation(Delete.class) == null ? null : method.getAnnotation(Delete.class).value(),
-                        base, routes);
-            }
-        }
-        return routes;
-    }
-
-    private static void route(String verb, String path, String base, Set<String> routes) {
-        if (verb == null) {
-            return;
-        }
-        String joined = (base + "/" + path).replaceAll("/+", "/");
-        routes.add(verb + " " + (joined.length() > 1 && joined.endsWith("/")
-                ? joined.substring(0, joined.length() - 1) : joined));
+    /**
+     * "METHOD /path/{param}" for every route the node's router serves: Partita's controllers. Not counted: the HEAD
+     * twin of each GET, and Micronaut's management endpoints ({@code /health}, {@code /prometheus}), which
+     * app/README.md describes and which are not Partita's API.
+     */
+    private Set<String> routesServed() {
+        return router.uriRoutes()
+                .filter(route -> !"HEAD".equals(route.getHttpMethodName()))
+                .map(route -> route.getHttpMethodName() + " "
+                        + route.getUriMatchTemplate().toString().replaceAll("\\{\\?[^}]*}", ""))
+                .filter(route -> !route.contains(" /health") && !route.endsWith(" /prometheus"))
+                .collect(Collectors.toCollection(TreeSet::new));
     }
 }
