@@ -5,6 +5,7 @@ import com.hazelcast.core.HazelcastInstanceNotActiveException;
 import io.micronaut.core.annotation.Nullable;
 import io.partita.node.BackedUpCalls;
 import io.partita.node.ClusterClock;
+import io.partita.node.DiskAcks;
 import io.partita.node.DiskRecords;
 import io.partita.node.DiskShares;
 import io.partita.node.HazelcastConfigs;
@@ -51,10 +52,11 @@ final class LedgerDisk {
      * Write-through
      *
      * Every change of an account on this member, by its owner's entry processor or by the backup of it (AccountBackup),
-     * writes the account and the entries it recorded to the disk on the same partition thread, before the operation
-     * answers: one atomic write of the store's log, handed to the operating system (flush) or synced (fsync). A client
-     * hears 200 only after the owner's and the backup's operations have both run, so an acknowledged transaction is on
-     * both their disks.
+     * queues the account and the entries it recorded for the disk on the same partition thread, and the operation
+     * answers (the backup acknowledges) only once they are written: one atomic write of the store's log, handed to the
+     * operating system (flush) or synced (fsync), shared by every write queued at that moment (DiskAcks; the
+     * partition thread does not wait for it in the ledger's own operations). A client hears 200 only after the owner's
+     * and the backup's operations have both answered, so an acknowledged transaction is on both their disks.
      *
      * Copies that arrive
      *
@@ -204,7 +206,8 @@ final class LedgerDisk {
 
     /**
      * Writes {@code after}, the new value of {@code accountId}, and the entries it recorded since {@code before}, to
-     * this member's disk; on the partition thread that changed it. The account goes without its tail: each of the
+     * this member's disk, before the call that changed it answers ({@link DiskAcks}: the ledger's operations answer
+     * once it is durable, others wait for it here); on the partition thread that changed it. The account goes without its tail: each of the
      * tail's entries reached the disk as an entry when it was recorded (or with the partition's copy), so a write
      * costs the account's fields and its new entries, never the whole tail again (on a hot account that tail holds
      * every entry of the last seconds), and recovery rebuilds the tail from the entries ({@link #withHistory}).
@@ -223,7 +226,7 @@ final class LedgerDisk {
         }
         List<StoredRecord> record =
                 List.of(new StoredRecord(accountKey(accountId), encode(after.withTail(Tail.EMPTY))));
-        disk.use(store -> store.writeNow(partition, entries, record, false));
+        disk.use(store -> DiskAcks.await(store.write(partition, entries, record, false)));
     }
 
     /**

@@ -7,8 +7,15 @@ import com.hazelcast.internal.serialization.SerializationService;
 import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.map.impl.MapEntries;
 import com.hazelcast.map.impl.MapService;
+import com.hazelcast.map.impl.operation.MultipleEntryBackupOperation;
 import com.hazelcast.map.impl.operation.MultipleEntryOperation;
 import com.hazelcast.spi.impl.NodeEngineImpl;
+import com.hazelcast.spi.impl.operationservice.CallStatus;
+import com.hazelcast.spi.impl.operationservice.Offload;
+import com.hazelcast.spi.impl.operationservice.Operation;
+import com.hazelcast.spi.impl.operationservice.OperationResponseHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -69,6 +76,24 @@ public final class BackedUpCalls {
         }, Continuations.executor());
     }
 
+    /** {@link #submitToKeys} for one key: the processor's result for it (null when it returned none). */
+    public static <K, V, R> CompletableFuture<R> submitToKey(HazelcastInstance hazelcast, String mapName, K key,
+                                                             EntryProcessor<K, V, R> processor) {
+        NodeEngineImpl engine = Internals.nodeEngine(hazelcast);
+        SerializationService serialization = engine.getSerializationService();
+        Data data = serialization.toData(key);
+        int partition = engine.getPartitionService().getPartitionId(data);
+        CompletableFuture<MapEntries> call = engine.getOperationService().invokeOnPartition(MapService.SERVICE_NAME,
+                new Entries(mapName, Set.of(data), processor), partition);
+        return call.handleAsync((entries, failure) -> {
+            if (failure != null) {
+                throw failure instanceof CompletionException completion ? completion
+                        : new CompletionException(failure);
+            }
+            return entries.isEmpty() ? null : serialization.toObject(entries.getValue(0));
+        }, Continuations.executor());
+    }
+
     /**
      * Hazelcast's operation for an entry processor on several keys of one partition, with the map's backups sync
      * instead of async, so that its invocation is answered once they are applied. Registered in {@link Serialization}:
@@ -81,6 +106,32 @@ public final class BackedUpCalls {
 
         Entries(String mapName, Set<Data> keys, EntryProcessor<?, ?, ?> processor) {
             super(mapName, keys, processor);
+        }
+
+        /** Runs the processor in a {@link DiskAcks} scope; the answer waits for the disk writes it made. */
+        @Override
+        public CallStatus call() throws Exception {
+            DiskAcks scope = DiskAcks.open();
+            CallStatus status;
+            CompletableFuture<Void> written;
+            try {
+                status = super.call();
+            } finally {
+                written = DiskAcks.close(scope);
+            }
+            if (written != null) {
+                // Hazelcast's handlers are raw types; each takes the operation it was given.
+                @SuppressWarnings("unchecked")
+                OperationResponseHandler<Operation> handler = getOperationResponseHandler();
+                setOperationResponseHandler(new AfterWrites(handler, written));
+            }
+            return status;
+        }
+
+        @Override
+        public Operation getBackupOperation() {
+            EntryProcessor<?, ?, ?> backup = entryProcessor.getBackupProcessor();
+            return backup == null ? null : new EntriesBackup(name, keys, backup);
         }
 
         @Override
@@ -101,6 +152,77 @@ public final class BackedUpCalls {
         @Override
         public int getClassId() {
             return Serialization.BACKED_UP_ENTRIES;
+        }
+    }
+
+    /**
+     * The backup of {@link Entries}: the backup processor on each key, acknowledged once the disk writes it made are
+     * durable. Hazelcast's {@code Backup} sends the acknowledgement after the operation's run, unless the operation
+     * offloads itself (a map operation is "step aware" for this): then it hands the operation the acknowledgement to
+     * send, which the committer thread sends here.
+     */
+    static final class EntriesBackup extends MultipleEntryBackupOperation {
+
+        private static final Logger LOG = LoggerFactory.getLogger(EntriesBackup.class);
+
+        EntriesBackup() {
+        }
+
+        EntriesBackup(String mapName, Set<Data> keys, EntryProcessor<?, ?, ?> backupProcessor) {
+            super(mapName, keys, backupProcessor);
+        }
+
+        @Override
+        public CallStatus call() throws Exception {
+            DiskAcks scope = DiskAcks.open();
+            CallStatus status;
+            CompletableFuture<Void> written;
+            try {
+                status = super.call();
+            } finally {
+                written = DiskAcks.close(scope);
+            }
+            if (written == null || written.isDone() && !written.isCompletedExceptionally()) {
+                return status;
+            }
+            return new Offload(this) {
+                @Override
+                @SuppressWarnings("unchecked") // Hazelcast hands the acknowledgement over as a raw Consumer<Operation>
+                public void start() {
+                    written.whenComplete((done, failure) -> {
+                        if (failure == null) {
+                            backupOpAfterRun.accept(EntriesBackup.this);
+                        } else {
+                            // No acknowledgement: the call fails as indeterminate, and its retry finds what was applied.
+                            LOG.warn("A backup's disk write failed; the call it belongs to is not acknowledged: {}",
+                                    failure.toString());
+                        }
+                        // Ends the offload (Hazelcast counts the operation as running until it answers).
+                        sendResponse(null);
+                    });
+                }
+            };
+        }
+
+        @Override
+        public int getFactoryId() {
+            return Serialization.FACTORY_ID;
+        }
+
+        @Override
+        public int getClassId() {
+            return Serialization.BACKED_UP_ENTRIES_BACKUP;
+        }
+    }
+
+    /** Sends the operation's answer once its disk writes are durable: from the committer thread, or now if they are. */
+    private record AfterWrites(OperationResponseHandler<Operation> delegate, CompletableFuture<Void> written)
+            implements OperationResponseHandler<Operation> {
+
+        @Override
+        public void sendResponse(Operation op, Object response) {
+            written.whenComplete((done, failure) -> delegate.sendResponse(op, failure == null ? response
+                    : failure instanceof CompletionException completion ? completion.getCause() : failure));
         }
     }
 

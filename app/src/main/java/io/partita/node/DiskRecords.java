@@ -78,14 +78,14 @@ public abstract class DiskRecords<K, V> {
 
     /**
      * Writes {@code value} under {@code key} (or deletes it, when the kind does not keep it) to {@code member}'s disk,
-     * now; from the entry processor that stored it, on the partition thread.
+     * before the call answers ({@link DiskAcks}); from the entry processor that stored it, on the partition thread.
      */
     public final void stored(HazelcastInstance member, K key, V value) {
         MemberDisk disk = MemberDisk.of(member);
         if (disk.onDisk()) {
             int partition = member.getPartitionService().getPartition(key).getPartitionId();
             StoredRecord record = record(key, value);
-            disk.use(store -> store.writeNow(partition, List.of(), List.of(record), false));
+            disk.use(store -> DiskAcks.await(store.write(partition, List.of(), List.of(record), false)));
         }
     }
 

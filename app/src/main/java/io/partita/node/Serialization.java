@@ -24,6 +24,8 @@ public final class Serialization {
 
     /** {@link BackedUpCalls.Entries}, the node's own (a Hazelcast operation, which names its ids itself). */
     static final int BACKED_UP_ENTRIES = 82;
+    /** {@link BackedUpCalls.EntriesBackup}, its backup. */
+    static final int BACKED_UP_ENTRIES_BACKUP = 92;
 
     private static final ClassValue<Integer> CLASS_IDS = new ClassValue<>() {
         @Override
@@ -42,7 +44,7 @@ public final class Serialization {
     /** Registers the factory of every feature's classes; refuses two classes under one id. */
     static void register(SerializationConfig config, List<? extends Feature> features) {
         Map<Integer, Supplier<? extends IdentifiedDataSerializable>> classes = new HashMap<>();
-        claim(classes, List.of(BackedUpCalls.Entries::new, ReplaceValue::new, MembershipNotice::new,
+        claim(classes, List.of(BackedUpCalls.Entries::new, BackedUpCalls.EntriesBackup::new, ReplaceValue::new, MembershipNotice::new,
                 ClusterClock.Reading::new, RemoveValue::new, DiskShares.Share::new, DiskShares.Push::new,
                 DiskShares.Read::new, DiskShares.Page::new, DiskShares.Rewrite::new), "the node");
         for (Feature feature : features) {

@@ -20,7 +20,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * the mode asks: written to the OS ({@link Durability#FLUSH}) or also synced ({@link Durability#FSYNC}).
  *
  * <p><b>Threads:</b> any thread {@link #submit}s, without ever waiting: the write is queued, or refused at once with
- * {@link StoreBusy} when the queue is full. The committer thread alone writes to the engine: it takes everything
+ * {@link StoreBusy} when the queue is full. A write that must not be refused (its change is made already, in memory)
+ * is queued with {@link #submitWaiting}, which waits for room only while the queue is full. Writes are committed in the
+ * order they were queued, so a write's future completes after those of every write queued before it. The committer
+ * thread alone writes to the engine: it takes everything
  * queued (up to {@link #MAX_ROUND} writes), applies it as one atomic batch, syncs once if the mode asks, and then
  * completes the round's futures, on its own thread, so what callers chain on them must be short or hop to an
  * executor of their own. The counters are atomic.
@@ -79,6 +82,32 @@ final class GroupCommitter implements AutoCloseable {
             done.completeExceptionally(new StoreBusy(queue.size()));
         }
         return done;
+    }
+
+    /**
+     * Queues {@code write}, waiting for room while the queue is full (the only wait: the committer drains it without
+     * waiting for anyone); the future completes once it is durable, or fails.
+     */
+    CompletableFuture<Void> submitWaiting(Write write) {
+        Pending pending = new Pending(write, new CompletableFuture<>());
+        boolean interrupted = false;
+        try {
+            while (running) {
+                try {
+                    if (queue.offer(pending, 100, TimeUnit.MILLISECONDS)) {
+                        return pending.done;
+                    }
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        pending.done.completeExceptionally(new IllegalStateException("the store is closed"));
+        return pending.done;
     }
 
     long rounds() {

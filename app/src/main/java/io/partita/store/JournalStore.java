@@ -34,6 +34,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
@@ -43,12 +44,14 @@ import java.util.stream.Stream;
  * One member's journal on disk: entries by partition, account and seq, found by txId, deleted past the retention, and
  * exported, imported and dropped a partition at a time. A RocksDB database in the member's own directory.
  *
- * <b>Threads:</b> every method may be called from any thread. Writes ({@link #append}, {@link #holdPartition}, {@link
- * #dropPartition}) never wait for the disk: they are queued to the {@link GroupCommitter}'s thread, and their future
- * completes there once the write is as durable as the {@link Durability} asks. Reads ({@link #history}, {@link #find},
+ * <b>Threads:</b> every method may be called from any thread. Writes ({@link #append}, {@link #write}, {@link
+ * #holdPartition}, {@link #dropPartition}) never wait for the disk: they are queued to the {@link GroupCommitter}'s
+ * thread, in one order, and their future completes there once the write is as durable as the {@link Durability} asks
+ * (the {@code Now} forms wait for it). Reads ({@link #history}, {@link #find},
  * {@link #export}) and {@link #expireBefore} run on the caller's thread and may read the disk: not from partition
  * threads, except {@link #find} of a txId that is not there, which the bloom filters answer from memory almost always.
- * A write that fails fails its future ({@link StoreFailure}); a full queue refuses it at once ({@link StoreBusy}).
+ * A write that fails fails its future ({@link StoreFailure}); a full queue refuses an {@link #append} at once ({@link
+ * StoreBusy}), and makes the other writes wait for room.
  */
 public final class JournalStore implements AutoCloseable {
 
@@ -86,8 +89,6 @@ public final class JournalStore implements AutoCloseable {
     private final List<ColumnFamilyHandle> families;
     private final RocksDB db;
     private final GroupCommitter committer;
-    private final WriteOptions flushedWrite = new WriteOptions().setSync(false);
-    private final WriteOptions syncedWrite = new WriteOptions().setSync(true);
 
     private JournalStore(StoreSettings settings, UnaryOperator<GroupCommitter.Sync> syncSeam) {
         this.settings = settings;
@@ -142,9 +143,15 @@ public final class JournalStore implements AutoCloseable {
             table.setFilterPolicy(filter).setWholeKeyFiltering(true).setPartitionFilters(true);
         }
         long perFamily = Math.max(1L << 20, settings.writeBufferBytes() / 4);
-        return new ColumnFamilyOptions().setTableFormatConfig(table).setWriteBufferSize(perFamily)
-                .setMaxWriteBufferNumber(2).setCompressionType(CompressionType.LZ4_COMPRESSION)
-                .setLevelCompactionDynamicLevelBytes(true);
+        ColumnFamilyOptions family = new ColumnFamilyOptions().setTableFormatConfig(table)
+                .setWriteBufferSize(perFamily).setMaxWriteBufferNumber(2)
+                .setCompressionType(CompressionType.LZ4_COMPRESSION).setLevelCompactionDynamicLevelBytes(true);
+        if (pointLookups) {
+            // A bloom filter over the memtables' keys too (5% of their size): a txId that is not there is answered
+            // without a walk of the skip list, which every new transaction's exactly-once check would cost.
+            family.setMemtablePrefixBloomSizeRatio(0.05).setMemtableWholeKeyFiltering(true);
+        }
+        return family;
     }
 
     public StoreSettings settings() {
@@ -162,20 +169,29 @@ public final class JournalStore implements AutoCloseable {
     }
 
     /**
-     * Writes, atomically and now, on the caller's thread: {@code entries} of {@code partition} (as {@link #append}
-     * does), {@code records} of the partition (a record with a null value is deleted), and, with {@code hold}, that
-     * this disk holds a copy of the partition. Returns once the write is in the operating system's hands
-     * ({@code FLUSH}) or also synced ({@code FSYNC}; RocksDB then makes one sync for the writes of every thread waiting
-     * at that moment). The write-through path of a member's own replicas: it costs a write of the log to the OS, no
-     * disk read.
+     * Writes, atomically: {@code entries} of {@code partition} (as {@link #append} does), {@code records} of the
+     * partition (a record with a null value is deleted), and, with {@code hold}, that this disk holds a copy of the
+     * partition. Encoded on the caller's thread and queued behind every write queued before it (waiting only while the
+     * queue is full: the change it records is made already); the future completes once the write is in the operating
+     * system's hands ({@code FLUSH}) or also synced ({@code FSYNC}, one sync for every write of the round). The
+     * write-through path of a member's own replicas: it costs a write of the log, no disk read.
      */
+    public CompletableFuture<Void> write(int partition, List<StoredEntry> entries, List<StoredRecord> records,
+                                         boolean hold) {
+        return committer.submitWaiting(encode(partition, entries, records, hold));
+    }
+
+    /** {@link #write}, waited for: returns once it is durable, or throws {@link StoreFailure}. */
     public void writeNow(int partition, List<StoredEntry> entries, List<StoredRecord> records, boolean hold) {
-        GroupCommitter.Write write = encode(partition, entries, records, hold);
-        try (WriteBatch batch = new WriteBatch()) {
-            write.addTo(batch);
-            db.write(settings.durability() == Durability.FSYNC ? syncedWrite : flushedWrite, batch);
-        } catch (RocksDBException e) {
-            throw new StoreFailure("write failed", e);
+        await(write(partition, entries, records, hold));
+    }
+
+    /** Waits for {@code write}; its failure is thrown as a {@link StoreFailure}. */
+    public static void await(CompletableFuture<Void> write) {
+        try {
+            write.join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof StoreFailure failure ? failure : new StoreFailure("write failed", e.getCause());
         }
     }
 
@@ -186,6 +202,8 @@ public final class JournalStore implements AutoCloseable {
      * partition (its partition thread), so that nothing is written between the check and the write.
      */
     public int writeAbsent(int partition, List<StoredEntry> entries) {
+        // What is queued first, so that the reads below see every write queued before this call.
+        await(committer.submitWaiting(batch -> { }));
         // One walk of an iterator over the entries' keys in order, rather than a read per entry: where this disk holds
         // a run of them (another copy of the same history), the walk steps from one to the next; where it holds none,
         // one seek passes over them all.
@@ -435,7 +453,7 @@ public final class JournalStore implements AutoCloseable {
     /** Records that this disk holds a copy of {@code partition} (see {@link #heldPartitions}). */
     public CompletableFuture<Void> holdPartition(int partition) {
         byte[] key = Keys.held(partition);
-        return committer.submit(batch -> batch.put(families.get(0), key, new byte[0]));
+        return committer.submitWaiting(batch -> batch.put(families.get(0), key, new byte[0]));
     }
 
     /** Deletes everything of {@code partition}: its entries, their records, and that this disk holds it. */
@@ -443,7 +461,7 @@ public final class JournalStore implements AutoCloseable {
         byte[] from = Keys.partition(partition);
         byte[] to = Keys.partitionEnd(partition);
         byte[] held = Keys.held(partition);
-        return committer.submit(batch -> {
+        return committer.submitWaiting(batch -> {
             for (int family = ENTRIES; family <= RECORDS; family++) {
                 batch.deleteRange(families.get(family), from, to);
             }
@@ -451,17 +469,9 @@ public final class JournalStore implements AutoCloseable {
         });
     }
 
-    /** {@link #dropPartition}, now, on the caller's thread. */
+    /** {@link #dropPartition}, waited for, in its place behind the writes queued before it. */
     public void dropPartitionNow(int partition) {
-        try (WriteBatch batch = new WriteBatch()) {
-            for (int family = ENTRIES; family <= RECORDS; family++) {
-                batch.deleteRange(families.get(family), Keys.partition(partition), Keys.partitionEnd(partition));
-            }
-            batch.delete(families.get(0), Keys.held(partition));
-            db.write(settings.durability() == Durability.FSYNC ? syncedWrite : flushedWrite, batch);
-        } catch (RocksDBException e) {
-            throw new StoreFailure("drop failed", e);
-        }
+        await(dropPartition(partition));
     }
 
     /** The partitions this disk holds a copy of: those held and not dropped since. */
@@ -554,8 +564,6 @@ public final class JournalStore implements AutoCloseable {
     }
 
     private void closeOptions() {
-        flushedWrite.close();
-        syncedWrite.close();
         options.close();
         familyOptions.forEach(ColumnFamilyOptions::close);
         filters.forEach(BloomFilter::close);

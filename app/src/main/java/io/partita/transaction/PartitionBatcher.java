@@ -2,8 +2,6 @@ package io.partita.transaction;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import com.hazelcast.core.HazelcastInstance;
-import com.hazelcast.map.IMap;
-import io.partita.account.Account;
 import io.partita.account.AccountFeature;
 import io.partita.account.ApplyTransactions;
 import io.partita.account.TxOutcome;
@@ -28,8 +26,8 @@ import java.util.concurrent.CompletionStage;
  * load rises instead of the queue.
  * <b>Threads:</b> {@link #submit} is called by any thread (HTTP event loops, benchmark threads); each partition's lane
  * is guarded by its own monitor, held only to queue or take transactions, never across a grid call. The next batch is
- * sent from the thread that completes the previous one (Hazelcast's default async executor, the node's continuation
- * pool), never from a partition or response thread.
+ * sent from the thread that completes the previous one (the node's continuation pool), never from a partition or
+ * response thread.
  *
  * <p>Failure: if an operation fails (its member left, the backup did not confirm, a timeout), every transaction in it
  * completes with that failure, which the API answers as a retryable 503; retrying with the same id is safe. Order:
@@ -41,13 +39,11 @@ final class PartitionBatcher {
     static final int MAX_PER_OPERATION = 256;
 
     private final HazelcastInstance hazelcast;
-    private final IMap<String, Account> accounts;
     private final LocalStores stores;
     private final Lane[] lanes;
 
     PartitionBatcher(HazelcastInstance hazelcast) {
         this.hazelcast = hazelcast;
-        this.accounts = AccountFeature.accounts(hazelcast);
         this.stores = LocalStores.of(hazelcast);
         int partitions = hazelcast.getPartitionService().getPartitions().size();
         this.lanes = new Lane[partitions];
@@ -93,7 +89,8 @@ final class PartitionBatcher {
         try {
             if (requests.size() == 1) {
                 String accountId = requests.keySet().iterator().next();
-                return accounts.submitToKey(accountId, processor).thenApply(outcomes -> Map.of(accountId, outcomes));
+                return BackedUpCalls.submitToKey(hazelcast, AccountFeature.ACCOUNTS, accountId, processor)
+                        .thenApply(outcomes -> Map.of(accountId, outcomes));
             }
             // Not IMap.submitToKeys: it answers before the backups acknowledge (BackedUpCalls).
             return BackedUpCalls.submitToKeys(hazelcast, AccountFeature.ACCOUNTS, requests.keySet(), processor);

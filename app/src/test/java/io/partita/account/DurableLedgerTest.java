@@ -1,6 +1,7 @@
 package io.partita.account;
 
 import com.hazelcast.core.HazelcastInstance;
+import io.partita.node.MemberDisk;
 import io.partita.node.PartitionSentinels;
 import io.partita.refusal.Refusal;
 import io.partita.support.TestCluster;
@@ -13,6 +14,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -20,6 +22,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -92,6 +95,44 @@ class DurableLedgerTest {
 
         // A member of another cluster never takes this one's data for its own.
         assertThrows(IllegalStateException.class, () -> TestCluster.durable("another", dataDir, "member-0"));
+    }
+
+    /**
+     * The disk write is queued on the partition thread and the answer sent once it is durable (DiskAcks): so whenever a
+     * transaction is answered, owner's and backup's disks hold it already. Many calls at once, so that the writes share
+     * rounds and an answer sent before its round would be seen at once.
+     */
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void shouldHaveEveryAnsweredTransactionOnBothDisksAlready() {
+        try (TestCluster cluster = TestCluster.durable(clusterName, dataDir, "member-0", "member-1")) {
+            Ledger ledger = new Ledger(cluster);
+            ledger.openAll(new HashMap<>());
+            List<String> missing = Collections.synchronizedList(new ArrayList<>());
+            List<CompletableFuture<?>> calls = new ArrayList<>();
+            for (int round = 0; round < 4; round++) {
+                for (int i = 0; i < ACCOUNTS; i++) {
+                    String id = "acc-" + i;
+                    String txId = "answered-" + round + "-" + i;
+                    int partition = cluster.member(0).getPartitionService().getPartition(id).getPartitionId();
+                    calls.add(ledger.transactions.apply(id, TxRequest.of(txId, TxType.CREDIT, 1, ledger.accounts.now()),
+                            null).toCompletableFuture().thenAccept(outcome -> {
+                                for (HazelcastInstance member : cluster.members()) {
+                                    boolean onDisk = MemberDisk.of(member).read(store ->
+                                            store.find(partition, id, txId, Long.MAX_VALUE).isPresent(), false);
+                                    if (!onDisk) {
+                                        missing.add(txId + " on " + member.getName());
+                                    }
+                                }
+                            }));
+                }
+            }
+            calls.forEach(CompletableFuture::join);
+            assertEquals(List.of(), missing);
+            for (int i = 0; i < ACCOUNTS; i++) {
+                assertEquals(OPENING + 4, ledger.balance("acc-" + i));
+            }
+        }
     }
 
     @Test
