@@ -226,7 +226,7 @@ final class LedgerDisk {
         }
         List<StoredRecord> record =
                 List.of(new StoredRecord(accountKey(accountId), encode(after.withTail(Tail.EMPTY))));
-        disk.use(store -> DiskAcks.await(store.write(partition, entries, record, false)));
+        disk.use(store -> DiskAcks.write(store, store.prepare(partition, entries, record, false)));
     }
 
     /**

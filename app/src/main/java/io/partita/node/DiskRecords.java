@@ -85,7 +85,7 @@ public abstract class DiskRecords<K, V> {
         if (disk.onDisk()) {
             int partition = member.getPartitionService().getPartition(key).getPartitionId();
             StoredRecord record = record(key, value);
-            disk.use(store -> DiskAcks.await(store.write(partition, List.of(), List.of(record), false)));
+            disk.use(store -> DiskAcks.write(store, store.prepare(partition, List.of(), List.of(record), false)));
         }
     }
 

@@ -181,6 +181,37 @@ public final class JournalStore implements AutoCloseable {
         return committer.submitWaiting(encode(partition, entries, records, hold));
     }
 
+    /** A {@link #write}'s keys and values, encoded (and checked) now, on the caller's thread, to be queued later. */
+    public Prepared prepare(int partition, List<StoredEntry> entries, List<StoredRecord> records, boolean hold) {
+        return new Prepared(encode(partition, entries, records, hold));
+    }
+
+    /**
+     * Queues {@code writes} as one, in their order: one place in the queue, one future, applied in one atomic batch (an
+     * operation's writes on many accounts). Waits only while the queue is full, as {@link #write} does.
+     */
+    public CompletableFuture<Void> write(List<Prepared> writes) {
+        if (writes.size() == 1) {
+            return committer.submitWaiting(writes.get(0).write);
+        }
+        List<GroupCommitter.Write> all = writes.stream().map(prepared -> prepared.write).toList();
+        return committer.submitWaiting(batch -> {
+            for (GroupCommitter.Write write : all) {
+                write.addTo(batch);
+            }
+        });
+    }
+
+    /** A write encoded on its caller's thread ({@link #prepare}), not queued yet. */
+    public static final class Prepared {
+
+        private final GroupCommitter.Write write;
+
+        private Prepared(GroupCommitter.Write write) {
+            this.write = write;
+        }
+    }
+
     /** {@link #write}, waited for: returns once it is durable, or throws {@link StoreFailure}. */
     public void writeNow(int partition, List<StoredEntry> entries, List<StoredRecord> records, boolean hold) {
         await(write(partition, entries, records, hold));
