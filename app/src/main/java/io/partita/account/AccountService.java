@@ -3,6 +3,7 @@ package io.partita.account;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import com.hazelcast.query.Predicates;
+import io.partita.node.BackedUpCalls;
 import io.partita.node.ClusterClock;
 import io.partita.node.DiskShares;
 import io.partita.node.HazelcastConfigs;
@@ -60,7 +61,11 @@ public class AccountService {
     /** Opens an account; refused as existing when the id is taken, as partition-lost when its partition's data is. */
     public CompletionStage<Account> open(String id, long balance, long overdraftLimit) {
         Account account = Account.open(balance, overdraftLimit);
-        return bounded(accounts.submitToKey(id, new OpenAccount(account))).thenApply(result -> {
+        // The ledger's own call (BackedUpCalls): answered once owner's and backup's disks have the account, without
+        // the partition thread waiting for them.
+        CompletableFuture<String> opened =
+                BackedUpCalls.submitToKey(hazelcast, AccountFeature.ACCOUNTS, id, new OpenAccount(account));
+        return bounded(opened).thenApply(result -> {
             switch (OpenAccount.Result.valueOf(result)) {
                 case EXISTS -> throw Refusal.exists("Account", "An account with id '" + id + "' already exists.");
                 case PARTITION_LOST -> throw Refusal.partitionLost("Account", id, partitionOf(id));

@@ -207,10 +207,11 @@ final class LedgerDisk {
     /**
      * Writes {@code after}, the new value of {@code accountId}, and the entries it recorded since {@code before}, to
      * this member's disk, before the call that changed it answers ({@link DiskAcks}: the ledger's operations answer
-     * once it is durable, others wait for it here); on the partition thread that changed it. The account goes without its tail: each of the
-     * tail's entries reached the disk as an entry when it was recorded (or with the partition's copy), so a write
-     * costs the account's fields and its new entries, never the whole tail again (on a hot account that tail holds
-     * every entry of the last seconds), and recovery rebuilds the tail from the entries ({@link #withHistory}).
+     * once it is durable, others wait for it here); on the partition thread that changed it. The account goes without
+     * its tail: each of the tail's entries reached the disk as an entry when it was recorded (or with the partition's
+     * copy), so a write costs the account's fields and its new entries, never the whole tail again (on a hot account
+     * that tail holds every entry of the last seconds), and recovery rebuilds the tail from the entries
+     * ({@link #withHistory}).
      */
     void stored(int partition, String accountId, @Nullable Account before, Account after) {
         if (!disk.onDisk()) {

@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.Function;
 
 /**
  * An entry processor on several keys, one operation per partition, answered only once each operation's backups have
@@ -61,19 +62,13 @@ public final class BackedUpCalls {
         byPartition.forEach((partition, partitionKeys) -> calls.add(engine.getOperationService()
                 .invokeOnPartition(MapService.SERVICE_NAME, new Entries(mapName, partitionKeys, processor),
                         partition)));
-        // Completed on the continuation pool, failures too, never on a response thread: whoever continues from the
-        // answer may make further grid calls, which a response thread must not.
-        return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).handleAsync((done, failure) -> {
-            if (failure != null) {
-                throw failure instanceof CompletionException completion ? completion
-                        : new CompletionException(failure);
-            }
+        return onContinuations(CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)), done -> {
             Map<K, R> results = new HashMap<>();
             for (CompletableFuture<MapEntries> call : calls) {
                 call.join().putAllToMap(serialization, results);
             }
             return results;
-        }, Continuations.executor());
+        });
     }
 
     /** {@link #submitToKeys} for one key: the processor's result for it (null when it returned none). */
@@ -85,12 +80,21 @@ public final class BackedUpCalls {
         int partition = engine.getPartitionService().getPartitionId(data);
         CompletableFuture<MapEntries> call = engine.getOperationService().invokeOnPartition(MapService.SERVICE_NAME,
                 new Entries(mapName, Set.of(data), processor), partition);
-        return call.handleAsync((entries, failure) -> {
+        return onContinuations(call, entries -> entries.isEmpty() ? null : serialization.toObject(entries.getValue(0)));
+    }
+
+    /**
+     * {@code then} of the call's answer, or its failure, completed on the continuation pool, never on a response
+     * thread (nor the disk's committer thread, which sends some answers): whoever continues from the answer may make
+     * further grid calls, which those threads must not.
+     */
+    private static <T, R> CompletableFuture<R> onContinuations(CompletableFuture<T> call, Function<T, R> then) {
+        return call.handleAsync((answer, failure) -> {
             if (failure != null) {
                 throw failure instanceof CompletionException completion ? completion
                         : new CompletionException(failure);
             }
-            return entries.isEmpty() ? null : serialization.toObject(entries.getValue(0));
+            return then.apply(answer);
         }, Continuations.executor());
     }
 
@@ -193,7 +197,7 @@ public final class BackedUpCalls {
                         if (failure == null) {
                             backupOpAfterRun.accept(EntriesBackup.this);
                         } else {
-                            // No acknowledgement: the call fails as indeterminate, and its retry finds what was applied.
+                            // No acknowledgement: the call fails as indeterminate; its retry finds what was applied.
                             LOG.warn("A backup's disk write failed; the call it belongs to is not acknowledged: {}",
                                     failure.toString());
                         }

@@ -9,12 +9,12 @@ import java.util.concurrent.CompletableFuture;
 /**
  * The writes to this member's disk that the operation running on this partition thread answers after, instead of
  * waiting for them on the thread. A write made on a partition thread must be durable before the call that made it is
- * answered; the ledger's own operations ({@link BackedUpCalls}: transactions, batches, job steps, and their backups)
- * open a scope, collect the writes their processors make, queue them as one when the processors are done, and send
- * their answer (or a backup's acknowledgement) from the disk's committer thread once that write is durable. So the
- * partition thread goes on to the next operation while the disk writes, and one write of the log (one sync, in fsync
- * mode) covers every operation queued at that moment. Any other operation (Hazelcast's own, an account opened, a job's record) opens no scope, and its
- * writes are waited for where they are made, as before.
+ * answered; the ledger's own operations ({@link BackedUpCalls}: transactions, batches, job steps, opening an account,
+ * and their backups) open a scope, collect the writes their processors make, queue them as one when the processors
+ * are done, and send their answer (or a backup's acknowledgement) from the disk's committer thread once that write is
+ * durable. So the partition thread goes on to the next operation while the disk writes, and one write of the log (one
+ * sync, in fsync mode) covers every operation queued at that moment. Any other operation (Hazelcast's own, a
+ * transfer's or a job's record) opens no scope, and its writes are waited for where they are made, as before.
  *
  * <p><b>Threads:</b> a scope belongs to the partition thread that opened it (a thread local); it is closed before the
  * operation answers, and what it collected is handed to the committer as one write, whose future the answer waits
@@ -60,10 +60,10 @@ public final class DiskAcks {
     }
 
     /**
-     * Closes the scope {@link #open} gave (null: an outer one stays open, and takes this operation's writes too), queues
-     * its writes as one, behind everything queued before, and answers the future of their durability: null when there
-     * were none. On the partition thread, before anything else of the partition runs, so the disk's order stays the
-     * order of the changes.
+     * Closes the scope {@link #open} gave (null: an outer one stays open, and takes this operation's writes too),
+     * queues its writes as one, behind everything queued before, and answers the future of their durability: null when
+     * there were none. On the partition thread, before anything else of the partition runs, so the disk's order stays
+     * the order of the changes.
      */
     static CompletableFuture<Void> close(DiskAcks scope) {
         if (scope == null) {

@@ -44,9 +44,9 @@ public final class Serialization {
     /** Registers the factory of every feature's classes; refuses two classes under one id. */
     static void register(SerializationConfig config, List<? extends Feature> features) {
         Map<Integer, Supplier<? extends IdentifiedDataSerializable>> classes = new HashMap<>();
-        claim(classes, List.of(BackedUpCalls.Entries::new, BackedUpCalls.EntriesBackup::new, ReplaceValue::new, MembershipNotice::new,
-                ClusterClock.Reading::new, RemoveValue::new, DiskShares.Share::new, DiskShares.Push::new,
-                DiskShares.Read::new, DiskShares.Page::new, DiskShares.Rewrite::new), "the node");
+        claim(classes, List.of(BackedUpCalls.Entries::new, BackedUpCalls.EntriesBackup::new, ReplaceValue::new,
+                MembershipNotice::new, ClusterClock.Reading::new, RemoveValue::new, DiskShares.Share::new,
+                DiskShares.Push::new, DiskShares.Read::new, DiskShares.Page::new, DiskShares.Rewrite::new), "the node");
         for (Feature feature : features) {
             claim(classes, feature.classes(), feature.getClass().getSimpleName());
         }

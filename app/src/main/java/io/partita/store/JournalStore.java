@@ -222,7 +222,8 @@ public final class JournalStore implements AutoCloseable {
         try {
             write.join();
         } catch (CompletionException e) {
-            throw e.getCause() instanceof StoreFailure failure ? failure : new StoreFailure("write failed", e.getCause());
+            throw e.getCause() instanceof StoreFailure failure ? failure
+                    : new StoreFailure("write failed", e.getCause());
         }
     }
 
