@@ -115,21 +115,14 @@ public final class BackedUpCalls {
         /** Runs the processor in a {@link DiskAcks} scope; the answer waits for the disk writes it made. */
         @Override
         public CallStatus call() throws Exception {
-            DiskAcks scope = DiskAcks.open();
-            CallStatus status;
-            CompletableFuture<Void> written;
-            try {
-                status = super.call();
-            } finally {
-                written = DiskAcks.close(scope);
-            }
-            if (written != null) {
+            DiskAcks.Ran<CallStatus> ran = DiskAcks.around(super::call);
+            if (ran.written() != null) {
                 // Hazelcast's handlers are raw types; each takes the operation it was given.
                 @SuppressWarnings("unchecked")
                 OperationResponseHandler<Operation> handler = getOperationResponseHandler();
-                setOperationResponseHandler(new AfterWrites(handler, written));
+                setOperationResponseHandler(new AfterWrites(handler, ran.written()));
             }
-            return status;
+            return ran.answer();
         }
 
         @Override
@@ -178,16 +171,10 @@ public final class BackedUpCalls {
 
         @Override
         public CallStatus call() throws Exception {
-            DiskAcks scope = DiskAcks.open();
-            CallStatus status;
-            CompletableFuture<Void> written;
-            try {
-                status = super.call();
-            } finally {
-                written = DiskAcks.close(scope);
-            }
+            DiskAcks.Ran<CallStatus> ran = DiskAcks.around(super::call);
+            CompletableFuture<Void> written = ran.written();
             if (written == null || written.isDone() && !written.isCompletedExceptionally()) {
-                return status;
+                return ran.answer();
             }
             return new Offload(this) {
                 @Override

@@ -4,6 +4,7 @@ import io.partita.store.JournalStore;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -49,8 +50,28 @@ public final class DiskAcks {
         scope.writes.add(write);
     }
 
+    /**
+     * What {@code work} answered, run in a scope of its own (or in the one open already), and the future of the disk
+     * writes it made ({@link #close}).
+     */
+    static <T> Ran<T> around(Callable<T> work) throws Exception {
+        DiskAcks scope = open();
+        T answer;
+        CompletableFuture<Void> written;
+        try {
+            answer = work.call();
+        } finally {
+            written = close(scope);
+        }
+        return new Ran<>(answer, written);
+    }
+
+    /** An operation's answer, and the future of the disk writes it made: null when there is nothing to wait for. */
+    record Ran<T>(T answer, CompletableFuture<Void> written) {
+    }
+
     /** Opens a scope on this thread; {@link #close} it in a finally block. A scope already open is kept. */
-    static DiskAcks open() {
+    private static DiskAcks open() {
         if (CURRENT.get() != null) {
             return null;
         }
@@ -65,7 +86,7 @@ public final class DiskAcks {
      * there were none. On the partition thread, before anything else of the partition runs, so the disk's order stays
      * the order of the changes.
      */
-    static CompletableFuture<Void> close(DiskAcks scope) {
+    private static CompletableFuture<Void> close(DiskAcks scope) {
         if (scope == null) {
             return null;
         }
