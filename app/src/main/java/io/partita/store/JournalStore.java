@@ -202,6 +202,14 @@ public final class JournalStore implements AutoCloseable {
         });
     }
 
+    /**
+     * Returns once every write queued before this call is written or has failed (a failed round wrote nothing, so a
+     * read may go on): reads after it see them.
+     */
+    private void awaitQueued() {
+        committer.submitWaiting(batch -> { }).handle((done, failure) -> null).join();
+    }
+
     /** A write encoded on its caller's thread ({@link #prepare}), not queued yet. */
     public static final class Prepared {
 
@@ -234,8 +242,7 @@ public final class JournalStore implements AutoCloseable {
      * partition (its partition thread), so that nothing is written between the check and the write.
      */
     public int writeAbsent(int partition, List<StoredEntry> entries) {
-        // What is queued first, so that the reads below see every write queued before this call.
-        await(committer.submitWaiting(batch -> { }));
+        awaitQueued();
         // One walk of an iterator over the entries' keys in order, rather than a read per entry: where this disk holds
         // a run of them (another copy of the same history), the walk steps from one to the next; where it holds none,
         // one seek passes over them all.
@@ -320,8 +327,13 @@ public final class JournalStore implements AutoCloseable {
         return scan(RECORDS, partition, (key, value) -> sink.accept(new StoredRecord(Keys.recordKey(key), value)));
     }
 
-    /** Every key and value of {@code family} in {@code partition}, in key order, as of one moment (a snapshot). */
+    /**
+     * Every key and value of {@code family} in {@code partition}, in key order, as of one moment (a snapshot) that
+     * follows every write queued before this call: a partition's share sent with a migration, or read back, holds what
+     * its operations have queued.
+     */
     private long scan(int family, int partition, BiConsumer<byte[], byte[]> each) {
+        awaitQueued();
         long read = 0;
         Snapshot snapshot = db.getSnapshot();
         try (Slice upper = new Slice(Keys.partitionEnd(partition));
