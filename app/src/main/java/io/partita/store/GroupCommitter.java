@@ -23,10 +23,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link StoreBusy} when the queue is full. A write that must not be refused (its change is made already, in memory)
  * is queued with {@link #submitWaiting}, which waits for room only while the queue is full. Writes are committed in the
  * order they were queued, so a write's future completes after those of every write queued before it. The committer
- * thread alone writes to the engine: it takes everything
- * queued (up to {@link #MAX_ROUND} writes), applies it as one atomic batch, syncs once if the mode asks, and then
- * completes the round's futures, on its own thread, so what callers chain on them must be short or hop to an
- * executor of their own. The counters are atomic.
+ * thread alone writes to the engine: it takes everything queued (up to {@link #MAX_ROUND} writes), applies it as one
+ * atomic batch, syncs once if the mode asks, and then completes the round's futures, on its own thread, so what
+ * callers chain on them must be short or hop to an executor of their own. The counters are atomic.
  *
  * <p>Group commit: while one round syncs, the next round's writes queue up, and the next sync covers all of them. So
  * the syncs per second are bounded by the disk, not by the writers, and a busier store syncs more writes at once.

@@ -169,26 +169,25 @@ public final class JournalStore implements AutoCloseable {
     }
 
     /**
-     * Writes, atomically: {@code entries} of {@code partition} (as {@link #append} does), {@code records} of the
-     * partition (a record with a null value is deleted), and, with {@code hold}, that this disk holds a copy of the
-     * partition. Encoded on the caller's thread and queued behind every write queued before it (waiting only while the
-     * queue is full: the change it records is made already); the future completes once the write is in the operating
-     * system's hands ({@code FLUSH}) or also synced ({@code FSYNC}, one sync for every write of the round). The
-     * write-through path of a member's own replicas: it costs a write of the log, no disk read.
+     * A write, encoded (and checked) now, on the caller's thread, to be queued with {@link #write}: {@code entries} of
+     * {@code partition} (as {@link #append} does), {@code records} of the partition (a record with a null value is
+     * deleted), and, with {@code hold}, that this disk holds a copy of the partition. The write-through path of a
+     * member's own replicas: it costs a write of the log, no disk read.
      */
-    public CompletableFuture<Void> write(int partition, List<StoredEntry> entries, List<StoredRecord> records,
-                                         boolean hold) {
-        return committer.submitWaiting(encode(partition, entries, records, hold));
-    }
-
-    /** A {@link #write}'s keys and values, encoded (and checked) now, on the caller's thread, to be queued later. */
     public Prepared prepare(int partition, List<StoredEntry> entries, List<StoredRecord> records, boolean hold) {
         return new Prepared(encode(partition, entries, records, hold));
     }
 
+    /** {@link #prepare} and {@link #write}, waited for: returns once it is durable, or throws {@link StoreFailure}. */
+    public void writeNow(int partition, List<StoredEntry> entries, List<StoredRecord> records, boolean hold) {
+        await(write(List.of(prepare(partition, entries, records, hold))));
+    }
+
     /**
-     * Queues {@code writes} as one, in their order: one place in the queue, one future, applied in one atomic batch (an
-     * operation's writes on many accounts). Waits only while the queue is full, as {@link #write} does.
+     * Queues {@code writes} as one, in their order, behind every write queued before: one place in the queue, one
+     * future, applied in one atomic batch (an operation's writes on many accounts). Waits only while the queue is full
+     * (the changes they record are made already); the future completes once they are in the operating system's hands
+     * ({@code FLUSH}) or also synced ({@code FSYNC}, one sync for every write of the round).
      */
     public CompletableFuture<Void> write(List<Prepared> writes) {
         if (writes.size() == 1) {
@@ -218,11 +217,6 @@ public final class JournalStore implements AutoCloseable {
         private Prepared(GroupCommitter.Write write) {
             this.write = write;
         }
-    }
-
-    /** {@link #write}, waited for: returns once it is durable, or throws {@link StoreFailure}. */
-    public void writeNow(int partition, List<StoredEntry> entries, List<StoredRecord> records, boolean hold) {
-        await(write(partition, entries, records, hold));
     }
 
     /** Waits for {@code write}; its failure is thrown as a {@link StoreFailure}. */
