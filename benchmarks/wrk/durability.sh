@@ -7,13 +7,15 @@
 # summary of the measured run for each mode. Needs wrk (Debian: apt-get install wrk) and a built jar
 # (mvn -B -q package -DskipTests).
 #   bash benchmarks/wrk/durability.sh     # ACCOUNTS=10000 WARMUP_SECONDS=90 RUN_SECONDS=30 CONNECTIONS=16 by default
-# MODES="memory flush fsync" measures fsync as well (default: memory flush).
+# MODES="memory flush fsync" measures fsync as well (default: memory flush). SCRIPT=transfers.lua posts transfers
+# instead (any script of benchmarks/wrk that needs only the accounts; default transactions.lua).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ACCOUNTS=${ACCOUNTS:-10000}
 SECONDS_RUN=${RUN_SECONDS:-30}
 WARMUP=${WARMUP_SECONDS:-90}
 CONNECTIONS=${CONNECTIONS:-16}
+SCRIPT=benchmarks/wrk/${SCRIPT:-transactions.lua}
 PORT=${PORT:-18080}
 JAR=$PWD/app/target/partita.jar
 [ -f "$JAR" ] || { echo "build the jar first: mvn -B -q package -DskipTests" >&2; exit 1; }
@@ -30,11 +32,12 @@ for mode in ${MODES:-memory flush}; do
     done
     seq 0 $((ACCOUNTS - 1)) | xargs -P 8 -I{} curl -fs -o /dev/null -XPOST "localhost:$PORT/accounts" \
         -H 'Content-Type: application/json' -d '{"id":"w-{}","balance":1000000000}'
-    ACCOUNTS=$ACCOUNTS wrk -t2 -c"$CONNECTIONS" -d"${WARMUP}s" -s benchmarks/wrk/transactions.lua \
+    ACCOUNTS=$ACCOUNTS wrk -t2 -c"$CONNECTIONS" -d"${WARMUP}s" -s "$SCRIPT" \
         "http://127.0.0.1:$PORT" >/dev/null
-    echo "== $mode: $ACCOUNTS accounts, $CONNECTIONS connections, ${SECONDS_RUN}s after ${WARMUP}s of warm-up"
+    echo "== $mode, $(basename "$SCRIPT"): $ACCOUNTS accounts, $CONNECTIONS connections," \
+        "${SECONDS_RUN}s after ${WARMUP}s of warm-up"
     ACCOUNTS=$ACCOUNTS wrk -t2 -c"$CONNECTIONS" -d"${SECONDS_RUN}s" --latency \
-        -s benchmarks/wrk/transactions.lua "http://127.0.0.1:$PORT" | grep -E "Requests/sec|Latency|50%|99%|Non-2xx"
+        -s "$SCRIPT" "http://127.0.0.1:$PORT" | grep -E "Requests/sec|Latency|50%|99%|Non-2xx"
     kill "$node"; wait "$node" 2>/dev/null || true
     rm -rf "$dir"
 done

@@ -5,6 +5,7 @@ import com.hazelcast.map.IMap;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.annotation.Context;
+import io.partita.node.BackedUpCalls;
 import io.partita.node.ClusterClock;
 import io.partita.node.Members;
 import io.partita.node.PartitionSentinels;
@@ -151,8 +152,12 @@ public class LeaseService {
         }
     }
 
+    /**
+     * Through {@link BackedUpCalls}: the group's disk write is queued to the committer and the call answered once it
+     * is durable, off the partition thread.
+     */
     private CompletionStage<LeaseAnswer> call(String group, LeaseCall call) {
-        return groups.submitToKey(group, call).thenApply(answer -> {
+        return BackedUpCalls.submitToKey(hazelcast, LeaseFeature.LEASE_GROUPS, group, call).thenApply(answer -> {
             count(answer);
             return answer;
         }).exceptionally(LeaseService::translate);

@@ -9,6 +9,7 @@ import io.partita.account.TxOutcome;
 import io.partita.locking.AccountLocks;
 import io.partita.locking.Deadline;
 import io.partita.locking.Held;
+import io.partita.node.BackedUpCalls;
 import io.partita.node.ClusterClock;
 import io.partita.node.PartitaProperties;
 import io.partita.node.ProcessingMode;
@@ -174,7 +175,10 @@ class TransferService {
     private Result beginAndDrive(TransferRequest request, TransactionPath path, Deadline deadline) {
         Transfer proposed = Transfer.begin(request, ClusterClock.now(hazelcast), localMember);
         deadline.beforeWrite();
-        Transfer existing = deadline.await(transfers.submitToKey(request.key(), new BeginTransfer(proposed)));
+        // Through BackedUpCalls, as every step below: the record's disk write, on owner and backup, is queued to the
+        // committer and the answer comes once it is durable (DiskAcks); the partition thread does not wait for it.
+        Transfer existing = deadline.await(BackedUpCalls.submitToKey(hazelcast, TransferFeature.TRANSFERS,
+                request.key(), new BeginTransfer(proposed)));
         if (existing != null) {
             requireSamePayload(existing, request);
             return new Result(drive(existing, path, deadline), true);
@@ -214,7 +218,8 @@ class TransferService {
             }
             Transfer next = current.after(outcome);
             reportUnexpected(current, outcome, next);
-            current = deadline.await(transfers.submitToKey(next.key(), new AdvanceTransfer(next, terminalTtlMillis)));
+            current = deadline.await(BackedUpCalls.submitToKey(hazelcast, TransferFeature.TRANSFERS, next.key(),
+                    new AdvanceTransfer(next, terminalTtlMillis)));
         }
         return current;
     }
