@@ -57,6 +57,30 @@ final class Cpu {
         return Math.max(0, time);
     }
 
+    /**
+     * CPU nanoseconds so far of the JIT compiler threads (named "C1 CompilerThre..." and "C2 CompilerThre...") of
+     * {@code pids}: while a JVM's compilers are busy, it is still warming up. 0 for a process that is not a JVM.
+     */
+    static long compilers(Collection<Long> pids) {
+        long spent = 0;
+        for (long pid : pids) {
+            try (var tasks = Files.list(Path.of("/proc", String.valueOf(pid), "task"))) {
+                for (Path task : (Iterable<Path>) tasks::iterator) {
+                    try {
+                        if (Files.readString(task.resolve("comm")).matches("C[12] CompilerThre.*\\R?")) {
+                            spent += Math.max(0, parseStat(Files.readString(task.resolve("stat"))));
+                        }
+                    } catch (IOException | RuntimeException e) {
+                        // A thread that ended meanwhile.
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                // A process that is gone.
+            }
+        }
+        return spent;
+    }
+
     /** {@code utime + stime} of one process in nanoseconds, or -1 when it is gone or unreadable. */
     static long process(long pid) {
         try {

@@ -21,7 +21,8 @@ record Options(List<Peer> systems, List<Integer> accounts, Trial.Settings settin
 
     static final String USAGE = """
             usage: peers [--systems a,b,...] [--accounts 100000,16] [--threads 16] [--seconds 20] [--warmup 15]
-                         [--debit-share 0.55] [--repeat-share 0.02] [--opening 100] [--overdraft 100]
+                         [--warmup-max 240] [--debit-share 0.55] [--repeat-share 0.02] [--opening 100]
+                         [--overdraft 100]
                          [--out benchmarks/results/peers-YYYYMMDD-HHMM] [--partita-jar app/target/partita.jar]
                          [--logs benchmarks/target/peers-logs] [--pg-url jdbc:postgresql://...]
                          [--redis-host 127.0.0.1] [--redis-port 56379] [--redis-aof-port 56380]
@@ -33,6 +34,7 @@ record Options(List<Peer> systems, List<Integer> accounts, Trial.Settings settin
         int threads = 16;
         int seconds = 20;
         int warmup = 15;
+        int warmupMax = 240;
         double debitShare = 0.55;
         double repeatShare = 0.02;
         long opening = 100;
@@ -64,6 +66,7 @@ record Options(List<Peer> systems, List<Integer> accounts, Trial.Settings settin
                 case "--threads" -> threads = positive(name, Integer.parseInt(value));
                 case "--seconds" -> seconds = positive(name, Integer.parseInt(value));
                 case "--warmup" -> warmup = Integer.parseInt(value);
+                case "--warmup-max" -> warmupMax = Integer.parseInt(value);
                 case "--debit-share" -> debitShare = share(name, Double.parseDouble(value));
                 case "--repeat-share" -> repeatShare = share(name, Double.parseDouble(value));
                 case "--opening" -> opening = Long.parseLong(value);
@@ -85,10 +88,11 @@ record Options(List<Peer> systems, List<Integer> accounts, Trial.Settings settin
             throw new IllegalArgumentException("the HTTP systems are checked for at most " + MAX_HTTP_ACCOUNTS
                     + " accounts");
         }
-        if (warmup < 0 || opening < 0 || overdraft < 0) {
-            throw new IllegalArgumentException("--warmup, --opening and --overdraft must not be negative");
+        if (warmup < 0 || warmupMax < 0 || opening < 0 || overdraft < 0) {
+            throw new IllegalArgumentException(
+                    "--warmup, --warmup-max, --opening and --overdraft must not be negative");
         }
-        return new Options(systems, accounts, new Trial.Settings(threads, warmup, seconds, opening, overdraft,
+        return new Options(systems, accounts, new Trial.Settings(threads, warmup, warmupMax, seconds, opening, overdraft,
                 debitShare, repeatShare), pgUrl, redisHost, redisPort, redisAofPort, jar, logs, out);
     }
 

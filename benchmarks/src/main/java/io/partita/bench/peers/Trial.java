@@ -33,9 +33,23 @@ final class Trial {
     private static final int MEASURING = 1;
     private static final int STOPPED = 2;
 
-    /** How the workload is shaped and how long each phase lasts. */
-    record Settings(int threads, int warmupSeconds, int seconds, long opening, long overdraft, double debitShare,
-                    double repeatShare) {
+    /** The length of one window of the steady-rate check that ends a warm-up. */
+    static final int STEADY_WINDOW_SECONDS = 5;
+
+    /** How close two windows' rates must be for the warm-up to end: within 5% of each other. */
+    static final double STEADY_TOLERANCE = 0.05;
+
+    /** The JIT compilers' use of a core below which a JVM counts as compiled. */
+    static final double COMPILING_CORES = 0.05;
+
+    /**
+     * How the workload is shaped and how long each phase lasts. The warm-up lasts at least {@code warmupSeconds}, then
+     * goes on in {@link #STEADY_WINDOW_SECONDS} windows until one's rate is within {@link #STEADY_TOLERANCE} of the
+     * window before it, for at most {@code warmupMaxSeconds} in all: three node JVMs sharing two cores take minutes of
+     * compiling before they answer at their steady rate, and a window measured before that measures the compilers.
+     */
+    record Settings(int threads, int warmupSeconds, int warmupMaxSeconds, int seconds, long opening, long overdraft,
+                    double debitShare, double repeatShare) {
     }
 
     /** A trial's figures; {@code checked} is the correctness check's summary. */
@@ -61,6 +75,7 @@ final class Trial {
         Tally tally = new Tally();
         Recorder recorder = new Recorder(3);
         LongAdder measured = new LongAdder();
+        LongAdder answered = new LongAdder();
         AtomicInteger phase = new AtomicInteger(WARMING);
         AtomicReference<Throwable> failure = new AtomicReference<>();
         List<PeerLedger.Session> sessions = new ArrayList<>();
@@ -79,6 +94,7 @@ final class Trial {
                             long started = System.nanoTime();
                             Answer answer = session.post(tx);
                             long took = System.nanoTime() - started;
+                            answered.increment();
                             if (mix.isRepeat()) {
                                 tally.repeat(tx, answer, mix.firstAnswer());
                             } else {
@@ -97,7 +113,7 @@ final class Trial {
                 clients.add(client);
             }
             clients.forEach(Thread::start);
-            sleep(settings.warmupSeconds(), failure);
+            warmUp(ledger, settings, answered, failure);
 
             Set<Long> pids = new HashSet<>(ledger.serverPids());
             Map<Long, Long> serverBefore = Cpu.processes(pids);
@@ -165,6 +181,49 @@ final class Trial {
                 }
             }
         }
+    }
+
+    /**
+     * Sleeps the warm-up's minimum, then windows of {@link #STEADY_WINDOW_SECONDS} until the system is steady or the
+     * maximum is reached, and prints how it ended. Steady: a window answered within {@link #STEADY_TOLERANCE} of the
+     * window before it, and the JIT compilers of the system's JVMs (the node processes, or this one for an in-process
+     * system) used less than {@link #COMPILING_CORES} of a core in it. The rate alone is not enough: three node JVMs
+     * on two cores climb in steps, and two windows on one step look steady at half the final rate.
+     */
+    private static void warmUp(PeerLedger ledger, Settings settings, LongAdder answered,
+                               AtomicReference<Throwable> failure) throws Exception {
+        long started = System.nanoTime();
+        sleep(settings.warmupSeconds(), failure);
+        double previous = -1;
+        long count = answered.sum();
+        long compiling = Cpu.compilers(jvms(ledger));
+        while (failure.get() == null
+                && seconds(started) + STEADY_WINDOW_SECONDS <= Math.max(settings.warmupSeconds(),
+                settings.warmupMaxSeconds())) {
+            sleep(STEADY_WINDOW_SECONDS, failure);
+            long now = answered.sum();
+            long compiled = Cpu.compilers(jvms(ledger));
+            double rate = (now - count) / (double) STEADY_WINDOW_SECONDS;
+            double compilerCores = (compiled - compiling) / 1e9 / STEADY_WINDOW_SECONDS;
+            count = now;
+            compiling = compiled;
+            if (previous > 0 && Math.abs(rate - previous) <= STEADY_TOLERANCE * previous
+                    && compilerCores < COMPILING_CORES) {
+                System.out.printf(Locale.ROOT, "  warmed up in %.0f s: %,.0f then %,.0f tx/s, compilers at %.2f "
+                        + "cores%n", seconds(started), previous, rate, compilerCores);
+                return;
+            }
+            previous = rate;
+        }
+        if (settings.warmupMaxSeconds() > settings.warmupSeconds()) {
+            System.out.printf(Locale.ROOT, "  warm-up ended at its maximum, %.0f s, before the rate was steady%n",
+                    seconds(started));
+        }
+    }
+
+    /** The JVMs whose compilers the warm-up watches: the system's processes, or this one when it runs in it. */
+    private static Set<Long> jvms(PeerLedger ledger) throws Exception {
+        return ledger.inProcess() ? Set.of(ProcessHandle.current().pid()) : new HashSet<>(ledger.serverPids());
     }
 
     private static double seconds(long since) {

@@ -54,7 +54,7 @@ class PeerPostgresTest {
     @Test
     void aTrialMeasuresTheServersCoresAndPassesItsCheck() throws Exception {
         try (PostgresLedger ledger = new PostgresLedger(url, false)) {
-            Trial.Outcome outcome = Trial.run(ledger, 16, new Trial.Settings(2, 0, 1, 100, 100, 0.55, 0.05));
+            Trial.Outcome outcome = Trial.run(ledger, 16, new Trial.Settings(2, 0, 0, 1, 100, 100, 0.55, 0.05));
             assertTrue(outcome.measured() > 0 && outcome.systemCores() > 0, outcome.toString());
         }
     }

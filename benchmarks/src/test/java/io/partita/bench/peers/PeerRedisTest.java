@@ -47,7 +47,7 @@ class PeerRedisTest {
     @Test
     void aTrialMeasuresTheServersCoresAndPassesItsCheck() throws Exception {
         try (RedisLedger ledger = new RedisLedger(options.redisHost(), options.redisPort())) {
-            Trial.Outcome outcome = Trial.run(ledger, 16, new Trial.Settings(2, 0, 1, 100, 100, 0.55, 0.05));
+            Trial.Outcome outcome = Trial.run(ledger, 16, new Trial.Settings(2, 0, 0, 1, 100, 100, 0.55, 0.05));
             assertTrue(outcome.measured() > 0 && outcome.systemCores() > 0, outcome.toString());
         }
     }
