@@ -1,7 +1,7 @@
 package io.partita.job;
 
 import com.hazelcast.core.HazelcastInstance;
-import com.hazelcast.map.IMap;
+import io.partita.node.BackedUpCalls;
 import io.partita.node.ClusterClock;
 import io.partita.node.DiskRecords;
 
@@ -115,7 +115,7 @@ final class JobDisk extends DiskRecords.Named<Job> {
     @Override
     protected void recover(HazelcastInstance member, Map<String, Job> records) {
         long now = ClusterClock.now(member);
-        IMap<String, Job> jobs = JobFeature.jobs(member);
-        records.forEach((id, job) -> jobs.executeOnKey(id, new RecoverJob(job, now, retentionMillis)));
+        records.forEach((id, job) -> BackedUpCalls.executeOnKey(member, JobFeature.JOBS, id,
+                new RecoverJob(job, now, retentionMillis)));
     }
 }

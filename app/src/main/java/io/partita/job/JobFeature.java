@@ -13,6 +13,7 @@ import com.hazelcast.nio.serialization.FieldKind;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import com.hazelcast.nio.serialization.compact.CompactReader;
 import com.hazelcast.nio.serialization.compact.CompactWriter;
+import io.partita.node.BackedUpCalls;
 import io.partita.node.CompactCodec;
 import io.partita.node.DiskRecords;
 import io.partita.node.Feature;
@@ -94,7 +95,7 @@ public final class JobFeature implements Feature {
         if (MemberDisk.of(member).onDisk()) {
             IMap<String, Job> jobs = jobs(member);
             jobs.addLocalEntryListener((EntryExpiredListener<String, Job>) expired ->
-                    jobs.submitToKey(expired.getKey(), new ForgetJob()));
+                    BackedUpCalls.submitToKey(member, JOBS, expired.getKey(), new ForgetJob()));
         }
     }
 

@@ -8,6 +8,7 @@ import com.hazelcast.core.IExecutorService;
 import com.hazelcast.map.IMap;
 import com.hazelcast.query.Predicates;
 import io.micronaut.context.annotation.Context;
+import io.partita.node.BackedUpCalls;
 import io.partita.node.ClusterClock;
 import io.partita.node.HazelcastConfigs;
 import io.partita.node.PartitionKeys;
@@ -169,7 +170,8 @@ final class JobRunner implements AutoCloseable {
             }
             Job job = jobs.get(jobId);
             if (job != null && job.running() && !members.contains(job.coordinator())
-                    && Boolean.TRUE.equals(jobs.executeOnKey(jobId, new ClaimCoordination(job.coordinator(), self)))) {
+                    && Boolean.TRUE.equals(BackedUpCalls.executeOnKey(hazelcast, jobs.getName(), jobId,
+                            new ClaimCoordination(job.coordinator(), self)))) {
                 LOG.info("Adopted job {}: its coordinator {} left the cluster", jobId, job.coordinator());
                 // Accounts counted so far were counted by the member that left (its meters left with it).
                 coordinated.putIfAbsent(jobId, new Coordination(job.tally().accounts()));
@@ -262,9 +264,9 @@ final class JobRunner implements AutoCloseable {
         LOG.warn("Partition {} of job {} failed (attempt {} of {})", partition, jobId, attempts, MAX_ATTEMPTS,
                 failure);
         if (attempts >= MAX_ATTEMPTS) {
-            Job failedJob = jobs.executeOnKey(jobId, new FailJob("Partition " + partition + " failed " + attempts
-                    + " times; the coordinator's log has the cause.", ClusterClock.now(hazelcast),
-                    settings.retention().toMillis()));
+            Job failedJob = BackedUpCalls.executeOnKey(hazelcast, jobs.getName(), jobId, new FailJob("Partition "
+                    + partition + " failed " + attempts + " times; the coordinator's log has the cause.",
+                    ClusterClock.now(hazelcast), settings.retention().toMillis()));
             if (failedJob != null) {
                 JobService.releaseGuard(hazelcast, failedJob);
             }

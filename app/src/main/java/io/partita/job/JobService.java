@@ -6,6 +6,7 @@ import com.hazelcast.map.IMap;
 import com.hazelcast.projection.Projections;
 import com.hazelcast.query.Predicates;
 import io.micronaut.core.annotation.Nullable;
+import io.partita.node.BackedUpCalls;
 import io.partita.node.ClusterClock;
 import io.partita.node.PartitionSentinels;
 import io.partita.refusal.Refusal;
@@ -77,18 +78,34 @@ public class JobService {
     private final JobRunner runner;
     private final IMap<String, Job> jobs;
     private final IMap<String, String> guards;
+    private final StartStore starts;
+
+    /** Stores a new job's record with {@link StartJob} and answers what the key holds after it (a test's seam). */
+    @FunctionalInterface
+    interface StartStore {
+        Job store(String id, StartJob start);
+    }
 
     @Inject
     JobService(HazelcastInstance hazelcast, JobRunner runner) {
-        this(hazelcast, runner, JobFeature.jobs(hazelcast));
+        this(hazelcast, runner, durableStarts(hazelcast));
     }
 
-    /** @param jobs the {@code jobs} map, or a view of it that a test makes fail */
-    JobService(HazelcastInstance hazelcast, JobRunner runner, IMap<String, Job> jobs) {
+    /** @param starts how a new job's record is stored: {@link #durableStarts}, or one that a test makes fail */
+    JobService(HazelcastInstance hazelcast, JobRunner runner, StartStore starts) {
         this.hazelcast = hazelcast;
         this.runner = runner;
-        this.jobs = jobs;
+        this.jobs = JobFeature.jobs(hazelcast);
         this.guards = JobFeature.jobGuards(hazelcast);
+        this.starts = starts;
+    }
+
+    /**
+     * On the key's owner through {@link BackedUpCalls}: the record's disk write, on owner and backup, is queued to the
+     * committer and the call answered once it is durable, so no partition thread waits for the disk.
+     */
+    static StartStore durableStarts(HazelcastInstance hazelcast) {
+        return (id, start) -> BackedUpCalls.executeOnKey(hazelcast, JobFeature.JOBS, id, start);
     }
 
     /**
@@ -135,7 +152,7 @@ public class JobService {
                     return new Attempt(Outcome.BUSY, null, other.get());
                 }
             }
-            stored = jobs.executeOnKey(id, new StartJob(job));
+            stored = starts.store(id, new StartJob(job));
         } catch (RuntimeException e) {
             return afterFailedStore(job, e);
         }

@@ -126,8 +126,8 @@ final class PartitionTask implements Callable<Long>, FieldList, HazelcastInstanc
             tally = tally.plus(job.type() == JobType.AUDIT ? audit(slice) : apply(job, slice));
         }
         refuseIfLost();
-        Job after = jobs.executeOnKey(jobId, new RecordPartition(run, partition, tally, ClusterClock.now(hazelcast),
-                retentionMillis));
+        Job after = BackedUpCalls.executeOnKey(hazelcast, jobs.getName(), jobId, new RecordPartition(run, partition,
+                tally, ClusterClock.now(hazelcast), retentionMillis));
         if (after != null && !after.running()) {
             JobService.releaseGuard(hazelcast, after);
         }

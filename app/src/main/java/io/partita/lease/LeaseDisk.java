@@ -1,7 +1,7 @@
 package io.partita.lease;
 
 import com.hazelcast.core.HazelcastInstance;
-import com.hazelcast.map.IMap;
+import io.partita.node.BackedUpCalls;
 import io.partita.node.DiskRecords;
 
 import java.io.DataInputStream;
@@ -56,7 +56,7 @@ final class LeaseDisk extends DiskRecords.Named<LeaseGroup> {
     /** Each one unless the cluster holds the group already. */
     @Override
     protected void recover(HazelcastInstance member, Map<String, LeaseGroup> records) {
-        IMap<String, LeaseGroup> groups = LeaseFeature.groups(member);
-        records.forEach((name, group) -> groups.executeOnKey(name, new RecoverGroup(group)));
+        records.forEach((name, group) -> BackedUpCalls.executeOnKey(member, LeaseFeature.LEASE_GROUPS, name,
+                new RecoverGroup(group)));
     }
 }

@@ -123,7 +123,8 @@ public class LeaseService {
 
     boolean delete(String group) {
         try {
-            return groups.executeOnKey(group, new RemoveValue<>(LeaseFeature.LEASE_GROUPS));
+            return Boolean.TRUE.equals(BackedUpCalls.executeOnKey(hazelcast, groups.getName(), group,
+                    new RemoveValue<>(LeaseFeature.LEASE_GROUPS)));
         } catch (RuntimeException e) {
             throw GridFailures.translate(e);
         }

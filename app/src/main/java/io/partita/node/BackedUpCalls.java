@@ -226,4 +226,14 @@ public final class BackedUpCalls {
             throw e.getCause() instanceof RuntimeException cause ? cause : e;
         }
     }
+
+    /** {@link #submitToKey}, waited for; a failure is thrown as the grid threw it, as {@code executeOnKey} does. */
+    public static <K, V, R> R executeOnKey(HazelcastInstance hazelcast, String mapName, K key,
+                                           EntryProcessor<K, V, R> processor) {
+        try {
+            return submitToKey(hazelcast, mapName, key, processor).join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException cause ? cause : e;
+        }
+    }
 }

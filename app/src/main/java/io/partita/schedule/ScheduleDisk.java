@@ -1,9 +1,9 @@
 package io.partita.schedule;
 
 import com.hazelcast.core.HazelcastInstance;
-import com.hazelcast.map.IMap;
 import io.partita.job.JobFeature;
 import io.partita.job.JobSpec;
+import io.partita.node.BackedUpCalls;
 import io.partita.node.DiskRecords;
 
 import java.io.DataInputStream;
@@ -74,7 +74,7 @@ final class ScheduleDisk extends DiskRecords.Named<Schedule> {
     /** Each one joined with the cluster's copy. */
     @Override
     protected void recover(HazelcastInstance member, Map<String, Schedule> records) {
-        IMap<String, Schedule> schedules = ScheduleFeature.schedules(member);
-        records.forEach((name, schedule) -> schedules.executeOnKey(name, new RecoverSchedule(schedule)));
+        records.forEach((name, schedule) -> BackedUpCalls.executeOnKey(member, ScheduleFeature.SCHEDULES, name,
+                new RecoverSchedule(schedule)));
     }
 }

@@ -3,6 +3,7 @@ package io.partita.schedule;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import io.partita.job.JobSpec;
+import io.partita.node.BackedUpCalls;
 import io.partita.node.ClusterClock;
 import io.partita.node.RemoveValue;
 import io.partita.node.ReplaceValue;
@@ -47,7 +48,8 @@ class ScheduleService {
                     + "at least once");
         }
         Schedule schedule = Schedule.create(name, cron.trim(), job, ClusterClock.now(hazelcast));
-        schedules.executeOnKey(name, ReplaceValue.of(name, schedule, 0, ScheduleFeature.SCHEDULES));
+        BackedUpCalls.executeOnKey(hazelcast, schedules.getName(), name,
+                ReplaceValue.of(name, schedule, 0, ScheduleFeature.SCHEDULES));
         return schedule;
     }
 
@@ -64,7 +66,8 @@ class ScheduleService {
     }
 
     void delete(String name) {
-        if (!schedules.executeOnKey(name, new RemoveValue<>(ScheduleFeature.SCHEDULES))) {
+        if (!Boolean.TRUE.equals(BackedUpCalls.executeOnKey(hazelcast, schedules.getName(), name,
+                new RemoveValue<>(ScheduleFeature.SCHEDULES)))) {
             throw Refusal.notFound("Schedule", name);
         }
     }

@@ -7,6 +7,7 @@ import io.micronaut.context.annotation.Context;
 import io.partita.job.Job;
 import io.partita.job.JobService;
 import io.partita.job.JobSettings;
+import io.partita.node.BackedUpCalls;
 import io.partita.node.ClusterClock;
 import io.partita.node.Timers;
 import io.partita.refusal.Refusal;
@@ -167,8 +168,8 @@ public final class ScheduleTrigger implements AutoCloseable {
                 }
             }
         }
-        schedules.executeOnKey(name, new RecordFiring(schedule.lastFiredAt(), fireAt, ran, missed, skipped, jobId,
-                note));
+        BackedUpCalls.executeOnKey(hazelcast, schedules.getName(), name, new RecordFiring(schedule.lastFiredAt(),
+                fireAt, ran, missed, skipped, jobId, note));
     }
 
     /** Whether {@code job} was started by the schedule {@code name} (not by a client who chose a firing's id). */

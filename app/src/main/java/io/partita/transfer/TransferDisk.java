@@ -1,6 +1,7 @@
 package io.partita.transfer;
 
 import com.hazelcast.core.HazelcastInstance;
+import io.partita.node.BackedUpCalls;
 import io.partita.node.DiskRecords;
 
 import java.io.DataInputStream;
@@ -76,8 +77,8 @@ final class TransferDisk extends DiskRecords<TransferKey, Transfer> {
     /** Each one moves the cluster's record forward to it, if the cluster's is not as far already. */
     @Override
     protected void recover(HazelcastInstance member, Map<TransferKey, Transfer> records) {
-        records.forEach((key, transfer) -> TransferFeature.transfers(member)
-                .executeOnKey(key, new AdvanceTransfer(transfer, UNUSED_TTL)));
+        records.forEach((key, transfer) -> BackedUpCalls.executeOnKey(member, TransferFeature.TRANSFERS, key,
+                new AdvanceTransfer(transfer, UNUSED_TTL)));
     }
 
     private static void writeNullable(DataOutputStream out, Long value) throws IOException {

@@ -2,15 +2,12 @@ package io.partita.job;
 
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.IndeterminateOperationStateException;
-import com.hazelcast.map.IMap;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.partita.support.TestCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,32 +55,21 @@ class JobServiceTest {
         cluster.close();
     }
 
-    /** The jobs map, except that storing a new job runs {@code instead} (given the real map and the store). */
-    @SuppressWarnings("unchecked")
-    private static IMap<String, Job> jobsWhoseStart(BiFunction<IMap<String, Job>, Store, Job> instead) {
-        IMap<String, Job> real = JobFeature.jobs(member);
-        return (IMap<String, Job>) Proxy.newProxyInstance(IMap.class.getClassLoader(), new Class<?>[] {IMap.class},
-                (proxy, method, args) -> {
-                    if (method.getName().equals("executeOnKey") && args[1] instanceof StartJob start) {
-                        return instead.apply(real, new Store((String) args[0], start));
-                    }
-                    try {
-                        return method.invoke(real, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
+    /** Stores a new job as the node does, except that it runs {@code instead} (given the real store and the store). */
+    private static JobService.StartStore jobsWhoseStart(BiFunction<JobService.StartStore, Store, Job> instead) {
+        JobService.StartStore real = JobService.durableStarts(member);
+        return (id, start) -> instead.apply(real, new Store(id, start));
     }
 
     /** A store of a new job under {@code id}, as the service sent it. */
     private record Store(String id, StartJob processor) {
-        Job on(IMap<String, Job> real) {
-            return real.executeOnKey(id, processor);
+        Job on(JobService.StartStore real) {
+            return real.store(id, processor);
         }
     }
 
-    private static JobService serviceOver(IMap<String, Job> view) {
-        return new JobService(member, jobs.on(member).runner(), view);
+    private static JobService serviceOver(JobService.StartStore starts) {
+        return new JobService(member, jobs.on(member).runner(), starts);
     }
 
     private static Job awaitFinished(String id) {
