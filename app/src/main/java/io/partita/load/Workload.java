@@ -39,6 +39,9 @@ import java.util.concurrent.atomic.AtomicLong;
 final class Workload {
 
     static final int JOURNAL_LIMIT = 1000;
+
+    /** Pages of an account's journal the final check reads at most: 100,000 entries. */
+    static final int JOURNAL_PAGES = 100;
     /** Lines about single operations printed at most; a fault can produce thousands. */
     static final int SAID = 50;
 
@@ -275,20 +278,34 @@ final class Workload {
                             conflicted.add(account);
                         }
                     }
-                    Client.Response journal = client.get("/accounts/" + account + "/transactions?limit="
-                            + JOURNAL_LIMIT);
-                    if (journal != null && journal.status() == 200) {
-                        List<Entry> entries = new ArrayList<>();
-                        for (Object line : (List<?>) Json.parse(journal.body())) {
+                    // Newest first, a page of JOURNAL_LIMIT at a time, each page before the oldest seq of the last.
+                    List<Entry> entries = new ArrayList<>();
+                    long before = Long.MAX_VALUE;
+                    boolean read = false;
+                    for (int page = 0; page < JOURNAL_PAGES; page++) {
+                        Client.Response journal = client.get("/accounts/" + account + "/transactions?limit="
+                                + JOURNAL_LIMIT + "&before=" + before);
+                        if (journal == null || journal.status() != 200) {
+                            break;
+                        }
+                        read = true;
+                        List<?> lines = (List<?>) Json.parse(journal.body());
+                        for (Object line : lines) {
                             Map<?, ?> e = (Map<?, ?>) line;
                             entries.add(new Entry((String) e.get("txId"), (String) e.get("type"),
                                     number(e.get("amount")), (String) e.get("status"),
                                     number(e.get("balanceAfter")), Boolean.TRUE.equals(e.get("merged"))));
+                            before = Math.min(before, number(e.get("seq")));
                         }
-                        journals.put(account, entries);
-                        if (entries.size() >= JOURNAL_LIMIT) {
+                        if (lines.size() < JOURNAL_LIMIT) {
+                            break;
+                        }
+                        if (page == JOURNAL_PAGES - 1) {
                             truncated.add(account);
                         }
+                    }
+                    if (read) {
+                        journals.put(account, entries);
                     }
                     return null;
                 }));
