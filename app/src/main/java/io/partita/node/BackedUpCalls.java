@@ -220,18 +220,19 @@ public final class BackedUpCalls {
     /** {@link #submitToKeys}, waited for; a failure is thrown as the grid threw it, as {@code executeOnKeys} does. */
     public static <K, V, R> Map<K, R> executeOnKeys(HazelcastInstance hazelcast, String mapName, Collection<K> keys,
                                                     EntryProcessor<K, V, R> processor) {
-        try {
-            return submitToKeys(hazelcast, mapName, keys, processor).join();
-        } catch (CompletionException e) {
-            throw e.getCause() instanceof RuntimeException cause ? cause : e;
-        }
+        return joined(submitToKeys(hazelcast, mapName, keys, processor));
     }
 
     /** {@link #submitToKey}, waited for; a failure is thrown as the grid threw it, as {@code executeOnKey} does. */
     public static <K, V, R> R executeOnKey(HazelcastInstance hazelcast, String mapName, K key,
                                            EntryProcessor<K, V, R> processor) {
+        return joined(submitToKey(hazelcast, mapName, key, processor));
+    }
+
+    /** Waits for {@code call}; its failure is thrown as the grid threw it, not wrapped. */
+    private static <T> T joined(CompletableFuture<T> call) {
         try {
-            return submitToKey(hazelcast, mapName, key, processor).join();
+            return call.join();
         } catch (CompletionException e) {
             throw e.getCause() instanceof RuntimeException cause ? cause : e;
         }

@@ -111,11 +111,11 @@ public class ClusterSafety {
         long now = System.nanoTime();
         if (changed.getAndSet(false)) {
             lastChange = now;
-        } else if (safe && now - lastAsked < TimeUnit.MILLISECONDS.toNanos(SAFE_PERIOD_MILLIS)
-                && now - lastChange >= TimeUnit.MILLISECONDS.toNanos(SETTLING_MILLIS)) {
-            return;
-        } else if (safe && now - lastAsked < TimeUnit.MILLISECONDS.toNanos(PERIOD_MILLIS)) {
-            return;
+        } else {
+            boolean quiet = safe && now - lastChange >= TimeUnit.MILLISECONDS.toNanos(SETTLING_MILLIS);
+            if (now - lastAsked < TimeUnit.MILLISECONDS.toNanos(quiet ? SAFE_PERIOD_MILLIS : PERIOD_MILLIS)) {
+                return;
+            }
         }
         lastAsked = now;
         boolean answer;

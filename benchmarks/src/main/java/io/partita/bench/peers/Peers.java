@@ -73,7 +73,7 @@ public final class Peers {
     private static Row trial(Peer peer, int accounts, Options options) {
         System.out.printf(Locale.ROOT, "%n%s, %s: %d threads, %d to %d s warm-up (until steady), %d s measured%n",
                 peer.label, Row.caseName(accounts), options.settings().threads(), options.settings().warmupSeconds(),
-                Math.max(options.settings().warmupSeconds(), options.settings().warmupMaxSeconds()),
+                options.settings().warmupLimitSeconds(),
                 options.settings().seconds());
         PeerLedger ledger = peer.ledger(options);
         try {
@@ -119,7 +119,7 @@ public final class Peers {
         about.put("workload", String.format(Locale.ROOT, "%d client threads, %d to %d s warm-up (until two %d s "
                         + "windows are within %.0f%% and the system's JIT compilers are idle) + %d s measured; %.0f%% debits of 1-%d, %.0f%% repeats; opening "
                         + "%d, overdraft limit %d", s.threads(), s.warmupSeconds(),
-                Math.max(s.warmupSeconds(), s.warmupMaxSeconds()), Trial.STEADY_WINDOW_SECONDS,
+                s.warmupLimitSeconds(), Trial.STEADY_WINDOW_SECONDS,
                 Trial.STEADY_TOLERANCE * 100, s.seconds(), s.debitShare() * 100, Mix.MAX_AMOUNT, s.repeatShare() * 100,
                 s.opening(), s.overdraft()));
         about.put("systems", Peer.ids(options.systems()));

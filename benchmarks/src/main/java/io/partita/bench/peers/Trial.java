@@ -50,6 +50,11 @@ final class Trial {
      */
     record Settings(int threads, int warmupSeconds, int warmupMaxSeconds, int seconds, long opening, long overdraft,
                     double debitShare, double repeatShare) {
+
+        /** The longest the warm-up lasts: its maximum, or its minimum when that is longer. */
+        int warmupLimitSeconds() {
+            return Math.max(warmupSeconds, warmupMaxSeconds);
+        }
     }
 
     /** A trial's figures; {@code checked} is the correctness check's summary. */
@@ -198,8 +203,7 @@ final class Trial {
         long count = answered.sum();
         long compiling = Cpu.compilers(jvms(ledger));
         while (failure.get() == null
-                && seconds(started) + STEADY_WINDOW_SECONDS <= Math.max(settings.warmupSeconds(),
-                settings.warmupMaxSeconds())) {
+                && seconds(started) + STEADY_WINDOW_SECONDS <= settings.warmupLimitSeconds()) {
             sleep(STEADY_WINDOW_SECONDS, failure);
             long now = answered.sum();
             long compiled = Cpu.compilers(jvms(ledger));
@@ -215,7 +219,7 @@ final class Trial {
             }
             previous = rate;
         }
-        if (settings.warmupMaxSeconds() > settings.warmupSeconds()) {
+        if (settings.warmupLimitSeconds() > settings.warmupSeconds()) {
             System.out.printf(Locale.ROOT, "  warm-up ended at its maximum, %.0f s, before the rate was steady%n",
                     seconds(started));
         }
