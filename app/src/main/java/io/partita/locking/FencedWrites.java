@@ -10,6 +10,7 @@ import io.partita.account.JournalRecord;
 import io.partita.account.Ledger;
 import io.partita.account.TxOutcome;
 import io.partita.account.TxRequest;
+import io.partita.node.BackedUpCalls;
 import io.partita.node.DiskShares;
 import io.partita.refusal.Refusal;
 import io.partita.store.StoredEntry;
@@ -58,6 +59,7 @@ final class FencedWrites {
 
     private final IMap<String, Account> accounts;
     private final IMap<JournalKey, JournalRecord> journal;
+    private final Writer writer;
     /** The owner's disk, by account and txId: entries older than the journal map keeps (none in memory mode). */
     private final DiskLookup disk;
 
@@ -70,15 +72,27 @@ final class FencedWrites {
         CompletionStage<Optional<StoredEntry>> find(String accountId, String txId, long throughSeq);
     }
 
+    /**
+     * Sends a {@link FencedWrite} to the account's owner and answers its {@link FencedWrite.Result}'s name. The node's
+     * is {@code BackedUpCalls.submitToKey}: the owner queues the disk write and answers once it is durable, so no
+     * partition thread waits for the disk.
+     */
+    @FunctionalInterface
+    interface Writer {
+        CompletionStage<String> write(String accountId, FencedWrite write);
+    }
+
     FencedWrites(HazelcastInstance hazelcast) {
         this(AccountFeature.accounts(hazelcast), AccountFeature.journal(hazelcast),
+                (accountId, write) -> BackedUpCalls.submitToKey(hazelcast, AccountFeature.ACCOUNTS, accountId, write),
                 (accountId, txId, throughSeq) -> DiskShares.find(hazelcast, accountId, txId, throughSeq));
     }
 
-    FencedWrites(IMap<String, Account> accounts, IMap<JournalKey, JournalRecord> journal,
+    FencedWrites(IMap<String, Account> accounts, IMap<JournalKey, JournalRecord> journal, Writer writer,
                  DiskLookup disk) {
         this.accounts = accounts;
         this.journal = journal;
+        this.writer = writer;
         this.disk = disk;
     }
 
@@ -105,7 +119,7 @@ final class FencedWrites {
                 return decision.outcome();
             }
             deadline.beforeWrite();
-            FencedWrite.Result result = FencedWrite.Result.valueOf(deadline.await(accounts.submitToKey(accountId,
+            FencedWrite.Result result = FencedWrite.Result.valueOf(deadline.await(writer.write(accountId,
                     new FencedWrite(fence, account.version(), decision.recorded()))));
             switch (result) {
                 case WRITTEN:

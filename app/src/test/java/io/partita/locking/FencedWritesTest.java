@@ -12,7 +12,9 @@ import io.partita.account.TxOutcome;
 import io.partita.account.TxOutcomes;
 import io.partita.account.TxRequest;
 import io.partita.account.TxType;
+import io.partita.node.BackedUpCalls;
 import io.partita.node.ClusterClock;
+import io.partita.node.MemberDisk;
 import io.partita.refusal.Refusal;
 import io.partita.support.TestCluster;
 import io.partita.web.Refusals;
@@ -98,7 +100,7 @@ class FencedWritesTest {
             partitioned(id, TxRequest.of("c-2", TxType.CREDIT, 1, now()));
         });
         FencedWrites writer = new FencedWrites(hook.on(AccountFeature.accounts(member)), hook
-                .on(AccountFeature.journal(member)),
+                .on(AccountFeature.journal(member)), hook.counted(member),
                 (accountId, txId, throughSeq) -> CompletableFuture.completedFuture(Optional.empty()));
 
         TxOutcome retried = writer.apply(1, id, debit, Deadline.after(Duration.ofSeconds(30)));
@@ -146,6 +148,29 @@ class FencedWritesTest {
         }
     }
 
+    /** The locked path's write is answered only once the owner's disk holds it. */
+    @Test
+    void shouldAnswerALockedWriteOnlyOnceTheOwnersDiskHoldsIt(@TempDir Path dataDir) {
+        try (TestCluster durable = TestCluster.durable("fenced-" + UUID.randomUUID(), dataDir, "m-0")) {
+            HazelcastInstance owner = durable.member(0);
+            TestAccess.Services ledger = TestAccess.Services.on(owner, durable.properties(0));
+            ledger.accounts().open("locked", 1_000, 0).toCompletableFuture().join();
+            int partition = owner.getPartitionService().getPartition("locked").getPartitionId();
+            FencedWrites writer = new FencedWrites(owner);
+
+            for (int i = 0; i < 20; i++) {
+                String txId = "w-" + i;
+                TxOutcome outcome = writer.apply(1, "locked", TxRequest.of(txId, TxType.DEBIT, 10, now()),
+                        Deadline.after(Duration.ofSeconds(30)));
+
+                assertEquals(TxOutcome.Kind.RECORDED, outcome.kind());
+                assertTrue(MemberDisk.of(owner).read(store -> store.find(partition, "locked", txId, Long.MAX_VALUE)
+                        .isPresent(), false), txId + " was answered before the owner's disk held it");
+            }
+            assertEquals(800, AccountFeature.accounts(owner).get("locked").balance());
+        }
+    }
+
     @Test
     void shouldWriteNothingOnceTheDeadlineHasPassed() {
         String id = open(1_000);
@@ -162,7 +187,8 @@ class FencedWritesTest {
 
     /**
      * Maps as the locked path sees them, except that the first read through any of them runs {@code meanwhile} once
-     * its value is in hand, and entry processors sent through them are counted in {@link #writes}.
+     * its value is in hand; the writes the locked path sends ({@link #counted}) and any entry processor sent through
+     * the maps are counted in {@link #writes}.
      */
     private static final class Hook {
 
@@ -172,6 +198,14 @@ class FencedWritesTest {
 
         Hook(Runnable meanwhile) {
             this.meanwhile = meanwhile;
+        }
+
+        /** The node's writer, counting each write it sends. */
+        FencedWrites.Writer counted(HazelcastInstance hazelcast) {
+            return (accountId, write) -> {
+                writes.incrementAndGet();
+                return BackedUpCalls.submitToKey(hazelcast, AccountFeature.ACCOUNTS, accountId, write);
+            };
         }
 
         @SuppressWarnings("unchecked")
