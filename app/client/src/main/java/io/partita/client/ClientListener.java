@@ -24,7 +24,10 @@ public interface ClientListener {
         OK,
         /** A recorded rejection (422 {@code REJECTED}): returned as a result, e.g. {@link TxResult#rejected()}. */
         REJECTED,
-        /** A definite refusal, thrown as a {@link PartitaException} (not found, txId reused, partition lost, ...). */
+        /**
+         * A definite refusal, thrown as a {@link PartitaException} (not found, txId reused, partition lost, ...), or an
+         * answer the client could not read ({@link UnreadableAnswerException}).
+         */
         REFUSED,
         /** No definite answer within the retry budget: {@link OutcomeUnknownException}. */
         UNKNOWN

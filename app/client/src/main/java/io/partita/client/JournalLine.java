@@ -8,7 +8,8 @@ package io.partita.client;
  * @param status APPLIED or REJECTED
  * @param at     when the owner decided it (ISO-8601)
  * @param ref    what it belongs to (a transfer, a job), or null
+ * @param merged whether a split-brain merge brought it in from the other side (it was decided there)
  */
 public record JournalLine(String txId, String type, long amount, String status, long balanceAfter, String at, long seq,
-                          String ref) {
+                          String ref, boolean merged) {
 }

@@ -15,6 +15,7 @@ import java.util.Base64;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -69,6 +70,16 @@ public final class PartitaClient implements AutoCloseable {
     private final long budgetNanos;
     private final ClientListener listener;
     private final Coalescer coalescer;
+    /** {@code ?mode=...} for the routes that take one (transactions, transfers, batches), or empty. */
+    private final String modeQuery;
+
+    /**
+     * How the node processes a write ({@code ?mode=}): {@code PARTITIONED}, an entry processor at the owner, no lock;
+     * {@code LOCKED}, a FencedLock per account (the comparison path). Unset, the node's own default applies.
+     */
+    public enum Mode {
+        PARTITIONED, LOCKED
+    }
 
     private PartitaClient(Builder builder) {
         String authorization = builder.user == null ? null : "Basic " + Base64.getEncoder().encodeToString(
@@ -78,11 +89,14 @@ public final class PartitaClient implements AutoCloseable {
         this.ownExecutor = builder.executor == null;
         this.executor = ownExecutor ? Executors.newCachedThreadPool(daemonThreads()) : builder.executor;
         this.budgetNanos = builder.retryBudget.toNanos();
+        this.modeQuery = builder.mode == null ? "" : "?mode=" + builder.mode.name().toLowerCase(Locale.ROOT);
         this.listener = builder.listener == null ? ClientListener.NONE : new GuardedListener(builder.listener);
         this.router = new Router(builder.nodes, builder.partitionAware, builder.refreshInterval.toNanos(),
                 (node, path) -> transport.exchange(node, "GET", path, null), executor, listener);
         this.coalescer = builder.coalesceWindow == null ? null : new Coalescer(builder.coalesceWindow.toNanos(),
-                builder.coalesceMaxBatch, budgetNanos, router, transport::exchange, executor, listener);
+                builder.coalesceMaxBatch, budgetNanos, router,
+                (node, method, path, body) -> transport.exchange(node, method, path + modeQuery, body), executor,
+                listener);
     }
 
     /** A builder for a client of the cluster that {@code nodes} (one or more node URLs) belong to. */
@@ -138,7 +152,8 @@ public final class PartitaClient implements AutoCloseable {
                 Map<String, Object> line = (Map<String, Object>) item;
                 lines.add(new JournalLine((String) line.get("txId"), (String) line.get("type"),
                         number(line, "amount"), (String) line.get("status"), number(line, "balanceAfter"),
-                        (String) line.get("at"), number(line, "seq"), (String) line.get("ref")));
+                        (String) line.get("at"), number(line, "seq"), (String) line.get("ref"),
+                        Boolean.TRUE.equals(line.get("merged"))));
             }
             return List.copyOf(lines);
         });
@@ -168,7 +183,7 @@ public final class PartitaClient implements AutoCloseable {
         if (coalescer != null) {
             return await(coalescer.submit(new BatchItem(txId, accountId, type, amount)), txId);
         }
-        return send("transaction", "transaction on " + accountId, txId, "POST", transactionPath(accountId),
+        return send("transaction", "transaction on " + accountId, txId, "POST", transactionPath(accountId) + modeQuery,
                 transactionBody(txId, type, amount), accountId, (answer, attempt) ->
                         txResult(Json.object(answer.body()), answer.status(), answer.replayed(), attempt));
     }
@@ -219,7 +234,7 @@ public final class PartitaClient implements AutoCloseable {
     public TransferResult transfer(String txId, String from, String to, long amount) {
         String body = "{\"txId\":" + Json.quote(txId) + ",\"from\":" + Json.quote(from) + ",\"to\":" + Json.quote(to)
                 + ",\"amount\":" + amount + "}";
-        return send("transfer", "transfer " + txId, txId, "POST", "/transfers", body, from, (answer, attempt) -> {
+        return send("transfer", "transfer " + txId, txId, "POST", "/transfers" + modeQuery, body, from, (answer, attempt) -> {
             Map<String, Object> t = Json.object(answer.body());
             return new TransferResult((String) t.get("txId"), (String) t.get("from"), (String) t.get("to"),
                     number(t, "amount"), "COMPLETED".equals(t.get("status")), boxed(t, "fromBalance"),
@@ -240,7 +255,7 @@ public final class PartitaClient implements AutoCloseable {
         String body = batchBody(items);
         String key = items.isEmpty() ? null : items.get(0).accountId();
         return send("batch", "batch of " + items.size(), items.isEmpty() ? null : items.get(0).txId(), "POST",
-                "/transactions/batch", body, key, (answer, attempt) -> {
+                "/transactions/batch" + modeQuery, body, key, (answer, attempt) -> {
                     List<BatchOutcome> outcomes = new ArrayList<>();
                     for (Object element : (List<Object>) Json.parse(answer.body())) {
                         Map<String, Object> item = (Map<String, Object>) element;
@@ -436,7 +451,14 @@ public final class PartitaClient implements AutoCloseable {
                 Http1Transport.Answer answer = transport.exchange(node, method, path, body);
                 status = answer.status();
                 if (decided(answer)) {
-                    T result = read.read(answer, attempt);
+                    T result;
+                    try {
+                        result = read.read(answer, attempt);
+                    } catch (RuntimeException unreadable) {
+                        listener.onCall(operation, node, attempt, System.nanoTime() - start,
+                                ClientListener.Outcome.REFUSED);
+                        throw new UnreadableAnswerException(what, status, answer.body(), unreadable);
+                    }
                     listener.onCall(operation, node, attempt, System.nanoTime() - start,
                             status == 422 ? ClientListener.Outcome.REJECTED : ClientListener.Outcome.OK);
                     return result;
@@ -550,17 +572,26 @@ public final class PartitaClient implements AutoCloseable {
         String owner = (String) a.get("owner");
         router.observedOwner(id, owner);
         return new Account((String) a.get("id"), number(a, "balance"), number(a, "overdraftLimit"),
-                number(a, "version"), (int) number(a, "partition"), owner);
+                number(a, "version"), (int) number(a, "partition"), owner,
+                a.get("mergeConflicts") instanceof Number conflicts ? conflicts.longValue() : 0);
     }
 
     static TxResult txResult(Map<String, Object> t, int status, boolean replayed, int attempts) {
         return new TxResult((String) t.get("txId"), (String) t.get("accountId"), status == 200,
-                number(t, "balance"), replayed, (String) t.get("reason"), attempts);
+                required(t, "balance"), replayed, (String) t.get("reason"), attempts);
     }
 
     static long number(Map<String, Object> map, String field) {
         Object value = map.get(field);
         return value instanceof Number n ? n.longValue() : 0;
+    }
+
+    /** A number the answer must hold. @throws IllegalArgumentException it does not */
+    static long required(Map<String, Object> map, String field) {
+        if (map.get(field) instanceof Number n) {
+            return n.longValue();
+        }
+        throw new IllegalArgumentException("no number in field " + field);
     }
 
     private static Long boxed(Map<String, Object> map, String field) {
@@ -606,6 +637,7 @@ public final class PartitaClient implements AutoCloseable {
         private ClientListener listener;
         private Duration coalesceWindow;
         private int coalesceMaxBatch;
+        private Mode mode;
 
         private Builder(String... urls) {
             for (String url : urls) {
@@ -697,6 +729,12 @@ public final class PartitaClient implements AutoCloseable {
             }
             this.coalesceWindow = window;
             this.coalesceMaxBatch = maxBatch;
+            return this;
+        }
+
+        /** How the nodes process this client's writes ({@code ?mode=}; default: each node's configured mode). */
+        public Builder mode(Mode mode) {
+            this.mode = mode;
             return this;
         }
 

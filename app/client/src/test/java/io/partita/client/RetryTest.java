@@ -54,6 +54,19 @@ class RetryTest {
     }
 
     @Test
+    void shouldThrowAnAnswerItCannotReadWithItsStatusRatherThanMakeUpABalance() throws Exception {
+        String noBalance = "{\"txId\":\"t-1\",\"accountId\":\"a-1\",\"status\":\"APPLIED\",\"balance\":\"ninety\"}";
+        try (FakeNode node = new FakeNode(request -> FakeNode.answer(200, "", noBalance));
+             PartitaClient client = PartitaClient.builder(node.url()).partitionAware(false).build()) {
+            UnreadableAnswerException e = assertThrows(UnreadableAnswerException.class,
+                    () -> client.post("a-1", TxType.DEBIT, 100, "t-1"));
+            assertEquals(200, e.status());
+            assertTrue(e.getMessage().contains("ninety"), e.getMessage());
+            assertEquals(1, node.requests.size(), "the node decided: nothing to retry");
+        }
+    }
+
+    @Test
     void shouldGiveUpWithTheTxIdWhenTheBudgetIsSpent() throws Exception {
         try (FakeNode node = new FakeNode(request -> FakeNode.answer(503, "", BUSY));
              PartitaClient client = PartitaClient.builder(node.url()).partitionAware(false)
