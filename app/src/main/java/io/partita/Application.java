@@ -1,7 +1,6 @@
 package io.partita;
 
 import io.micronaut.runtime.Micronaut;
-import io.partita.load.Client;
 import io.partita.load.LoadTool;
 import io.partita.web.ApiUsers;
 import io.swagger.v3.oas.annotations.OpenAPIDefinition;
@@ -17,7 +16,6 @@ public class Application {
     public static void main(String[] args) {
         if (args.length > 0 && "load".equals(args[0])) {
             // The load tool is a client: it runs without the Micronaut context and without a Hazelcast member.
-            Client.sizeCommonPool();
             System.exit(LoadTool.run(Arrays.copyOfRange(args, 1, args.length), System.out));
         }
         Micronaut.build(args).mainClass(Application.class).properties(ApiUsers.startupProperties(args)).start();

@@ -3,10 +3,10 @@ package io.partita.load;
 import java.io.PrintStream;
 
 /**
- * {@code java -jar partita.jar load ...}: puts load on running nodes over HTTP and checks what they acknowledged. Runs
- * without the Micronaut context (Application dispatches here before starting it). Exit status 0 for PASS; 2 for bad
- * arguments or accounts it could not open (nothing was judged); 1 for everything else: a FAIL, or a run that could
- * not be judged after it started (the final state could not be read, an error in the tool).
+ * {@code java -jar partita.jar load ...}: puts load on running nodes through the Java client and checks what they
+ * acknowledged. Runs without the Micronaut context (Application dispatches here before starting it). Exit status 0
+ * for PASS; 2 for bad arguments or accounts it could not open (nothing was judged); 1 for everything else: a FAIL, or a
+ * run that could not be judged after it started (the final state could not be read, an error in the tool).
  */
 public final class LoadTool {
 
@@ -22,7 +22,12 @@ public final class LoadTool {
             out.println(LoadOptions.USAGE);
             return 2;
         }
-        Workload workload = new Workload(options, out);
+        try (Workload workload = new Workload(options, out)) {
+            return run(options, workload, out);
+        }
+    }
+
+    private static int run(LoadOptions options, Workload workload, PrintStream out) {
         try {
             out.printf("opening %d accounts (prefix %s) on %s%n", options.accounts(), options.prefix(),
                     options.targets());

@@ -189,7 +189,7 @@ final class Verification {
                 fail("replay of " + replay.op().txId() + " answered " + again + ", the first call " + replay.first());
             } else if (!again.replayed()) {
                 fail("replay of " + replay.op().txId() + " answered as the first call but without the header "
-                        + Client.REPLAYED_HEADER + ": true");
+                        + "Idempotent-Replayed: true");
             }
         }
     }

@@ -9,6 +9,17 @@ import io.partita.load.LoadRecord.Outcome;
 import io.partita.load.LoadRecord.Replay;
 import io.partita.load.LoadRecord.Result;
 import io.partita.load.LoadRecord.Run;
+import io.partita.client.AlreadyExistsException;
+import io.partita.client.ClientListener;
+import io.partita.client.JournalLine;
+import io.partita.client.OutcomeUnknownException;
+import io.partita.client.PartitaClient;
+import io.partita.client.PartitaException;
+import io.partita.client.PartitionLostException;
+import io.partita.client.TransferResult;
+import io.partita.client.TxResult;
+import io.partita.client.TxType;
+import io.partita.client.UnreadableAnswerException;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
@@ -16,6 +27,7 @@ import java.io.PrintStream;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -30,13 +42,14 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The load tool's workload: opens accounts, drives debits, credits and transfers from {@code concurrency} threads
  * for a duration, records every answer, and at the end reads balances and journals back for {@link Verification}.
- * <b>Threads:</b> {@code concurrency} worker threads each run one operation at a time (blocking HTTP through
- * {@link Client}); a daemon thread prints the progress line once a second from an HdrHistogram {@link Recorder}, which
+ * <b>Threads:</b> {@code concurrency} worker threads each run one operation at a time, a sync call through the Java
+ * client ({@link PartitaClient}: each call goes to its account's owner and retries an unknown outcome with the same
+ * txId within the give-up time); a daemon thread prints the progress line once a second from an HdrHistogram {@link Recorder}, which
  * workers record into without locks. Results go to concurrent queues, read only after the workers stop.
  *
  * <p>The fault tests call this class directly, in their own JVM, against node processes.
  */
-final class Workload {
+final class Workload implements AutoCloseable {
 
     static final int JOURNAL_LIMIT = 1000;
 
@@ -47,8 +60,13 @@ final class Workload {
 
     private final LoadOptions options;
     private final PrintStream out;
-    private final Client client;
+    private final PartitaClient client;
+    /** The client's attempts that gave no definite answer, and the ones it sent again. */
+    private final AtomicLong errors = new AtomicLong();
+    private final AtomicLong retries = new AtomicLong();
     private final List<String> accounts = new ArrayList<>();
+    /** Clients that know one node only, for operations a fault test sends to that node ({@link #perform}). */
+    private final Map<URI, PartitaClient> pinned = new ConcurrentHashMap<>();
     private final Map<String, Opening> opening = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<Result> results = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Replay> replays = new ConcurrentLinkedQueue<>();
@@ -57,14 +75,25 @@ final class Workload {
     private final AtomicLong unknown = new AtomicLong();
     private final AtomicLong said = new AtomicLong();
     private final AtomicLong sequence = new AtomicLong();
-    private final String modeQuery;
     private volatile boolean stopped;
 
     Workload(LoadOptions options, PrintStream out) {
         this.options = options;
         this.out = out;
-        this.client = new Client(options.targets(), options.attemptTimeout(), options.giveUp());
-        this.modeQuery = "?mode=" + options.mode();
+        this.client = client(options, options.targets(), true, new ClientListener() {
+            @Override
+            public void onRetry(String operation, URI node, int attempt, int status, long waitNanos) {
+                errors.incrementAndGet();
+                retries.incrementAndGet();
+            }
+
+            @Override
+            public void onCall(String operation, URI node, int attempts, long nanos, Outcome outcome) {
+                if (outcome == Outcome.UNKNOWN) {
+                    errors.incrementAndGet();
+                }
+            }
+        });
         for (int i = 0; i < options.accounts(); i++) {
             accounts.add(options.prefix() + "-a" + i);
         }
@@ -79,13 +108,12 @@ final class Workload {
                 String id = accounts.get(i);
                 long limit = i % 4 == 0 ? 50_000 : 0;
                 opened.add(pool.submit(() -> {
-                    String body = "{\"id\":" + Json.quote(id) + ",\"balance\":100000,\"overdraftLimit\":" + limit
-                            + "}";
-                    Client.Response response = client.post("/accounts", body);
-                    // 409 on a retry: the first attempt opened it (the prefix is unique to this run).
-                    if (response == null || (response.status() != 201 && response.status() != 409)) {
-                        throw new IllegalStateException("could not open account " + id + ": "
-                                + (response == null ? "no answer" : response.status() + " " + response.body()));
+                    try {
+                        client.openAccount(id, 100_000, limit);
+                    } catch (AlreadyExistsException e) {
+                        // The prefix is unique to this run: an earlier attempt of this call opened it.
+                    } catch (PartitaException | OutcomeUnknownException e) {
+                        throw new IllegalStateException("could not open account " + id + ": " + e.getMessage(), e);
                     }
                     opening.put(id, new Opening(100_000, limit));
                     return null;
@@ -152,7 +180,7 @@ final class Workload {
     }
 
     /**
-     * Sends one operation, {@code first} to try first (null: a random target), records its answer and, for the
+     * Sends one operation, to {@code first} only (null: to its account's owner), records its answer and, for the
      * configured share of definite answers, replays it. Never throws: an error in the tool is recorded as the
      * operation's unknown outcome (the journal then decides), so no operation it sent goes unrecorded.
      */
@@ -189,51 +217,74 @@ final class Workload {
         }
     }
 
+    /**
+     * One call through the client: to the account's owner, or with {@code first} to that node alone (a client of its
+     * own that knows no other node), retried with the same txId on an unknown outcome within the give-up time.
+     */
     private Answer send(Op op, URI first) {
-        return answer(op, client.post(path(op), body(op), first));
-    }
-
-    /** The operation's URI path, with the run's {@code ?mode=}. */
-    String path(Op op) {
-        return op.kind() == LoadRecord.Kind.TRANSFER ? "/transfers" + modeQuery
-                : "/accounts/" + op.account() + "/transactions" + modeQuery;
-    }
-
-    static String body(Op op) {
-        if (op.kind() == LoadRecord.Kind.TRANSFER) {
-            return "{\"txId\":" + Json.quote(op.txId()) + ",\"from\":" + Json.quote(op.account()) + ",\"to\":"
-                    + Json.quote(op.to()) + ",\"amount\":" + op.amount() + "}";
+        PartitaClient via = first == null ? client : pinned.computeIfAbsent(first,
+                node -> client(options, List.of(node), false, ClientListener.NONE));
+        try {
+            if (op.kind() == LoadRecord.Kind.TRANSFER) {
+                return answer(via.transfer(op.txId(), op.account(), op.to(), op.amount()));
+            }
+            return answer(via.post(op.account(), TxType.valueOf(op.kind().name()), op.amount(), op.txId()));
+        } catch (PartitaException | OutcomeUnknownException | UnreadableAnswerException failure) {
+            return answer(failure);
         }
-        return "{\"txId\":" + Json.quote(op.txId()) + ",\"type\":\"" + op.kind() + "\",\"amount\":" + op.amount()
-                + "}";
     }
 
     /**
-     * What an answer means for the check. Only 200 and 422 are answers the API allows here: the accounts were opened
-     * by this run and its ids are unique to it, so a 404 or 409 (or any other 4xx) is a broken contract, recorded as
-     * UNEXPECTED for the check to fail on. 5xx and no answer at all come here as null: unknown outcome.
+     * The load tool's client of {@code nodes}: its timeouts, its mode, and the credentials from the environment.
+     * Partition-aware, it sends each call to its account's owner; else only to {@code nodes}.
      */
-    static Answer answer(Op op, Client.Response response) {
-        if (response == null) {
-            return Answer.UNKNOWN;
+    private static PartitaClient client(LoadOptions options, List<URI> nodes, boolean partitionAware,
+                                        ClientListener listener) {
+        PartitaClient.Builder builder = PartitaClient.builder(nodes.stream().map(URI::toString).toArray(String[]::new))
+                .connectTimeout(options.attemptTimeout())
+                .attemptTimeout(options.attemptTimeout())
+                .retryBudget(options.giveUp())
+                .partitionAware(partitionAware)
+                .mode(PartitaClient.Mode.valueOf(options.mode().toUpperCase(Locale.ROOT)))
+                .listener(listener);
+        String user = System.getenv("PARTITA_LOAD_USER");
+        if (user != null && !user.isBlank()) {
+            String password = System.getenv("PARTITA_LOAD_PASSWORD");
+            builder.credentials(user, password == null ? "" : password);
         }
-        if (response.status() != 200 && response.status() != 422) {
-            return Answer.unexpected(response.status(), response.body());
-        }
-        Outcome outcome = response.status() == 200 ? Outcome.APPLIED : Outcome.REJECTED;
-        try {
-            Map<String, Object> body = Json.object(response.body());
-            boolean transfer = op.kind() == LoadRecord.Kind.TRANSFER;
-            return new Answer(outcome, response.status(), number(body.get(transfer ? "fromBalance" : "balance")),
-                    transfer ? number(body.get("toBalance")) : null, response.replayed(), null);
-        } catch (RuntimeException e) {
-            return Answer.unexpected(response.status(), "a body the load tool cannot read (" + e + "): "
-                    + response.body());
-        }
+        return builder.build();
     }
 
-    private static Long number(Object value) {
-        return value == null ? null : ((Number) value).longValue();
+    /** A debit's or credit's decision: applied (200) or rejected (422), with the balance the node reported. */
+    static Answer answer(TxResult result) {
+        return new Answer(result.applied() ? Outcome.APPLIED : Outcome.REJECTED, result.applied() ? 200 : 422,
+                result.balance(), null, result.replayed(), null);
+    }
+
+    /** A transfer's decision: completed (200) or rejected (422), with the balances the node reported. */
+    static Answer answer(TransferResult result) {
+        return new Answer(result.completed() ? Outcome.APPLIED : Outcome.REJECTED, result.completed() ? 200 : 422,
+                result.fromBalance(), result.toBalance(), result.replayed(), null);
+    }
+
+    /**
+     * A call without a decision. Only a decision is an answer the API allows here: the accounts were opened by this
+     * run and its ids are unique to it, so a 404, a 409 (or any other refusal), like an answer the client cannot
+     * read, is a broken contract, recorded as UNEXPECTED for the check to fail on. No definite answer within the give-up time, a lost partition and any 5xx
+     * leave the outcome unknown: the journal decides.
+     */
+    static Answer answer(RuntimeException failure) {
+        if (failure instanceof OutcomeUnknownException || failure instanceof PartitionLostException
+                || failure instanceof PartitaException refusal && refusal.status() >= 500) {
+            return Answer.unknown(failure.getMessage());
+        }
+        if (failure instanceof PartitaException refusal) {
+            return Answer.unexpected(refusal.status(), refusal.getMessage());
+        }
+        if (failure instanceof UnreadableAnswerException unreadable) {
+            return Answer.unexpected(unreadable.status(), unreadable.getMessage());
+        }
+        throw failure;
     }
 
     private void progress() {
@@ -250,7 +301,7 @@ final class Workload {
             out.printf("[%3ds] %6d ops/s  p50 %7.2f ms  p99 %7.2f ms  max %8.2f ms  errors %d  retries %d  "
                             + "unknown %d  replays %d%n", seconds, interval.getTotalCount(),
                     interval.getValueAtPercentile(50) / 1000.0, interval.getValueAtPercentile(99) / 1000.0,
-                    interval.getMaxValue() / 1000.0, client.errors.get(), client.retries.get(), unknown.get(),
+                    interval.getMaxValue() / 1000.0, errors.get(), retries.get(), unknown.get(),
                     replays.size());
         }
     }
@@ -259,7 +310,7 @@ final class Workload {
         return new Run(Map.copyOf(opening), List.copyOf(results), List.copyOf(replays));
     }
 
-    /** Reads every account's balance and journal (newest first, up to the API's limit of 1000 lines). */
+    /** Reads every account's balance and whole journal (newest first, {@link #JOURNAL_LIMIT} lines a page). */
     Observed observe() throws InterruptedException {
         Map<String, Long> balances = new ConcurrentHashMap<>();
         Map<String, List<Entry>> journals = new ConcurrentHashMap<>();
@@ -270,32 +321,31 @@ final class Workload {
             List<Future<?>> reads = new ArrayList<>();
             for (String account : accounts) {
                 reads.add(pool.submit(() -> {
-                    Client.Response balance = client.get("/accounts/" + account);
-                    if (balance != null && balance.status() == 200) {
-                        Map<String, Object> view = Json.object(balance.body());
-                        balances.put(account, number(view.get("balance")));
-                        if (view.get("mergeConflicts") instanceof Number conflicts && conflicts.longValue() > 0) {
+                    try {
+                        io.partita.client.Account view = client.account(account);
+                        balances.put(account, view.balance());
+                        if (view.mergeConflicts() > 0) {
                             conflicted.add(account);
                         }
+                    } catch (PartitaException | OutcomeUnknownException e) {
+                        // Not read: the check reports the account as missing.
                     }
                     // Newest first, a page of JOURNAL_LIMIT at a time, each page before the oldest seq of the last.
                     List<Entry> entries = new ArrayList<>();
                     long before = Long.MAX_VALUE;
                     boolean read = false;
                     for (int page = 0; page < JOURNAL_PAGES; page++) {
-                        Client.Response journal = client.get("/accounts/" + account + "/transactions?limit="
-                                + JOURNAL_LIMIT + "&before=" + before);
-                        if (journal == null || journal.status() != 200) {
+                        List<JournalLine> lines;
+                        try {
+                            lines = client.journal(account, before, JOURNAL_LIMIT);
+                        } catch (PartitaException | OutcomeUnknownException e) {
                             break;
                         }
                         read = true;
-                        List<?> lines = (List<?>) Json.parse(journal.body());
-                        for (Object line : lines) {
-                            Map<?, ?> e = (Map<?, ?>) line;
-                            entries.add(new Entry((String) e.get("txId"), (String) e.get("type"),
-                                    number(e.get("amount")), (String) e.get("status"),
-                                    number(e.get("balanceAfter")), Boolean.TRUE.equals(e.get("merged"))));
-                            before = Math.min(before, number(e.get("seq")));
+                        for (JournalLine line : lines) {
+                            entries.add(new Entry(line.txId(), line.type(), line.amount(), line.status(),
+                                    line.balanceAfter(), line.merged()));
+                            before = Math.min(before, line.seq());
                         }
                         if (lines.size() < JOURNAL_LIMIT) {
                             break;
@@ -359,9 +409,16 @@ final class Workload {
         return List.copyOf(accounts);
     }
 
-    /** The run's HTTP client, for a fault test's single attempts ({@link Client#once}). */
-    Client client() {
-        return client;
+    /** The run's {@code --mode}: partitioned or locked. */
+    String mode() {
+        return options.mode();
+    }
+
+    /** Closes the run's clients: their kept-alive connections and threads. */
+    @Override
+    public void close() {
+        client.close();
+        pinned.values().forEach(PartitaClient::close);
     }
 
     /** Prints a line about one operation; past {@link #SAID} of them, only their count (at the end of the run). */

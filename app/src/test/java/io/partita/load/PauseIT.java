@@ -231,8 +231,9 @@ class PauseIT {
     }
 
     /**
-     * A few threads sending operations on the hot accounts to one node first (the load tool's retries take them
-     * elsewhere when it does not answer), counting those in flight and those decided.
+     * A few threads sending operations on the hot accounts to one node only (the load tool's client of that node
+     * retries there, with the same txId, until it answers or the give-up time is over), counting those in flight and
+     * those decided.
      */
     private static final class HotStream {
         private static final int THREADS = 4;

@@ -5,10 +5,15 @@ import io.partita.load.LoadRecord.Op;
 import io.partita.load.LoadRecord.Outcome;
 
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -53,6 +58,7 @@ final class Probes implements AutoCloseable {
     private final Workload workload;
     private final Duration hang;
     private final ExecutorService pool = Executors.newCachedThreadPool();
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private final ConcurrentLinkedQueue<Probe> seen = new ConcurrentLinkedQueue<>();
 
     /** {@code hang}: how long one request may take before it counts as hanging and is given up. */
@@ -77,10 +83,10 @@ final class Probes implements AutoCloseable {
     Probe write(NodeProcess node, String account) {
         Op op = workload.randomOp(List.of(account));
         long start = System.nanoTime();
-        Client.Response response = null;
+        Response response = null;
         String error = null;
         try {
-            response = workload.client().once(node.url(), workload.path(op), Workload.body(op), hang);
+            response = once(node.url(), path(op), body(op));
         } catch (IOException e) {
             error = e.toString();
         } catch (InterruptedException e) {
@@ -90,7 +96,7 @@ final class Probes implements AutoCloseable {
         long millis = (System.nanoTime() - start) / 1_000_000;
         // A 5xx, like no answer, leaves the outcome to the journal; the rest is judged as the load tool judges it.
         Answer answer = response == null || response.status() >= 500 ? Answer.unknown(error == null
-                ? response.status() + " " + response.body() : error) : Workload.answer(op, response);
+                ? response.status() + " " + response.body() : error) : answer(op, response);
         workload.record(op, answer);
         return keep(new Probe(Kind.WRITE, node.name, account, response == null ? 0 : response.status(),
                 response != null && response.retryAfter() != null, millis,
@@ -101,7 +107,7 @@ final class Probes implements AutoCloseable {
     Probe read(NodeProcess node, String account) {
         long start = System.nanoTime();
         try {
-            Client.Response response = workload.client().once(node.url(), "/accounts/" + account, null, hang);
+            Response response = once(node.url(), "/accounts/" + account, null);
             return keep(new Probe(Kind.READ, node.name, account, response.status(), response.retryAfter() != null,
                     (System.nanoTime() - start) / 1_000_000, false, response.body()));
         } catch (IOException e) {
@@ -111,6 +117,62 @@ final class Probes implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    /** One HTTP answer: the status, the body and the {@code Retry-After} header (or null). */
+    record Response(int status, String body, String retryAfter) {
+    }
+
+    /**
+     * One attempt at one node, no retry. {@code body} null sends a GET.
+     *
+     * @throws IOException on a connection error or when no answer came within {@link #hang}
+     */
+    private Response once(URI target, String path, String body) throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(target + path)).timeout(hang)
+                .header("Accept", "application/json");
+        if (body == null) {
+            request.GET();
+        } else {
+            request.header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
+        }
+        HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        return new Response(response.statusCode(), response.body(),
+                response.headers().firstValue("Retry-After").orElse(null));
+    }
+
+    /** The operation's path, with the run's {@code ?mode=}. */
+    private String path(Op op) {
+        String mode = "?mode=" + workload.mode();
+        return op.kind() == LoadRecord.Kind.TRANSFER ? "/transfers" + mode
+                : "/accounts/" + op.account() + "/transactions" + mode;
+    }
+
+    private static String body(Op op) {
+        if (op.kind() == LoadRecord.Kind.TRANSFER) {
+            return "{\"txId\":" + Json.quote(op.txId()) + ",\"from\":" + Json.quote(op.account()) + ",\"to\":"
+                    + Json.quote(op.to()) + ",\"amount\":" + op.amount() + "}";
+        }
+        return "{\"txId\":" + Json.quote(op.txId()) + ",\"type\":\"" + op.kind() + "\",\"amount\":" + op.amount()
+                + "}";
+    }
+
+    /**
+     * What a probe's answer below 500 means for the check, as the load tool judges its own: 200 and 422 decide, with
+     * the balances the body reports; any other status is a broken contract (UNEXPECTED).
+     */
+    private static Answer answer(Op op, Response response) {
+        if (response.status() != 200 && response.status() != 422) {
+            return Answer.unexpected(response.status(), response.body());
+        }
+        Map<String, Object> body = Json.object(response.body());
+        boolean transfer = op.kind() == LoadRecord.Kind.TRANSFER;
+        return new Answer(response.status() == 200 ? Outcome.APPLIED : Outcome.REJECTED, response.status(),
+                number(body.get(transfer ? "fromBalance" : "balance")), transfer ? number(body.get("toBalance")) : null);
+    }
+
+    private static Long number(Object value) {
+        return value == null ? null : ((Number) value).longValue();
     }
 
     private Probe keep(Probe probe) {

@@ -1,5 +1,11 @@
 package io.partita.load;
 
+import io.partita.client.IdReusedException;
+import io.partita.client.NotFoundException;
+import io.partita.client.PartitaException;
+import io.partita.client.PartitionLostException;
+import io.partita.client.TransferResult;
+import io.partita.client.TxResult;
 import io.partita.load.LoadRecord.Answer;
 import io.partita.load.LoadRecord.Entry;
 import io.partita.load.LoadRecord.Observed;
@@ -22,6 +28,7 @@ import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -30,6 +37,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * a half-done transfer, a stale write, a 404 or 409 the API does not allow) fails it.
  */
 class VerificationTest {
+
+    private static final String PROBLEMS = "https://partita.dev/problems/";
 
     /*
      * The consistent story: a and b open at 1000 (b may go to -500).
@@ -260,8 +269,8 @@ class VerificationTest {
     void shouldFailWhenAnAccountThisRunOpenedIsAnswered404EvenIfNothingElseIsWrong() {
         Op lost = Op.debit("n1", "a", 10);
         List<Result> results = results();
-        results.add(new Result(lost, Workload.answer(lost, new Client.Response(404,
-                "{\"title\":\"Account not found\"}", false, null))));
+        results.add(new Result(lost, Workload.answer(new NotFoundException(404, PROBLEMS + "not-found",
+                "Account not found", "Account 'a' was not found."))));
 
         Verification.Verdict verdict = verify(new Run(opening, results, List.of()), balances(), journals());
 
@@ -278,7 +287,8 @@ class VerificationTest {
         // is the answer itself (no spurious balance or conservation failure hides it or adds to it).
         Op clash = Op.credit("k1", "b", 5);
         List<Result> results = results();
-        results.add(new Result(clash, Workload.answer(clash, new Client.Response(409, "{}", false, null))));
+        results.add(new Result(clash, Workload.answer(new IdReusedException(409, PROBLEMS + "txid-reused",
+                "Transaction id reused", null))));
         Map<String, List<Entry>> journals = journals();
         journals.get("b").add(0, new Entry("k1", "CREDIT", 5, "APPLIED", 1255));
         Map<String, Long> balances = balances();
@@ -296,7 +306,7 @@ class VerificationTest {
     void shouldFailWhenATransferIsAnswered404() {
         Op t3 = Op.transfer("t3", "a", "b", 1);
         List<Result> results = results();
-        results.add(new Result(t3, Workload.answer(t3, new Client.Response(404, "{}", false, null))));
+        results.add(new Result(t3, Workload.answer(new PartitaException(404, null, null, null))));
 
         Verification.Verdict verdict = verify(new Run(opening, results, List.of()), balances(), journals());
 
@@ -308,16 +318,22 @@ class VerificationTest {
         Op debit = Op.debit("r1", "a", 10);
         Op transfer = Op.transfer("r2", "a", "b", 10);
 
-        Answer applied = Workload.answer(debit, new Client.Response(200, "{\"balance\":90}", true, null));
-        Answer rejected = Workload.answer(transfer, new Client.Response(422,
-                "{\"status\":\"REJECTED\",\"fromBalance\":5,\"toBalance\":7}", false, null));
-        Answer unreadable = Workload.answer(debit, new Client.Response(200, "{\"balance\":\"ninety\"}", false,
+        Answer applied = Workload.answer(new TxResult(debit.txId(), "a", true, 90, true, null, 1));
+        Answer rejected = Workload.answer(new TransferResult(transfer.txId(), "a", "b", 10, false, 5L, 7L, false,
+                "INSUFFICIENT_FUNDS"));
+        Answer lost = Workload.answer(new PartitionLostException(503, PROBLEMS + "partition-lost", "Partition lost",
                 null));
+        Answer failed = Workload.answer(new PartitaException(500, null, "Internal Server Error", null));
+        Answer refused = Workload.answer(new PartitaException(400, PROBLEMS + "invalid-field", "Invalid field",
+                "amount"));
 
         assertEquals(new Answer(Outcome.APPLIED, 200, 90L, null, true, null), applied);
         assertEquals(new Answer(Outcome.REJECTED, 422, 5L, 7L, false, null), rejected);
-        assertEquals(Outcome.UNEXPECTED, unreadable.outcome());
-        assertEquals(Outcome.UNKNOWN, Workload.answer(debit, null).outcome());
+        assertEquals(Outcome.UNKNOWN, lost.outcome(), "the journal decides what a lost partition did");
+        assertEquals(Outcome.UNKNOWN, failed.outcome());
+        assertEquals(new Answer(Outcome.UNEXPECTED, 400, null, null, false, refused.detail()), refused);
+        assertThrows(IllegalStateException.class, () -> Workload.answer(new IllegalStateException("a bug")),
+                "an error in the tool is not an answer");
     }
 
     /** The run failed, and one of its failures is {@code expected}. */

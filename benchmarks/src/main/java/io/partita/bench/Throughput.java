@@ -11,7 +11,6 @@ import io.partita.account.TxOutcome;
 import io.partita.account.TxRequest;
 import io.partita.account.TxStatus;
 import io.partita.account.TxType;
-import io.partita.load.Client;
 import io.partita.transaction.TransactionService;
 import jdk.jfr.Category;
 import jdk.jfr.Event;
@@ -170,12 +169,25 @@ public final class Throughput {
         this.options = options;
     }
 
+    /**
+     * Sizes the JDK's common pool to at least 2 threads, unless the JVM was told otherwise; called first thing. The JDK
+     * HTTP client completes its exchanges with async callbacks on the common pool, which on a 2-core machine has one
+     * thread and so runs each callback on a new thread: the client, not the nodes, would be measured. The size is read
+     * once, when the pool is first used.
+     */
+    private static void sizeCommonPool() {
+        String parallelism = "java.util.concurrent.ForkJoinPool.common.parallelism";
+        if (System.getProperty(parallelism) == null) {
+            System.setProperty(parallelism, String.valueOf(Math.max(2, Runtime.getRuntime().availableProcessors())));
+        }
+    }
+
     public static void main(String[] args) {
         int exitCode = 1;
         try {
             Options options = Options.parse(args);
             // The in-process HTTP client needs it; the nodes in this JVM do not use the common pool.
-            Client.sizeCommonPool();
+            sizeCommonPool();
             if (!Main.moduleAccessAsShipped()) {
                 System.err.println("WARNING: started without the module access a node's jar grants (use java -jar "
                         + "benchmarks.jar throughput): Hazelcast runs its slower fallbacks, unlike a shipped node");

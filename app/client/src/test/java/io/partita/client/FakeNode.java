@@ -110,4 +110,11 @@ final class FakeNode implements AutoCloseable {
             socket.close();
         }
     }
+
+    /** A port nothing listens on right now, for a node that refuses connections. */
+    static int freePort() throws IOException {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
 }

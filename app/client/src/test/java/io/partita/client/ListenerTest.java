@@ -97,7 +97,7 @@ class ListenerTest {
 
     @Test
     void shouldReportARetryAfterAConnectionErrorWithStatusZero() throws Exception {
-        int deadPort = Nodes.freePort();
+        int deadPort = FakeNode.freePort();
         try (FakeNode live = new FakeNode(request -> FakeNode.answer(200, "", APPLIED))) {
             Recorder recorder = new Recorder();
             String dead = "http://127.0.0.1:" + deadPort;

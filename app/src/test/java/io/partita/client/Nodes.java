@@ -84,7 +84,7 @@ final class Nodes implements AutoCloseable {
         if (running(index)) {
             throw new IllegalStateException("node " + index + " is running");
         }
-        Path jar = Path.of(System.getProperty("partita.jar", "../target/partita.jar"));
+        Path jar = Path.of(System.getProperty("partita.jar", "target/partita.jar"));
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException(jar + " is missing: build the node first (mvn -B -q package -DskipTests)");
         }

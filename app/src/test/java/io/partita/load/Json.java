@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A minimal JSON reader for the load tool, which runs without the Micronaut context (so without its object mapper):
- * objects become maps, arrays lists, whole numbers longs. It reads only what Partita's API answers.
+ * A minimal JSON reader for the fault tests' own reads of node processes (the load tool reads through the Java
+ * client): objects become maps, arrays lists, whole numbers longs. It reads only what Partita's API answers.
  */
 final class Json {
 
