@@ -44,8 +44,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * for a duration, records every answer, and at the end reads balances and journals back for {@link Verification}.
  * <b>Threads:</b> {@code concurrency} worker threads each run one operation at a time, a sync call through the Java
  * client ({@link PartitaClient}: each call goes to its account's owner and retries an unknown outcome with the same
- * txId within the give-up time); a daemon thread prints the progress line once a second from an HdrHistogram {@link Recorder}, which
- * workers record into without locks. Results go to concurrent queues, read only after the workers stop.
+ * txId within the give-up time); a daemon thread prints the progress line once a second from an HdrHistogram
+ * {@link Recorder}, which workers record into without locks. Results go to concurrent queues, read only after the
+ * workers stop.
  *
  * <p>The fault tests call this class directly, in their own JVM, against node processes.
  */
@@ -270,8 +271,9 @@ final class Workload implements AutoCloseable {
     /**
      * A call without a decision. Only a decision is an answer the API allows here: the accounts were opened by this
      * run and its ids are unique to it, so a 404, a 409 (or any other refusal), like an answer the client cannot
-     * read, is a broken contract, recorded as UNEXPECTED for the check to fail on. No definite answer within the give-up time, a lost partition and any 5xx
-     * leave the outcome unknown: the journal decides.
+     * read, is a broken contract, recorded as UNEXPECTED for the check to fail on. No definite answer within the
+     * give-up time, a partition still lost when it ends, and any other 5xx leave the outcome unknown: the journal
+     * decides.
      */
     static Answer answer(RuntimeException failure) {
         if (failure instanceof OutcomeUnknownException || failure instanceof PartitionLostException

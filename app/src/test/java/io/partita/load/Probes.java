@@ -168,7 +168,8 @@ final class Probes implements AutoCloseable {
         Map<String, Object> body = Json.object(response.body());
         boolean transfer = op.kind() == LoadRecord.Kind.TRANSFER;
         return new Answer(response.status() == 200 ? Outcome.APPLIED : Outcome.REJECTED, response.status(),
-                number(body.get(transfer ? "fromBalance" : "balance")), transfer ? number(body.get("toBalance")) : null);
+                number(body.get(transfer ? "fromBalance" : "balance")),
+                transfer ? number(body.get("toBalance")) : null);
     }
 
     private static Long number(Object value) {

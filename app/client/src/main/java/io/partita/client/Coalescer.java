@@ -19,8 +19,8 @@ import java.util.regex.Pattern;
  * Gathers single transactions ({@link PartitaClient#post}, {@link PartitaClient#postAsync}) made within a short window
  * to accounts of the same owner into one {@code POST /transactions/batch}, and answers each caller exactly as its
  * single call would have been answered: the node answers each batch item as that call (the same status, body and
- * replay flag), a definite item answer completes its caller, and an item whose outcome is unknown (503 other than
- * {@code partition-lost}, 429, ...) is sent again with the same txId, alone or in a later batch, within the caller's
+ * replay flag), a definite item answer completes its caller, and an item whose outcome is unknown (503, 429, ...)
+ * or whose partition is lost for now is sent again with the same txId, alone or in a later batch, within the caller's
  * own retry budget, as the single call would have retried it. A connection error or a 503 for the whole batch sends
  * each of its items again the same way. Nothing is ever applied twice: an item keeps its txId through every resend.
  *
@@ -224,8 +224,8 @@ final class Coalescer implements AutoCloseable {
             return;
         }
         Map<String, Object> problem = PartitaClient.problem(answer.body());
-        if (PartitaClient.unknownOutcome(status, problem)) {
-            retry(node, List.of(new Again(call, status, cause(status, problem),
+        if (PartitaClient.retried(status, problem)) {
+            retry(node, List.of(new Again(call, status, PartitaClient.retriedCause(status, problem),
                     PartitaClient.retryAfterNanos(answer.retryAfter()))));
         } else {
             refused(call, node, PartitaClient.refusal(status, problem));
@@ -262,9 +262,9 @@ final class Coalescer implements AutoCloseable {
                 if (itemStatus == 200 || itemStatus == 422 && "REJECTED".equals(one.get("status"))) {
                     done(call, node, PartitaClient.txResult(one, itemStatus, Boolean.TRUE.equals(one.get("replayed")),
                             call.attempts));
-                } else if (PartitaClient.unknownOutcome(itemStatus, one)) {
+                } else if (PartitaClient.retried(itemStatus, one)) {
                     // The item's own 503 carries no Retry-After (the header is the batch's): the backoff alone.
-                    again.add(new Again(call, itemStatus, cause(itemStatus, one), 0));
+                    again.add(new Again(call, itemStatus, PartitaClient.retriedCause(itemStatus, one), 0));
                 } else {
                     refused(call, node, PartitaClient.refusal(itemStatus, one));
                 }
@@ -273,9 +273,9 @@ final class Coalescer implements AutoCloseable {
             return;
         }
         Map<String, Object> problem = PartitaClient.problem(answer.body());
-        if (PartitaClient.unknownOutcome(status, problem)) {
+        if (PartitaClient.retried(status, problem)) {
             long retryAfter = PartitaClient.retryAfterNanos(answer.retryAfter());
-            IOException cause = cause(status, problem);
+            Throwable cause = PartitaClient.retriedCause(status, problem);
             retry(node, calls.stream().map(call -> new Again(call, status, cause, retryAfter)).toList());
             return;
         }
@@ -294,7 +294,11 @@ final class Coalescer implements AutoCloseable {
             Call call = a.call();
             long wait = Math.max(call.backoff, a.minWait());
             if (closed || now + wait > call.deadline) {
-                unknown(call, node, a.cause());
+                if (a.cause() instanceof PartitionLostException lost) {
+                    refused(call, node, lost);
+                } else {
+                    unknown(call, node, a.cause());
+                }
                 continue;
             }
             listener.onRetry(OPERATION, node, call.attempts, a.status(), wait);
@@ -312,10 +316,6 @@ final class Coalescer implements AutoCloseable {
                 calls.forEach(call -> unknown(call, node, new IOException("client closed")));
             }
         });
-    }
-
-    private static IOException cause(int status, Map<String, Object> problem) {
-        return new IOException(status + " " + problem.getOrDefault("title", ""));
     }
 
     private void done(Call call, URI node, TxResult result) {

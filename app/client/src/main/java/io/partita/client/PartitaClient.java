@@ -42,8 +42,11 @@ import java.util.function.Supplier;
  * A connection error, a timeout, a 429, or a 503 that is not {@code partition-lost} leaves the outcome unknown, so the
  * client sends the same body again, to another node after a connection error, waiting at least what
  * {@code Retry-After} says, until a definite answer or the retry budget ({@link Builder#retryBudget}, 30 s by
- * default) is spent: then {@link OutcomeUnknownException} with the txId to retry later. A node answers a repeated
- * txId exactly as the first time ({@link TxResult#replayed()}), so no retry applies anything twice.
+ * default) is spent: then {@link OutcomeUnknownException} with the txId to retry later. A 503 {@code partition-lost}
+ * changed nothing, but its data may come back within seconds (members rejoining, a restart's recovery): it is sent
+ * again the same way, and thrown as {@link PartitionLostException} if it is still the answer when the budget ends. A
+ * node answers a repeated txId exactly as the first time ({@link TxResult#replayed()}), so no retry applies anything
+ * twice.
  *
  * <p>Gathering ({@link Builder#coalesce}, off by default): single transactions made within a short window to accounts
  * of the same owner go as one batch, each caller still answered as its single call would have been.
@@ -234,12 +237,13 @@ public final class PartitaClient implements AutoCloseable {
     public TransferResult transfer(String txId, String from, String to, long amount) {
         String body = "{\"txId\":" + Json.quote(txId) + ",\"from\":" + Json.quote(from) + ",\"to\":" + Json.quote(to)
                 + ",\"amount\":" + amount + "}";
-        return send("transfer", "transfer " + txId, txId, "POST", "/transfers" + modeQuery, body, from, (answer, attempt) -> {
-            Map<String, Object> t = Json.object(answer.body());
-            return new TransferResult((String) t.get("txId"), (String) t.get("from"), (String) t.get("to"),
-                    number(t, "amount"), "COMPLETED".equals(t.get("status")), boxed(t, "fromBalance"),
-                    boxed(t, "toBalance"), answer.replayed(), (String) t.get("reason"));
-        });
+        return send("transfer", "transfer " + txId, txId, "POST", "/transfers" + modeQuery, body, from,
+                (answer, attempt) -> {
+                    Map<String, Object> t = Json.object(answer.body());
+                    return new TransferResult((String) t.get("txId"), (String) t.get("from"), (String) t.get("to"),
+                            number(t, "amount"), "COMPLETED".equals(t.get("status")), boxed(t, "fromBalance"),
+                            boxed(t, "toBalance"), answer.replayed(), (String) t.get("reason"));
+                });
     }
 
     public CompletableFuture<TransferResult> transferAsync(String txId, String from, String to, long amount) {
@@ -444,6 +448,8 @@ public final class PartitaClient implements AutoCloseable {
         long backoff = FIRST_BACKOFF_NANOS;
         URI node = key == null ? router.any() : router.route(key);
         Throwable last = null;
+        // Whether an attempt may have changed something (an unknown outcome, not a refusal such as partition-lost).
+        boolean mayHaveLanded = false;
         for (int attempt = 1; ; attempt++) {
             long wait = backoff;
             int status = 0;
@@ -464,8 +470,8 @@ public final class PartitaClient implements AutoCloseable {
                     return result;
                 }
                 Map<String, Object> problem = problem(answer.body());
-                if (!unknownOutcome(status, problem)) {
-                    if (status == 409 && attempt > 1 && afterLostCreate != null
+                if (!retried(status, problem)) {
+                    if (status == 409 && mayHaveLanded && afterLostCreate != null
                             && String.valueOf(problem.get("type")).endsWith("-exists")) {
                         T created = afterLostCreate.get();
                         listener.onCall(operation, node, attempt, System.nanoTime() - start,
@@ -476,13 +482,20 @@ public final class PartitaClient implements AutoCloseable {
                             ClientListener.Outcome.REFUSED);
                     throw refusal(status, problem);
                 }
-                last = new IOException(status + " " + problem.getOrDefault("title", ""));
+                last = retriedCause(status, problem);
+                mayHaveLanded |= !(last instanceof PartitionLostException);
                 wait = Math.max(backoff, retryAfterNanos(answer.retryAfter()));
             } catch (IOException e) {
                 last = e;
+                mayHaveLanded = true;
                 router.failed(node);
             }
             if (System.nanoTime() + wait > deadline) {
+                if (last instanceof PartitionLostException lost) {
+                    listener.onCall(operation, node, attempt, System.nanoTime() - start,
+                            ClientListener.Outcome.REFUSED);
+                    throw lost;
+                }
                 listener.onCall(operation, node, attempt, System.nanoTime() - start, ClientListener.Outcome.UNKNOWN);
                 throw new OutcomeUnknownException(what, txId, attempt, last);
             }
@@ -498,6 +511,27 @@ public final class PartitaClient implements AutoCloseable {
     static boolean decided(Http1Transport.Answer answer) {
         int status = answer.status();
         return status / 100 == 2 || status == 422 && answer.body().contains("\"REJECTED\"");
+    }
+
+    /**
+     * Sent again within the budget: an unknown outcome ({@link #unknownOutcome}), or a 503 {@code partition-lost}
+     * (nothing changed, and the data may be back in seconds).
+     */
+    static boolean retried(int status, Map<String, Object> problem) {
+        return unknownOutcome(status, problem) || partitionLost(status, problem);
+    }
+
+    static boolean partitionLost(int status, Map<String, Object> problem) {
+        return status == 503 && (PROBLEM + "partition-lost").equals(problem.get("type"));
+    }
+
+    /**
+     * What a {@link #retried} answer leaves as the call's last failure: the {@link PartitionLostException} itself
+     * (thrown if it is still the answer when the budget ends), or the status as the cause of an unknown outcome.
+     */
+    static Throwable retriedCause(int status, Map<String, Object> problem) {
+        return partitionLost(status, problem) ? refusal(status, problem)
+                : new IOException(status + " " + problem.getOrDefault("title", ""));
     }
 
     /** 408, 429, 502, 503 (not partition-lost) and 504: the node did not decide; the same call may succeed. */

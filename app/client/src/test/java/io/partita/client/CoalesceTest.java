@@ -139,9 +139,12 @@ class CoalesceTest {
             return FakeNode.answer((int) answer[0], (boolean) answer[2] ? "Idempotent-Replayed: true\r\n" : "",
                     (String) answer[1]);
         };
+        // A short budget: t-lost is sent again until it ends (a partition may come back), then thrown as lost.
+        Duration budget = Duration.ofMillis(300);
         try (FakeNode node = new FakeNode(scripted);
-             PartitaClient single = PartitaClient.builder(node.url()).partitionAware(false).build();
-             PartitaClient gathering = coalescing(node, Duration.ofMillis(200), 100).build()) {
+             PartitaClient single = PartitaClient.builder(node.url()).partitionAware(false).retryBudget(budget)
+                     .build();
+             PartitaClient gathering = coalescing(node, Duration.ofMillis(200), 100).retryBudget(budget).build()) {
             Map<String, CompletableFuture<TxResult>> gathered = new LinkedHashMap<>();
             for (String txId : script.keySet()) {
                 gathered.put(txId, gathering.postAsync("a-1", TxType.DEBIT, 5, txId));

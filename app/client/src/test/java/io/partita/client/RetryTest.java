@@ -18,6 +18,8 @@ class RetryTest {
 
     private static final String APPLIED =
             "{\"txId\":\"t-1\",\"accountId\":\"a-1\",\"status\":\"APPLIED\",\"balance\":900}";
+    private static final String LOST = "{\"type\":\"https://partita.dev/problems/partition-lost\",\"title\":"
+            + "\"Partition lost\",\"status\":503,\"detail\":\"The data of partition 22 is not available\"}";
     private static final String BUSY = "{\"type\":\"https://partita.dev/problems/unavailable\",\"title\":\"Service "
             + "unavailable\",\"status\":503,\"detail\":\"busy\"}";
 
@@ -41,15 +43,29 @@ class RetryTest {
     }
 
     @Test
-    void shouldNotRetryAPartitionLostAnswerButThrowItsType() throws Exception {
-        String lost = "{\"type\":\"https://partita.dev/problems/partition-lost\",\"title\":\"Partition lost\","
-                + "\"status\":503,\"detail\":\"The data of partition 22 is not available\"}";
-        try (FakeNode node = new FakeNode(request -> FakeNode.answer(503, "Retry-After: 5\r\n", lost));
-             PartitaClient client = PartitaClient.builder(node.url()).partitionAware(false).build()) {
+    void shouldThrowAPartitionLostAnswerAsItsTypeOnceTheBudgetCannotWaitForItsRetryAfter() throws Exception {
+        try (FakeNode node = new FakeNode(request -> FakeNode.answer(503, "Retry-After: 5\r\n", LOST));
+             PartitaClient client = PartitaClient.builder(node.url()).partitionAware(false)
+                     .retryBudget(Duration.ofSeconds(2)).build()) {
             PartitionLostException e = assertThrows(PartitionLostException.class,
                     () -> client.post("a-1", TxType.DEBIT, 100, "t-1"));
             assertEquals(503, e.status());
-            assertEquals(1, node.requests.size());
+            assertEquals(1, node.requests.size(), "Retry-After: 5 is past the 2 s budget: no second send");
+        }
+    }
+
+    @Test
+    void shouldSendAPartitionLostCallAgainWithinTheBudgetSinceItsDataMayComeBack() throws Exception {
+        // A whole-cluster restart: the partition answers partition-lost until its members have rejoined.
+        AtomicInteger calls = new AtomicInteger();
+        try (FakeNode node = new FakeNode(request -> calls.incrementAndGet() <= 2
+                ? FakeNode.answer(503, "Retry-After: 1\r\n", LOST) : FakeNode.answer(200, "", APPLIED));
+             PartitaClient client = PartitaClient.builder(node.url()).partitionAware(false).build()) {
+            TxResult result = client.post("a-1", TxType.DEBIT, 100, "t-1");
+
+            assertTrue(result.applied());
+            assertEquals(3, result.attempts());
+            assertEquals(node.requests.get(0), node.requests.get(2), "the same request, the same txId");
         }
     }
 
