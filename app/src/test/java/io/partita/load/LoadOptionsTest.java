@@ -5,7 +5,6 @@ import org.junit.jupiter.api.Test;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -60,15 +59,5 @@ class LoadOptionsTest {
         assertThrows(IllegalArgumentException.class, () -> LoadOptions.parse("--accounts", "10"));
         assertThrows(IllegalArgumentException.class,
                 () -> LoadOptions.parse("--targets", "http://x:1", "--mode", "fast"));
-    }
-
-    @Test
-    void shouldReadTheAnswersOfTheApi() {
-        Map<String, Object> body = Json.object("{\"txId\":\"t\\\"1\",\"balance\":-5,\"ok\":true,\"to\":null,"
-                + "\"list\":[1, {\"a\":\"b\"}]}");
-
-        assertEquals("t\"1", body.get("txId"));
-        assertEquals(-5L, body.get("balance"));
-        assertEquals(List.of(1L, Map.of("a", "b")), body.get("list"));
     }
 }
