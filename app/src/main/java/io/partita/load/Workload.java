@@ -1,14 +1,5 @@
 package io.partita.load;
 
-import io.partita.load.LoadRecord.Answer;
-import io.partita.load.LoadRecord.Entry;
-import io.partita.load.LoadRecord.Observed;
-import io.partita.load.LoadRecord.Op;
-import io.partita.load.LoadRecord.Opening;
-import io.partita.load.LoadRecord.Outcome;
-import io.partita.load.LoadRecord.Replay;
-import io.partita.load.LoadRecord.Result;
-import io.partita.load.LoadRecord.Run;
 import io.partita.client.AlreadyExistsException;
 import io.partita.client.ClientListener;
 import io.partita.client.JournalLine;
@@ -20,6 +11,15 @@ import io.partita.client.TransferResult;
 import io.partita.client.TxResult;
 import io.partita.client.TxType;
 import io.partita.client.UnreadableAnswerException;
+import io.partita.load.LoadRecord.Answer;
+import io.partita.load.LoadRecord.Entry;
+import io.partita.load.LoadRecord.Observed;
+import io.partita.load.LoadRecord.Op;
+import io.partita.load.LoadRecord.Opening;
+import io.partita.load.LoadRecord.Outcome;
+import io.partita.load.LoadRecord.Replay;
+import io.partita.load.LoadRecord.Result;
+import io.partita.load.LoadRecord.Run;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
