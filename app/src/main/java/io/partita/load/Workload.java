@@ -58,6 +58,8 @@ final class Workload implements AutoCloseable {
     static final int JOURNAL_PAGES = 100;
     /** Lines about single operations printed at most; a fault can produce thousands. */
     static final int SAID = 50;
+    /** Unknown outcomes whose reason is printed (the journal decides them; the reason says what the fault did). */
+    static final int SAID_UNKNOWN = 10;
 
     private final LoadOptions options;
     private final PrintStream out;
@@ -212,7 +214,10 @@ final class Workload implements AutoCloseable {
         if (answer.definite()) {
             definite.incrementAndGet();
         } else if (answer.outcome() == Outcome.UNKNOWN) {
-            unknown.incrementAndGet();
+            // Why the first few had no answer (the last failure the client saw), on a quota of their own.
+            if (unknown.incrementAndGet() <= SAID_UNKNOWN && answer.detail() != null) {
+                out.println("unknown outcome of " + op.txId() + ": " + answer.detail());
+            }
         } else {
             say("unexpected answer to " + op.txId() + ": " + answer.httpStatus() + " " + answer.detail());
         }
