@@ -65,6 +65,10 @@ public final class GridFailures {
             return Refusal.unavailable("The member that holds the data did not answer in time, so the write may "
                     + "or may not have been applied. Retry with the same id to learn which.", RETRY_AFTER);
         }
+        if (cause instanceof HazelcastInstanceNotActiveException) {
+            return Refusal.unavailable("This node's member has stopped (the node is shutting down). Retry with the "
+                    + "same id on another node: a write that did land is answered as it was.", RETRY_AFTER);
+        }
         if (isTransient(cause)) {
             return Refusal.unavailable("The cluster is rebalancing or a member is leaving. Retry with the same "
                     + "id.", RETRY_AFTER);

@@ -224,7 +224,7 @@ final class Coalescer implements AutoCloseable {
             return;
         }
         Map<String, Object> problem = PartitaClient.problem(answer.body());
-        if (PartitaClient.retried(status, problem)) {
+        if (PartitaClient.retried(status)) {
             retry(node, List.of(new Again(call, status, PartitaClient.retriedCause(status, problem),
                     PartitaClient.retryAfterNanos(answer.retryAfter()))));
         } else {
@@ -262,7 +262,7 @@ final class Coalescer implements AutoCloseable {
                 if (itemStatus == 200 || itemStatus == 422 && "REJECTED".equals(one.get("status"))) {
                     done(call, node, PartitaClient.txResult(one, itemStatus, Boolean.TRUE.equals(one.get("replayed")),
                             call.attempts));
-                } else if (PartitaClient.retried(itemStatus, one)) {
+                } else if (PartitaClient.retried(itemStatus)) {
                     // The item's own 503 carries no Retry-After (the header is the batch's): the backoff alone.
                     again.add(new Again(call, itemStatus, PartitaClient.retriedCause(itemStatus, one), 0));
                 } else {
@@ -273,7 +273,7 @@ final class Coalescer implements AutoCloseable {
             return;
         }
         Map<String, Object> problem = PartitaClient.problem(answer.body());
-        if (PartitaClient.retried(status, problem)) {
+        if (PartitaClient.retried(status)) {
             long retryAfter = PartitaClient.retryAfterNanos(answer.retryAfter());
             Throwable cause = PartitaClient.retriedCause(status, problem);
             retry(node, calls.stream().map(call -> new Again(call, status, cause, retryAfter)).toList());

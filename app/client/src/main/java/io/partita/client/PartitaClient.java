@@ -470,7 +470,7 @@ public final class PartitaClient implements AutoCloseable {
                     return result;
                 }
                 Map<String, Object> problem = problem(answer.body());
-                if (!retried(status, problem)) {
+                if (!retried(status)) {
                     if (status == 409 && mayHaveLanded && afterLostCreate != null
                             && String.valueOf(problem.get("type")).endsWith("-exists")) {
                         T created = afterLostCreate.get();
@@ -514,11 +514,11 @@ public final class PartitaClient implements AutoCloseable {
     }
 
     /**
-     * Sent again within the budget: an unknown outcome ({@link #unknownOutcome}), or a 503 {@code partition-lost}
-     * (nothing changed, and the data may be back in seconds).
+     * Sent again within the budget: 408, 429, 502, 503 and 504. The node did not decide, so the same call may succeed;
+     * a 503 {@code partition-lost} changed nothing, and its data may be back in seconds.
      */
-    static boolean retried(int status, Map<String, Object> problem) {
-        return unknownOutcome(status, problem) || partitionLost(status, problem);
+    static boolean retried(int status) {
+        return status == 503 || status == 429 || status == 502 || status == 504 || status == 408;
     }
 
     static boolean partitionLost(int status, Map<String, Object> problem) {
@@ -532,14 +532,6 @@ public final class PartitaClient implements AutoCloseable {
     static Throwable retriedCause(int status, Map<String, Object> problem) {
         return partitionLost(status, problem) ? refusal(status, problem)
                 : new IOException(status + " " + problem.getOrDefault("title", ""));
-    }
-
-    /** 408, 429, 502, 503 (not partition-lost) and 504: the node did not decide; the same call may succeed. */
-    static boolean unknownOutcome(int status, Map<String, Object> problem) {
-        if (status == 503) {
-            return !(PROBLEM + "partition-lost").equals(problem.get("type"));
-        }
-        return status == 429 || status == 502 || status == 504 || status == 408;
     }
 
     static long retryAfterNanos(String retryAfter) {
@@ -606,8 +598,7 @@ public final class PartitaClient implements AutoCloseable {
         String owner = (String) a.get("owner");
         router.observedOwner(id, owner);
         return new Account((String) a.get("id"), number(a, "balance"), number(a, "overdraftLimit"),
-                number(a, "version"), (int) number(a, "partition"), owner,
-                a.get("mergeConflicts") instanceof Number conflicts ? conflicts.longValue() : 0);
+                number(a, "version"), (int) number(a, "partition"), owner, number(a, "mergeConflicts"));
     }
 
     static TxResult txResult(Map<String, Object> t, int status, boolean replayed, int attempts) {
