@@ -9,16 +9,23 @@ import com.hazelcast.partition.ReplicaMigrationEvent;
 import io.micronaut.context.annotation.Context;
 import io.partita.node.Timers;
 import jakarta.annotation.PreDestroy;
+import jakarta.inject.Inject;
 
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 
 /**
  * Whether the cluster is safe (every partition has its backups, no migration in flight), as last learned.
- * <b>Threads:</b> one daemon thread of this node ("partita-cluster-safety") asks, one question at a time, and keeps the
- * answer in a volatile field; every reader, on any thread (readiness probes on the event loops, {@code /cluster},
+ * <b>Threads:</b> one daemon thread of this node ("partita-cluster-safety") asks, waiting up to
+ * {@link #ANSWER_WITHIN_MILLIS} for each answer, and keeps the answer in a volatile field (each question runs on a
+ * short-lived thread of its own, at most {@link #MAX_QUESTIONS} at once, see {@link #ask}); every reader, on any thread (readiness probes on the event loops, {@code /cluster},
  * Prometheus scrapes), gets the last answer without waiting. Hazelcast's event threads only mark a change and wake the
  * asker.
  *
@@ -43,10 +50,16 @@ public class ClusterSafety {
     static final long PERIOD_MILLIS = 500;
     static final long SAFE_PERIOD_MILLIS = 5_000;
     static final long SETTLING_MILLIS = 10_000;
+    /** How long the asker waits for one answer before it takes the cluster as unsafe and asks again later. */
+    static final long ANSWER_WITHIN_MILLIS = 5_000;
+    /** Questions under way at most (late ones included). */
+    static final int MAX_QUESTIONS = 3;
 
     private final HazelcastInstance hazelcast;
     private final ScheduledExecutorService asker = Timers.single("partita-cluster-safety");
     private final AtomicBoolean changed = new AtomicBoolean(true);
+    private final Semaphore questions = new Semaphore(MAX_QUESTIONS);
+    private final BooleanSupplier question;
     private final UUID membershipRegistration;
     private final UUID migrationRegistration;
     private volatile boolean safe;
@@ -54,8 +67,15 @@ public class ClusterSafety {
     private long lastAsked;
     private long lastChange;
 
+    @Inject
     ClusterSafety(HazelcastInstance hazelcast) {
+        this(hazelcast, () -> hazelcast.getPartitionService().isClusterSafe());
+    }
+
+    /** Asks {@code question} instead of Hazelcast: for tests. */
+    ClusterSafety(HazelcastInstance hazelcast, BooleanSupplier question) {
         this.hazelcast = hazelcast;
+        this.question = question;
         membershipRegistration = hazelcast.getCluster().addMembershipListener(new MembershipListener() {
             @Override
             public void memberAdded(MembershipEvent event) {
@@ -118,15 +138,43 @@ public class ClusterSafety {
             }
         }
         lastAsked = now;
-        boolean answer;
-        try {
-            answer = hazelcast.getLifecycleService().isRunning() && hazelcast.getPartitionService().isClusterSafe();
-        } catch (RuntimeException e) {
-            // A member stopping or not yet joined: unsafe until it answers again.
-            answer = false;
-        }
+        boolean answer = hazelcast.getLifecycleService().isRunning() && ask();
         // A change while asking may have come after the answer was made: it stays unsafe until asked again.
         safe = answer && !changed.get();
+    }
+
+    /**
+     * Hazelcast's answer, or false if it has none within {@link #ANSWER_WITHIN_MILLIS}. A question sent to a member
+     * at the moment it crashed can wait for Hazelcast's own deadline (a minute or more) instead of failing when the
+     * member is removed; the asker must not wait with it, or the answer would stay "unsafe" that long after the cluster
+     * settled. So each question runs on a thread of its own, at most {@link #MAX_QUESTIONS} at once, and one that is
+     * late is left to finish while the next tick asks again (the member list it sees is then the new one).
+     */
+    private boolean ask() {
+        if (!questions.tryAcquire()) {
+            return false;
+        }
+        CompletableFuture<Boolean> answer = new CompletableFuture<>();
+        Thread asking = new Thread(() -> {
+            try {
+                answer.complete(question.getAsBoolean());
+            } catch (RuntimeException e) {
+                // A member stopping or not yet joined: unsafe until it answers again.
+                answer.complete(false);
+            } finally {
+                questions.release();
+            }
+        }, "partita-cluster-safety-question");
+        asking.setDaemon(true);
+        asking.start();
+        try {
+            return answer.get(ANSWER_WITHIN_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     @PreDestroy
