@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.Locale;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Consumer;
@@ -55,10 +55,8 @@ public final class MemberDisk {
     private volatile boolean foundData;
     private boolean closed;
     private volatile boolean recovering;
-    /** Counts the requests for every copy this member holds to go to its disk again ({@link #rewriteAll}). */
-    private final AtomicLong rewritesAsked = new AtomicLong(1);
-    /** The last request a round took up; only the ledger's disk thread reads and changes it. */
-    private long rewritesTaken;
+    /** Set when every copy this member holds must go to its disk again ({@link #rewriteAll}). */
+    private final AtomicBoolean rewrite = new AtomicBoolean(true);
 
     /** Opens nothing: two threads may build one at once ({@link PerMember}), and the one kept opens the store. */
     private MemberDisk(HazelcastInstance hazelcast) {
@@ -166,25 +164,12 @@ public final class MemberDisk {
      * set (a restarted member's disk may hold partitions it no longer holds). Any thread.
      */
     public void rewriteAll() {
-        rewritesAsked.incrementAndGet();
+        rewrite.set(true);
     }
 
-    /**
-     * The latest {@link #rewriteAll} request, which the round about to start serves, or -1 when every request was
-     * taken up already. The ledger's disk thread.
-     */
-    public long takeRewrite() {
-        long asked = rewritesAsked.get();
-        if (asked == rewritesTaken) {
-            return -1;
-        }
-        rewritesTaken = asked;
-        return asked;
-    }
-
-    /** The latest {@link #rewriteAll} request: until a round that took it up has ended, it is not served. Any thread. */
-    public long rewritesAsked() {
-        return rewritesAsked.get();
+    /** Whether a {@link #rewriteAll} is due; clears it. The ledger's disk thread. */
+    public boolean takeRewrite() {
+        return rewrite.getAndSet(false);
     }
 
     /**
