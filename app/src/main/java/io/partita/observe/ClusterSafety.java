@@ -12,10 +12,12 @@ import jakarta.annotation.PreDestroy;
 import jakarta.inject.Inject;
 
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.Semaphore;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -24,9 +26,9 @@ import java.util.function.BooleanSupplier;
 /**
  * Whether the cluster is safe (every partition has its backups, no migration in flight), as last learned.
  * <b>Threads:</b> one daemon thread of this node ("partita-cluster-safety") asks, waiting up to
- * {@link #ANSWER_WITHIN_MILLIS} for each answer, and keeps the answer in a volatile field (each question runs on a
- * short-lived thread of its own, at most {@link #MAX_QUESTIONS} at once, see {@link #ask}); every reader, on any thread (readiness probes on the event loops, {@code /cluster},
- * Prometheus scrapes), gets the last answer without waiting. Hazelcast's event threads only mark a change and wake the
+ * {@link #ANSWER_WITHIN_MILLIS} for each answer (the question runs on a small pool of its own, see {@link #ask}), and
+ * keeps the answer in a volatile field; every reader, on any thread (readiness probes on the event loops,
+ * {@code /cluster}, Prometheus scrapes), gets the last answer without waiting. Hazelcast's event threads only mark a change and wake the
  * asker.
  *
  * <p>How often: asking is not free. Each question makes every member check every partition it owns against each
@@ -58,7 +60,13 @@ public class ClusterSafety {
     private final HazelcastInstance hazelcast;
     private final ScheduledExecutorService asker = Timers.single("partita-cluster-safety");
     private final AtomicBoolean changed = new AtomicBoolean(true);
-    private final Semaphore questions = new Semaphore(MAX_QUESTIONS);
+    /** Runs the questions; a question past its {@link #MAX_QUESTIONS} threads is refused (unsafe until one is back). */
+    private final ExecutorService questions = new ThreadPoolExecutor(0, MAX_QUESTIONS, 1, TimeUnit.MINUTES,
+            new SynchronousQueue<>(), runnable -> {
+                Thread thread = new Thread(runnable, "partita-cluster-safety-question");
+                thread.setDaemon(true);
+                return thread;
+            });
     private final BooleanSupplier question;
     private final UUID membershipRegistration;
     private final UUID migrationRegistration;
@@ -147,29 +155,14 @@ public class ClusterSafety {
      * Hazelcast's answer, or false if it has none within {@link #ANSWER_WITHIN_MILLIS}. A question sent to a member
      * at the moment it crashed can wait for Hazelcast's own deadline (a minute or more) instead of failing when the
      * member is removed; the asker must not wait with it, or the answer would stay "unsafe" that long after the cluster
-     * settled. So each question runs on a thread of its own, at most {@link #MAX_QUESTIONS} at once, and one that is
-     * late is left to finish while the next tick asks again (the member list it sees is then the new one).
+     * settled. So each question runs on a thread of {@link #questions}, at most {@link #MAX_QUESTIONS} at once, and
+     * one that is late is left to finish while the next tick asks again (the member list it sees is then the new one).
      */
     private boolean ask() {
-        if (!questions.tryAcquire()) {
-            return false;
-        }
-        CompletableFuture<Boolean> answer = new CompletableFuture<>();
-        Thread asking = new Thread(() -> {
-            try {
-                answer.complete(question.getAsBoolean());
-            } catch (RuntimeException e) {
-                // A member stopping or not yet joined: unsafe until it answers again.
-                answer.complete(false);
-            } finally {
-                questions.release();
-            }
-        }, "partita-cluster-safety-question");
-        asking.setDaemon(true);
-        asking.start();
         try {
-            return answer.get(ANSWER_WITHIN_MILLIS, TimeUnit.MILLISECONDS);
-        } catch (TimeoutException | ExecutionException e) {
+            return questions.submit(question::getAsBoolean).get(ANSWER_WITHIN_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException | TimeoutException | ExecutionException e) {
+            // Too many questions late, none in time, or a member stopping or not yet joined: unsafe until answered.
             return false;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -180,6 +173,7 @@ public class ClusterSafety {
     @PreDestroy
     void stop() {
         asker.shutdownNow();
+        questions.shutdownNow();
         try {
             hazelcast.getCluster().removeMembershipListener(membershipRegistration);
             hazelcast.getPartitionService().removeMigrationListener(migrationRegistration);

@@ -66,8 +66,7 @@ public final class GridFailures {
                     + "or may not have been applied. Retry with the same id to learn which.", RETRY_AFTER);
         }
         if (cause instanceof HazelcastInstanceNotActiveException) {
-            return Refusal.unavailable("This node's member has stopped (the node is shutting down). Retry with the "
-                    + "same id on another node: a write that did land is answered as it was.", RETRY_AFTER);
+            return memberStopped();
         }
         if (isTransient(cause)) {
             return Refusal.unavailable("The cluster is rebalancing or a member is leaving. Retry with the same "
@@ -92,6 +91,12 @@ public final class GridFailures {
     }
 
     /** Failures of the CP Subsystem (FencedLock), as unavailable; null for anything else. */
+    /** What a call to a node whose grid member has stopped (its graceful stop has begun, or it failed) is answered. */
+    public static Refusal memberStopped() {
+        return Refusal.unavailable("This node's member has stopped (the node is shutting down). Retry with the "
+                + "same id on another node: a write that did land is answered as it was.", RETRY_AFTER);
+    }
+
     private static RuntimeException translateCp(Throwable cause) {
         if (cause instanceof LockOwnershipLostException || cause instanceof SessionExpiredException) {
             return Refusal.unavailable("The account's lock was lost before the request finished (its CP session "

@@ -7,13 +7,12 @@ import io.micronaut.http.HttpResponse;
 import io.micronaut.http.annotation.Produces;
 import io.micronaut.http.server.exceptions.ExceptionHandler;
 import io.partita.refusal.GridFailures;
-import io.partita.refusal.Refusal;
 import jakarta.inject.Singleton;
 
 /**
  * A request that reaches a node whose grid member has stopped (its graceful stop has begun, or the member failed)
  * fails where it first touches the member, often in the controller before any future exists, where no
- * {@link GridFailures#translate} is called. It is translated here the same way, 503 with Retry-After, not an unhandled
+ * {@link GridFailures#translate} is called. It is answered here as that would answer it, 503 with Retry-After, not an unhandled
  * 500: a client retries the same id on another node (the Java client does so by itself).
  */
 @Produces(Problem.MEDIA_TYPE)
@@ -24,6 +23,6 @@ final class NodeStopping implements ExceptionHandler<HazelcastInstanceNotActiveE
     @Override
     @SuppressWarnings("rawtypes") // ExceptionHandler declares a raw HttpRequest; HttpRequest<?> would not override it
     public HttpResponse<Problem> handle(HttpRequest request, HazelcastInstanceNotActiveException stopped) {
-        return Refusals.render((Refusal) GridFailures.translate(stopped));
+        return Refusals.render(GridFailures.memberStopped());
     }
 }
