@@ -150,7 +150,12 @@ class NetworkSplitIT {
         String variant = VARIANT;
         Duration split = Duration.ofSeconds(Long.getLong("partita.split.seconds", SHORT_SPLIT.toSeconds()));
         Workload workload = new Workload(options(split), out);
-        workload.open();
+        try {
+            workload.open();
+        } catch (IllegalStateException e) {
+            throw new AssertionError("the accounts could not be opened on a safe cluster of " + NODES + ":\n"
+                    + cluster.diagnosis(), e);
+        }
         List<NodeProcess> minority = minority(variant);
         List<NodeProcess> majority = new ArrayList<>();
         for (int i = 0; i < NODES; i++) {

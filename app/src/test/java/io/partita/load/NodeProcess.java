@@ -221,6 +221,28 @@ final class NodeProcess {
         return this + (alive() ? "" : " EXITED") + " last answer: " + lastAnswer;
     }
 
+    /**
+     * For a failure's message: {@link #describe}, what the node answers now on {@code /health} and {@code /cluster},
+     * and the last {@code lines} lines of its log.
+     */
+    String diagnosis(int lines) {
+        StringBuilder out = new StringBuilder(describe());
+        if (alive()) {
+            get("/health");
+            out.append("\n  now: ").append(lastAnswer);
+            get("/cluster");
+            out.append("\n  now: ").append(lastAnswer);
+        }
+        try {
+            List<String> all = Files.readAllLines(log(), StandardCharsets.UTF_8);
+            out.append("\n  last ").append(lines).append(" log lines:");
+            all.subList(Math.max(0, all.size() - lines), all.size()).forEach(line -> out.append("\n    ").append(line));
+        } catch (IOException e) {
+            out.append("\n  no log: ").append(e);
+        }
+        return out.toString();
+    }
+
     @Override
     public String toString() {
         return name + "(http " + place.httpHost() + ":" + place.httpPort() + ", member " + place.memberAddress() + ")";

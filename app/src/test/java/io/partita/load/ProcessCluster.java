@@ -225,6 +225,11 @@ final class ProcessCluster implements AutoCloseable {
         }
     }
 
+    /** {@link NodeProcess#diagnosis} of every node, for a failure's message. */
+    String diagnosis() {
+        return nodes.stream().map(node -> node.diagnosis(40)).collect(Collectors.joining("\n"));
+    }
+
     @Override
     public void close() {
         nodes.forEach(NodeProcess::destroy);
