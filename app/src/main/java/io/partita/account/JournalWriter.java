@@ -141,9 +141,14 @@ final class JournalWriter {
             try {
                 if (paused) {
                     LockSupport.parkNanos(IDLE_PARK_NANOS * 10);
-                } else if (!flushDue()) {
+                } else {
+                    // Housekeeping on every turn, not only when no write is due: under sustained load some partition
+                    // is always due, and the map's retention would never run (its window grew with the load).
+                    boolean wrote = flushDue();
                     housekeeping();
-                    LockSupport.parkNanos(IDLE_PARK_NANOS);
+                    if (!wrote) {
+                        LockSupport.parkNanos(IDLE_PARK_NANOS);
+                    }
                 }
             } catch (HazelcastInstanceNotActiveException e) {
                 return;
