@@ -29,10 +29,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -60,12 +64,15 @@ final class LedgerDisk {
      *
      * Copies that arrive
      *
-     * A member that becomes owner or backup of a partition (a migration, a promotion) writes the partition's accounts
-     * and journal to its disk within a second, then records that it holds the partition; one that no longer holds a
-     * copy drops the partition from its disk. Once the member has started (after its recovery, which brings other
-     * disks' entries into the partitions it holds), and on every member after a split-brain merge, every copy is
-     * written again, and every partition the disk holds that the member does not is dropped. (Until a copy is written,
-     * the previous holders' disks keep the partition as it was.)
+     * A member that a migration makes owner or backup of a partition writes the partition's accounts and journal to
+     * its disk on the partition's thread as the migration completes, and records that it holds the partition (the
+     * history older than the journal map arrived with the migration, DiskShares); a copy that comes otherwise (a
+     * backup made anew after a crash) is written within a second. One that no longer holds a copy drops the
+     * partition from its disk, unless it is stopping: a stop of every node at once leaves every copy it had. Once
+     * the member has started (after its recovery, which brings other disks' entries into the partitions it holds), and
+     * on every member after a split-brain merge, every copy is written again, and every partition the disk holds that
+     * the member does not is dropped. (Until a copy is written, the previous holders' disks keep the partition as it
+     * was.)
      *
      * Merges
      *
@@ -81,8 +88,11 @@ final class LedgerDisk {
      *
      * A member that finds data on its disk puts it back once the cluster lets it serve, partition by partition: each
      * account with its journal entries in its tail, joined with what the cluster holds by transaction id
-     * (RecoverAccounts, the split-brain merge's union), then the partition's sentinel, so that its accounts are served
-     * again. A partition that no disk brings back stays lost (503 partition-lost) until an operator accepts the loss.
+     * (RecoverAccounts, the split-brain merge's union). Until its own copy of a partition is joined, a write there
+     * reaches its disk without the account's record, which may be newer than the cluster's (another disk's copy that
+     * is behind came first). Once every member present that found data has joined its copies, the partitions'
+     * sentinels come back, so that their accounts are served again. A partition that no disk brings back stays lost
+     * (503 partition-lost) until an operator accepts the loss.
      * Several copies of one partition (owner's and backup's disks) are each joined in the same way; a copy that is
      * behind adds nothing.
      */
@@ -103,6 +113,14 @@ final class LedgerDisk {
     private final List<DiskRecords<?, ?>> kinds;
     /** The partitions this member's disk holds a whole copy of; only the disk thread reads and changes it. */
     private final BitSet held = new BitSet();
+    /**
+     * 1 for each partition this member's disk held when it started and has not yet joined into the cluster: a write
+     * there goes to the disk without the account's record, which would replace a newer one still to be read
+     * ({@link #stored}). Set before the member serves, cleared by the disk thread as it joins each partition.
+     */
+    private final AtomicIntegerArray unjoined = new AtomicIntegerArray(HazelcastConfigs.PARTITION_COUNT);
+    /** Partitions whose copy was written as a migration brought it ({@link #copyArrived}); the disk thread marks them. */
+    private final Set<Integer> writtenOnArrival = ConcurrentHashMap.newKeySet();
     private final AtomicLong recoveredAccounts = new AtomicLong();
     private final AtomicLong recoveredEntries = new AtomicLong();
     /** Where a recovery's time went, for its log line; only the disk thread touches them. */
@@ -136,6 +154,10 @@ final class LedgerDisk {
     void start() {
         if (!disk.onDisk()) {
             return;
+        }
+        disk.onCopyArrived(this::copyArrived);
+        if (disk.recovering()) {
+            disk.use(store -> store.heldPartitions().stream().forEach(partition -> unjoined.set(partition, 1)));
         }
         Thread thread = new Thread(this::run, "partita-disk-" + hazelcast.getName());
         thread.setDaemon(true);
@@ -225,8 +247,11 @@ final class LedgerDisk {
                 entries.add(stored(entry));
             }
         }
-        List<StoredRecord> record =
-                List.of(new StoredRecord(accountKey(accountId), encode(after.withTail(Tail.EMPTY))));
+        // Until this disk's own copy of the partition is joined, the cluster's account may be an older copy's (another
+        // disk's, read first): its record would replace this disk's newer one, whose transactions would then be lost
+        // to the join. The entries go all the same; the join writes the record.
+        List<StoredRecord> record = unjoined.get(partition) != 0 ? List.of()
+                : List.of(new StoredRecord(accountKey(accountId), encode(after.withTail(Tail.EMPTY))));
         disk.use(store -> DiskAcks.write(store, store.prepare(partition, entries, record, false)));
     }
 
@@ -290,6 +315,16 @@ final class LedgerDisk {
             held.clear();
             disk.use(store -> held.or(store.heldPartitions()));
         }
+        boolean arrived = false;
+        for (Iterator<Integer> written = writtenOnArrival.iterator(); written.hasNext(); ) {
+            held.set(written.next());
+            written.remove();
+            arrived = true;
+        }
+        if (arrived) {
+            disk.use(store -> store.markHoldsData(hazelcast.getConfig().getClusterName(),
+                    ClusterClock.now(hazelcast)));
+        }
         BitSet replicas = replicas();
         BitSet copy = (BitSet) replicas.clone();
         if (!all) {
@@ -350,6 +385,26 @@ final class LedgerDisk {
     }
 
     /** On the partition's thread: its accounts and journal as this member holds them, in one write. */
+    /**
+     * A migration brought a copy of {@code partition} to this member ({@link MemberDisk#copyArrived}): written now, on
+     * its partition thread, so that it is on this disk, held whole, before the migration completes, whether or not this
+     * member's disk thread still runs (it stops as the member starts to shut down, and a stop of every node at once
+     * moves partitions between stopping members). Not during a recovery or a merge, after which every copy is written
+     * again; a copy that fails here is written by the disk thread's next round.
+     */
+    private void copyArrived(int partition) {
+        if (merging || disk.recovering()) {
+            return;
+        }
+        try {
+            writeCopy(LocalStores.of(hazelcast), partition);
+            writtenOnArrival.add(partition);
+        } catch (RuntimeException e) {
+            LOG.warn("Partition {}'s copy was not written as it arrived; the disk thread writes it: {}", partition,
+                    e.toString());
+        }
+    }
+
     private void writeCopy(LocalStores stores, int partition) {
         List<StoredRecord> records = new ArrayList<>();
         List<StoredEntry> entries = new ArrayList<>();
@@ -389,6 +444,16 @@ final class LedgerDisk {
         for (int partition = onDisk.nextSetBit(0); partition >= 0; partition = onDisk.nextSetBit(partition + 1)) {
             int p = partition;
             Members.repeatUntilDone(() -> recoverPartition(p, cutoff));
+            unjoined.set(p, 0);
+        }
+        // The partitions serve once every member present that found data has joined its copies: a copy that is behind
+        // may have come first, and a write on it would take a seq a newer copy still to come holds for another txId.
+        disk.joined();
+        while (disk.othersJoining() && hazelcast.getLifecycleService().isRunning()) {
+            TimeUnit.MILLISECONDS.sleep(100);
+        }
+        for (int partition = onDisk.nextSetBit(0); partition >= 0; partition = onDisk.nextSetBit(partition + 1)) {
+            int p = partition;
             Members.repeatUntilDone(() -> sentinels.restore(p));
         }
         disk.recovered();

@@ -174,8 +174,18 @@ public final class DiskShares implements ManagedService, MigrationAwareService {
         }
     }
 
+    /**
+     * The copy a migration brought goes to this member's disk now, on the partition's thread, before the migration
+     * completes: the member that sent it may drop it from its own disk right after, and a stop of every node may come
+     * before this member's disk thread would have written it (a graceful stop of all at once migrates partitions
+     * between members whose disk threads have already stopped).
+     */
     @Override
     public void commitMigration(PartitionMigrationEvent event) {
+        int index = event.getNewReplicaIndex();
+        if (event.getMigrationEndpoint() == MigrationEndpoint.DESTINATION && index >= 0 && index <= backups) {
+            MemberDisk.of(engine.getHazelcastInstance()).copyArrived(event.getPartitionId());
+        }
         arrived(event);
     }
 

@@ -15,12 +15,15 @@ import org.slf4j.LoggerFactory;
 
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.IntConsumer;
 
 /**
  * A member's own disk: the {@link JournalStore} in its directory under {@code partita.data-dir}, opened when the
@@ -37,6 +40,8 @@ public final class MemberDisk {
 
     /** Member name to whether it found data on its disk at start. */
     public static final String DISKS = "partita-disks";
+    /** Member UUID to name, for each member still joining the data it found on its disk into the cluster. */
+    public static final String JOINING = "partita-joining";
 
     private static final Logger LOG = LoggerFactory.getLogger(MemberDisk.class);
     private static final String USER_CONTEXT_KEY = "partita.member-disk";
@@ -57,6 +62,8 @@ public final class MemberDisk {
     private volatile boolean recovering;
     /** Set when every copy this member holds must go to its disk again ({@link #rewriteAll}). */
     private final AtomicBoolean rewrite = new AtomicBoolean(true);
+    /** Writes a copy a migration brought ({@link #copyArrived}); set by the ledger, null until it starts. */
+    private volatile IntConsumer arrivals;
 
     /** Opens nothing: two threads may build one at once ({@link PerMember}), and the one kept opens the store. */
     private MemberDisk(HazelcastInstance hazelcast) {
@@ -116,8 +123,35 @@ public final class MemberDisk {
         disk.opened();
         if (disk.foundData) {
             Members.repeatUntilDone(() -> disks(member).put(disk.name, Boolean.TRUE));
+            Members.repeatUntilDone(() -> joining(member).put(localUuid(member), disk.name));
         }
         return disk;
+    }
+
+    /** This member has joined every partition its disk holds into the cluster ({@link #othersJoining}). */
+    public void joined() {
+        Members.repeatUntilDone(() -> joining(hazelcast).delete(localUuid(hazelcast)));
+    }
+
+    /**
+     * Whether another member present is still joining the data it found on its disk into the cluster. Until none is, a
+     * restarted cluster does not serve the partitions it recovers: a copy that is behind (a member that stopped
+     * earlier) may come first, and a write on it would take a seq that a newer copy still to come holds for another
+     * transaction.
+     */
+    public boolean othersJoining() {
+        Set<String> present = new HashSet<>();
+        hazelcast.getCluster().getMembers().forEach(member -> present.add(member.getUuid().toString()));
+        present.remove(localUuid(hazelcast));
+        return joining(hazelcast).keySet().stream().anyMatch(present::contains);
+    }
+
+    private static String localUuid(HazelcastInstance member) {
+        return member.getCluster().getLocalMember().getUuid().toString();
+    }
+
+    static IMap<String, String> joining(HazelcastInstance hazelcast) {
+        return hazelcast.getMap(JOINING);
     }
 
     public Durability durability() {
@@ -165,6 +199,22 @@ public final class MemberDisk {
      */
     public void rewriteAll() {
         rewrite.set(true);
+    }
+
+    /** Sets what writes a copy that a migration brought to this member ({@link #copyArrived}). */
+    public void onCopyArrived(IntConsumer writer) {
+        arrivals = writer;
+    }
+
+    /**
+     * A migration made this member the owner or a backup of {@code partition}, and its maps now hold the copy: the
+     * ledger writes it to this disk before the migration completes. On that partition's thread.
+     */
+    void copyArrived(int partition) {
+        IntConsumer writer = arrivals;
+        if (writer != null) {
+            writer.accept(partition);
+        }
     }
 
     /** Whether a {@link #rewriteAll} is due; clears it. The ledger's disk thread. */

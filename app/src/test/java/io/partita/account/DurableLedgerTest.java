@@ -135,6 +135,50 @@ class DurableLedgerTest {
         }
     }
 
+    /**
+     * A member that crashed earlier keeps copies on its disk that the others moved past; after a stop of every member,
+     * its copies are joined with theirs, in whatever order the members read their disks: what only the newer copies
+     * hold is neither lost nor counted twice. (A write of the older copy, once joined, on a member that had not read
+     * its own disk yet, replaced the account's newer record there, and with it what that record counted: this test
+     * failed in about half its runs before that write left the record alone.)
+     */
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void shouldJoinACopyThatIsBehindWithoutLosingWhatTheNewerCopiesHold() {
+        Map<String, Long> expected = new HashMap<>();
+        List<String> txIds = new ArrayList<>();
+        try (TestCluster cluster = TestCluster.durable(clusterName, dataDir, "member-0", "member-1")) {
+            Ledger ledger = new Ledger(cluster);
+            ledger.openAll(expected);
+            ledger.transact(expected, txIds, "first", 0);
+            cluster.terminate(cluster.member(1));
+            cluster.awaitSize(1);
+            cluster.awaitSafe();
+            ledger.transact(expected, txIds, "second", 1);
+            ledger.transact(expected, txIds, "third", 0);
+            cluster.crashAll();
+        }
+
+        try (TestCluster cluster = TestCluster.durable(clusterName, dataDir, "member-0", "member-1")) {
+            cluster.awaitRecovered();
+            Ledger ledger = new Ledger(cluster);
+            Map<String, Integer> journaled = new HashMap<>();
+            for (String id : expected.keySet()) {
+                ledger.accounts.journal(id, 1_000).forEach(entry -> journaled.merge(entry.txId(), 1, Integer::sum));
+            }
+            List<String> wrong = new ArrayList<>();
+            expected.forEach((id, balance) -> {
+                if (ledger.balance(id) != balance) {
+                    wrong.add(id + " has " + ledger.balance(id) + ", not " + balance);
+                }
+            });
+            txIds.stream().filter(txId -> journaled.getOrDefault(txId, 0) != 1)
+                    .forEach(txId -> wrong.add(txId + " is in the journal " + journaled.getOrDefault(txId, 0) + "x"));
+            assertEquals(List.of(), wrong);
+            cluster.crashAll();
+        }
+    }
+
     @Test
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void shouldServeWithOneDiskLostAndRefuseWhatNoDiskBringsBack() throws IOException {
