@@ -10,6 +10,7 @@
 # restart of the nodes to all three ready. Needs a built jar (mvn -B -q package -DskipTests) and curl.
 #   bash benchmarks/killall.sh                  # SIGNAL=KILL ACCOUNTS=1000 LOAD_SECONDS=150 KILL_AFTER=60 by default
 #   SIGNAL=TERM bash benchmarks/killall.sh
+# KEEP_DATA=1 keeps a copy of the data directories as the stop left them, in the run's directory (at-stop/).
 # KILL=one signals and restarts one node (n1) while the other two serve: the Java client's retries (the load tool
 # calls the nodes through it) must hide the loss within their budget, GIVE_UP (30 s, the client's default, for one;
 # 150 s for all), so this run also requires 0 unknown outcomes:
@@ -93,6 +94,7 @@ for i in "${victims[@]}"; do
     wait "${pids[$i]}" 2> /dev/null
 done
 echo "node(s) ${victims[*]} exited in $((SECONDS - stopped)) s"
+[ "${KEEP_DATA:-0}" = 1 ] && cp -a "$dir/partita-data" "$dir/at-stop"
 restarted=$(date +%s.%N)
 start_all "${victims[@]}"
 if await_ready 300 "${ports[@]}"; then
