@@ -119,7 +119,7 @@ final class LedgerDisk {
      * ({@link #stored}). Set before the member serves, cleared by the disk thread as it joins each partition.
      */
     private final AtomicIntegerArray unjoined = new AtomicIntegerArray(HazelcastConfigs.PARTITION_COUNT);
-    /** Partitions whose copy was written as a migration brought it ({@link #copyArrived}); the disk thread marks them. */
+    /** Partitions whose copy was written as a migration brought it ({@link #copyArrived}), for the disk thread. */
     private final Set<Integer> writtenOnArrival = ConcurrentHashMap.newKeySet();
     private final AtomicLong recoveredAccounts = new AtomicLong();
     private final AtomicLong recoveredEntries = new AtomicLong();
@@ -315,15 +315,9 @@ final class LedgerDisk {
             held.clear();
             disk.use(store -> held.or(store.heldPartitions()));
         }
-        boolean arrived = false;
         for (Iterator<Integer> written = writtenOnArrival.iterator(); written.hasNext(); ) {
             held.set(written.next());
             written.remove();
-            arrived = true;
-        }
-        if (arrived) {
-            disk.use(store -> store.markHoldsData(hazelcast.getConfig().getClusterName(),
-                    ClusterClock.now(hazelcast)));
         }
         BitSet replicas = replicas();
         BitSet copy = (BitSet) replicas.clone();
@@ -397,6 +391,9 @@ final class LedgerDisk {
             return;
         }
         try {
+            // The disk says whose data it holds before it holds any, or a member stopped a moment later would start
+            // again as empty (synced, once per disk).
+            disk.use(store -> store.markHoldsData(hazelcast.getConfig().getClusterName(), ClusterClock.now(hazelcast)));
             writeCopy(LocalStores.of(hazelcast), partition);
             writtenOnArrival.add(partition);
         } catch (RuntimeException e) {
