@@ -44,8 +44,10 @@ accounts() {
     metric_sum 'partita_map_entries{map="accounts",replica="primary"}' "${ports[@]}"
 }
 
+# Entries recorded: the journal writer copies each to the journal map or skips it (its queue full).
 written() {
-    metric_sum partita_journal_written_total "${ports[@]}"
+    echo $(($(metric_sum partita_journal_written_total "${ports[@]}") \
+        + $(metric_sum partita_journal_skipped_total "${ports[@]}")))
 }
 
 url="http://127.0.0.1:$BASE_PORT"

@@ -30,6 +30,8 @@ public final class AccountFeature implements Feature {
     public static final String JOURNAL = "journal";
     public static final String ACCOUNT_TYPE = "partita.Account";
     public static final String JOURNAL_RECORD_TYPE = "partita.JournalRecord";
+    /** The shortest window the journal map keeps with the journal on disk, whatever the setting says. */
+    static final Duration MIN_MEMORY_RETENTION = Duration.ofSeconds(1);
 
     public static IMap<String, Account> accounts(HazelcastInstance hazelcast) {
         return hazelcast.getMap(ACCOUNTS);
@@ -71,14 +73,15 @@ public final class AccountFeature implements Feature {
         // A member cut off by a network split notices after the heartbeat timeout; tails hold twice that, so that what
         // it recorded meanwhile is still in its accounts when the two sides merge.
         Duration hold = properties.heartbeatTimeout().multipliedBy(2);
-        // With the journal on disk the map keeps its last seconds (at least what tails hold, which a merge puts back
-        // from it); the disk answers for the rest of the retention.
+        // With the journal on disk the map keeps its last seconds, for SQL: the disks answer for the rest of the
+        // retention, the tails' trimming asks them, and a merge puts back from them what tails shed (TailRestore). So
+        // the heap the map takes grows with the rate times this window only, never with the retention.
         boolean onDisk = properties.durability() != null && properties.durability().onDisk();
-        long window = Math.max(hold.toMillis(), Math.min(journal.memoryRetention().toMillis(),
+        long window = Math.max(MIN_MEMORY_RETENTION.toMillis(), Math.min(journal.memoryRetention().toMillis(),
                 journal.retention().toMillis()));
         Duration inMemory = onDisk ? Duration.ofMillis(window) : journal.retention();
         new JournalSettings(journal.retention(), inMemory, journal.flushBatch(), journal.flushDelay(),
-                journal.sweepInterval(), hold).putInto(config);
+                journal.sweepInterval(), hold, onDisk).putInto(config);
         config.getSerializationConfig().getCompactSerializationConfig()
                 .addSerializer(ACCOUNT_CODEC)
                 .addSerializer(JOURNAL_RECORD_CODEC);

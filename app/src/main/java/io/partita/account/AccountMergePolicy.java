@@ -18,6 +18,7 @@ public final class AccountMergePolicy extends MemberMergePolicy<Account> {
     @Override
     public Object merge(MergingEntry<Object, Account> merging, MergingEntry<Object, Account> existing) {
         if (existing == null || existing.getRawValue() == null) {
+            MemberLedger.of(hazelcast).takenInWhole();
             return merging.getRawValue();
         }
         String accountId = (String) merging.getKey();

@@ -9,7 +9,8 @@ import jakarta.inject.Singleton;
  * to the journal, and the writer's copies go through the same partition threads as the transactions. Under a load the
  * partition threads cannot also journal, the queue (and with it every busy account's tail, which each transaction
  * then reads) would grow until the node slows down for good; past {@link #MAX_WAITING} entries the node refuses new
- * work with 503 until the writer has caught up.
+ * work with 503 until the writer has caught up. Not while every tail entry is on the member's disk (flush and fsync
+ * mode, outside a merge's aftermath): tails then let go of entries without the journal map.
  */
 @Singleton
 final class JournalBacklog implements Backlog {
@@ -25,7 +26,13 @@ final class JournalBacklog implements Backlog {
 
     @Override
     public String refusal() {
-        int waiting = MemberLedger.of(hazelcast).journalPending();
+        MemberLedger ledger = MemberLedger.of(hazelcast);
+        if (ledger.tailsOnDisk()) {
+            // Tails let go of entries without the map, whose copy is then SQL's window only: it skips what it cannot
+            // keep up with (JournalWriter#MAX_PENDING_ON_DISK) rather than hold up the ledger.
+            return null;
+        }
+        int waiting = ledger.journalPending();
         return waiting <= MAX_WAITING ? null : "This node's journal writer is behind (" + waiting
                 + " entries waiting): nothing was done. Retry shortly, or on another node.";
     }

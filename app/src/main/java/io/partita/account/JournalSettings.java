@@ -21,9 +21,11 @@ import java.time.Duration;
  * @param hold          how long a tail keeps an entry even once journaled: longer than a member takes to notice that
  *                      it is cut off (the heartbeat timeout). While members are missing ({@code node.Membership}),
  *                      tails keep everything recorded since {@code hold} before the cluster was last whole.
+ * @param onDisk        whether members keep the journal on disk ({@code flush} or {@code fsync}): the journal map is
+ *                      then a window on the last seconds, which neither the tails' trimming nor a merge depends on
  */
 public record JournalSettings(Duration retention, Duration inMemory, int flushBatch, Duration flushDelay,
-                              Duration sweepInterval, Duration hold) {
+                              Duration sweepInterval, Duration hold, boolean onDisk) {
 
     /**
      * The most entries a tail keeps on purpose (within {@code hold}), so that a busy account's value stays small. Past
@@ -34,7 +36,7 @@ public record JournalSettings(Duration retention, Duration inMemory, int flushBa
 
     private static final String USER_CONTEXT_KEY = "partita.journal-settings";
     public static final JournalSettings DEFAULTS = new JournalSettings(Duration.ofHours(24), Duration.ofHours(24), 64,
-            Duration.ofMillis(200), Duration.ofSeconds(5), Duration.ofSeconds(30));
+            Duration.ofMillis(200), Duration.ofSeconds(5), Duration.ofSeconds(30), false);
 
     /** Tail entries at least this old are written by the sweep: well past any flush that is merely queued. */
     Duration sweepGrace() {

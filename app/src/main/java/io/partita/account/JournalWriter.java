@@ -17,6 +17,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -35,14 +36,25 @@ import java.util.concurrent.locks.LockSupport;
  * leaves them in the tails, which its partitions' new owners hold. A failed write is queued again after a pause. The
  * oldest member sweeps every {@code sweepInterval}: tail entries older than the grace that the journal holds leave
  * their tails, and those it does not (a dead member's queue, a migration, a queue that overflowed) are written;
- * writing an entry twice stores the same value. It also deletes journal entries older than the retention, once a
- * minute.
+ * writing an entry twice stores the same value. It also deletes the map's entries older than its window (the whole
+ * retention in memory mode), every quarter of the window and at least once a minute, also under sustained load.
+ *
+ * <p>With the journal on disk, once every entry of the member's tails is on its disk ({@link LedgerDisk#tailsOnDisk}),
+ * tails let go of entries without the journal map, which keeps only its window for SQL: then an offer past
+ * {@link #MAX_PENDING_ON_DISK} queued entries is skipped for good (counted), and the node does not refuse work for the
+ * writer's sake ({@link JournalBacklog}).
  */
 final class JournalWriter {
 
     private static final Logger LOG = LoggerFactory.getLogger(JournalWriter.class);
     /** Entries queued at most; past it an offer is dropped and the sweep writes it from its tail later. */
     static final int MAX_PENDING = 500_000;
+    /**
+     * Entries queued at most while every tail entry is on the member's disk ({@link LedgerDisk#tailsOnDisk}): the map
+     * is then only the SQL view's window on the last seconds, and an offer past this is skipped for good (counted)
+     * rather than the node refusing work for its sake ({@link JournalBacklog}).
+     */
+    static final int MAX_PENDING_ON_DISK = MAX_PENDING / 5;
     /** The most entries one round writes, so that one operation stays short on its partition thread. */
     private static final int MAX_ROUND = 20_000;
     private static final long RETENTION_CHECK_MILLIS = 60_000;
@@ -54,6 +66,7 @@ final class JournalWriter {
     private final Lane[] lanes;
     private final AtomicInteger pending = new AtomicInteger();
     private final AtomicLong dropped = new AtomicLong();
+    private final BooleanSupplier tailsOnDisk;
     private final AtomicLong written = new AtomicLong();
     /** Moves on when queued entries are discarded; a failed write queues its entries again only within one epoch. */
     private final AtomicLong epoch = new AtomicLong();
@@ -71,8 +84,10 @@ final class JournalWriter {
     /** When {@link #holdCutoff} last asked whether the cluster is whole, by {@link System#nanoTime()}. */
     private volatile long lastAsked = System.nanoTime();
 
-    JournalWriter(HazelcastInstance hazelcast, JournalSettings settings, int partitionCount) {
+    JournalWriter(HazelcastInstance hazelcast, JournalSettings settings, int partitionCount,
+                  BooleanSupplier tailsOnDisk) {
         this.hazelcast = hazelcast;
+        this.tailsOnDisk = tailsOnDisk;
         this.settings = settings;
         this.membership = Membership.of(hazelcast);
         this.clock = ClusterClock.of(hazelcast);
@@ -105,7 +120,7 @@ final class JournalWriter {
     /** Queues entries recorded on one account of {@code partition}; called on that partition's thread. */
     void offer(int partition, List<JournalEntry> entries) {
         int count = entries.size();
-        if (pending.get() + count > MAX_PENDING) {
+        if (pending.get() + count > (tailsOnDisk.getAsBoolean() ? MAX_PENDING_ON_DISK : MAX_PENDING)) {
             dropped.addAndGet(count);
             return;
         }
@@ -129,6 +144,11 @@ final class JournalWriter {
     /** Entries written to the journal by this member since it started. */
     long written() {
         return written.get();
+    }
+
+    /** Entries this member offered to the journal and did not queue: its queue was full. */
+    long dropped() {
+        return dropped.get();
     }
 
     /** Entries waiting for a write on this member now. */
@@ -236,10 +256,11 @@ final class JournalWriter {
         if (now >= nextRetentionCheck) {
             nextRetentionCheck = now + retentionCheckMillis();
             if (mine) {
-                // While members are missing the map keeps everything since the hold cutoff (which then stands still):
-                // a merge puts back from it what tails shed past their cap (TailRestore), as it did when the map kept
-                // the whole retention.
-                journal().removeAll(new ExpiredBefore(Math.min(now - settings.inMemory().toMillis(), holdCutoff())));
+                // In memory mode, while members are missing the map keeps everything since the hold cutoff (which
+                // then stands still): a merge puts back from it what tails shed past their cap (TailRestore). With the
+                // journal on disk the merge reads the disk, and the map keeps its window only.
+                long expired = now - settings.inMemory().toMillis();
+                journal().removeAll(new ExpiredBefore(settings.onDisk() ? expired : Math.min(expired, holdCutoff())));
             }
         }
     }

@@ -13,6 +13,7 @@ import io.partita.node.LocalStores;
 import io.partita.node.MemberDisk;
 import io.partita.node.Members;
 import io.partita.node.PartitionSentinels;
+import io.partita.store.HistoryPage;
 import io.partita.store.StoredEntry;
 import io.partita.store.StoredRecord;
 import org.slf4j.Logger;
@@ -137,6 +138,11 @@ final class LedgerDisk {
      */
     private volatile long pushBefore = -1;
     private volatile boolean running = true;
+    /**
+     * The latest {@link MemberDisk#rewriteAll} request a round has served by writing every copy again: until it
+     * catches up with the requests, the tails may hold entries this member's disk lacks ({@link #tailsOnDisk}).
+     */
+    private volatile long rewritten;
 
     LedgerDisk(HazelcastInstance hazelcast, JournalSettings settings) {
         this.hazelcast = hazelcast;
@@ -174,8 +180,64 @@ final class LedgerDisk {
      * merged cluster's disks.
      */
     void merging(long holdCutoff) {
+        disk.rewriteAll();
         mergeCutoff = holdCutoff;
         merging = true;
+    }
+
+    /**
+     * Whether every entry in the tails this member holds is on its disk, so that a tail may let go of an entry without
+     * the journal map holding it. True, in flush and fsync mode, from the first round that wrote every copy after
+     * start (and recovery) until anything puts entries into tails other than through {@link #stored}: a split-brain
+     * merge, on either side ({@link #merging}, {@link #mergedIn}), which then asks every member to write every copy
+     * again ({@link DiskShares#rewriteEverywhere}). A copy that arrives brings its partition's share of the disk with
+     * it ({@link DiskShares}). Until a round has served the latest request, tails keep what the journal map does not
+     * hold. Any thread.
+     */
+    boolean tailsOnDisk() {
+        return disk.onDisk() && !merging && rewritten >= disk.rewritesAsked();
+    }
+
+    /**
+     * A split-brain merge just put an account into this member's store outside the ledger's own operations (the side
+     * that takes a merge knows of it only here): its entries may not be on this member's disk, or its backups', until
+     * every copy is written again, which this asks for. On the partition thread.
+     */
+    void mergedIn() {
+        if (!disk.onDisk()) {
+            return;
+        }
+        disk.rewriteAll();
+    }
+
+    /**
+     * The entries this member's disk holds for {@code accountId} just below seq {@code beforeSeq}, newest first, as
+     * far as they run without a gap and were recorded at or after {@code since}; empty in memory mode.
+     */
+    List<JournalEntry> recordedSince(int partition, String accountId, long beforeSeq, long since) {
+        List<JournalEntry> found = new ArrayList<>();
+        if (!disk.onDisk()) {
+            return found;
+        }
+        long next = beforeSeq;
+        while (next > 1) {
+            long before = next;
+            HistoryPage page = disk.read(store -> store.history(partition, accountId, before, PUSH_CHUNK), null);
+            if (page == null) {
+                return found;
+            }
+            for (StoredEntry entry : page.entries()) {
+                if (entry.seq() != next - 1 || entry.at() < since) {
+                    return found;
+                }
+                found.add(JournalEntry.of(entry));
+                next = entry.seq();
+            }
+            if (page.last()) {
+                return found;
+            }
+        }
+        return found;
     }
 
     /**
@@ -309,7 +371,8 @@ final class LedgerDisk {
      * copy is read and written on its partition thread, so no write of it comes in between.
      */
     private void copyCopies() throws InterruptedException {
-        boolean all = disk.takeRewrite();
+        long serving = disk.takeRewrite();
+        boolean all = serving >= 0;
         if (all) {
             // Everything again: what the disk says it holds is what may need dropping.
             held.clear();
@@ -327,10 +390,16 @@ final class LedgerDisk {
         BitSet drop = (BitSet) held.clone();
         drop.andNot(replicas);
         if (copy.isEmpty() && drop.isEmpty()) {
+            if (all) {
+                rewritten = serving;
+            }
             return;
         }
         LocalStores stores = LocalStores.of(hazelcast);
         stores.onPartitions(copy, partition -> writeCopy(stores, partition), PARTITION_TASKS);
+        if (all) {
+            rewritten = serving;
+        }
         // Decided a moment ago: on the partition's thread, a partition that is coming back (a migration brings it, or
         // brought it since) keeps what the disk has, so that a share just written is not deleted. It is no longer held
         // whole all the same: once it is back, the next round writes its copy.
@@ -463,8 +532,8 @@ final class LedgerDisk {
     }
 
     /**
-     * Puts back one partition of this disk. The history older than the journal map keeps (counted back from each
-     * account's newest entry) goes first, straight to the disks of the partition's owner and backups ({@link
+     * Puts back one partition of this disk. The history older than the hold or the journal map's window (counted back
+     * from each account's newest entry) goes first, straight to the disks of the partition's owner and backups ({@link
      * DiskShares#push}, which adds only what they lack). Then each account comes back with its recent entries in its
      * tail (the journal writer moves them to the journal, as it does new ones): so a txId the disk knows is known the
      * moment the account is back. An account the cluster holds already is joined with the disk's copy by txId ({@link
@@ -499,7 +568,8 @@ final class LedgerDisk {
         }));
         Map<String, Map<Long, JournalEntry>> recent = new HashMap<>();
         List<StoredEntry> older = new ArrayList<>();
-        long window = settings.inMemory().toMillis();
+        // The last moments in which copies can differ, and more: what the tails hold on purpose.
+        long window = Math.max(settings.inMemory().toMillis(), settings.hold().toMillis());
         stored.forEach((accountId, entries) -> {
             long newest = entries.stream().mapToLong(StoredEntry::at).max().orElse(0);
             for (StoredEntry entry : entries) {

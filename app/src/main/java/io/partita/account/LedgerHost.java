@@ -17,6 +17,15 @@ public interface LedgerHost {
     JournalEntry journaled(int partition, String accountId, String txId);
 
     /**
+     * Whether the entry recorded on {@code accountId} under {@code txId}, which its tail holds, is kept beyond the tail,
+     * so that the tail may let go of it: the member's disk holds every entry of its tails ({@link
+     * LedgerDisk#tailsOnDisk}), or else the journal map holds this one.
+     */
+    default boolean kept(int partition, String accountId, String txId) {
+        return journaled(partition, accountId, txId) != null;
+    }
+
+    /**
      * The entry recorded on {@code accountId} under {@code txId} within the retention, or null: the exactly-once check
      * beyond the account's tail. The journal map's, or, for one older than the map keeps, the member's disk's (which
      * keeps the whole retention), if the account counts it: its seq is at most {@code version}, the account's. A disk

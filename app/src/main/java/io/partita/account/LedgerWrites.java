@@ -37,9 +37,9 @@ public final class LedgerWrites {
         return partition;
     }
 
-    /** The entry the partition's journal map holds under {@code txId}, or null. */
-    public JournalEntry journaled(int partition, String accountId, String txId) {
-        return host.journaled(partition, accountId, txId);
+    /** Whether a tail may let go of the entry recorded under {@code txId} ({@link LedgerHost#kept}). */
+    public boolean kept(int partition, String accountId, String txId) {
+        return host.kept(partition, accountId, txId);
     }
 
     /**
@@ -122,7 +122,7 @@ public final class LedgerWrites {
         int size = Tail.size(tail);
         int journaled = 0;
         for (String txId : Tail.leaving(tail, host.holdCutoff(), JournalSettings.MAX_HELD - appended)) {
-            if (host.journaled(partition, accountId, txId) == null) {
+            if (!host.kept(partition, accountId, txId)) {
                 break;
             }
             journaled++;

@@ -29,9 +29,9 @@ public final class MemberLedger implements LedgerHost {
     private MemberLedger(HazelcastInstance hazelcast) {
         this.stores = LocalStores.of(hazelcast);
         this.sentinels = PartitionSentinels.of(hazelcast);
-        this.writer = new JournalWriter(hazelcast, JournalSettings.of(hazelcast),
-                hazelcast.getPartitionService().getPartitions().size());
         this.disk = new LedgerDisk(hazelcast, JournalSettings.of(hazelcast));
+        this.writer = new JournalWriter(hazelcast, JournalSettings.of(hazelcast),
+                hazelcast.getPartitionService().getPartitions().size(), disk::tailsOnDisk);
     }
 
     public static MemberLedger of(HazelcastInstance hazelcast) {
@@ -58,7 +58,7 @@ public final class MemberLedger implements LedgerHost {
                     ledger.writer.pause(true);
                     ledger.writer.discardPending();
                     long holdCutoff = ledger.writer.holdCutoff();
-                    TailRestore.beforeMerge(hazelcast, holdCutoff);
+                    TailRestore.beforeMerge(hazelcast, ledger, holdCutoff);
                     ledger.disk.merging(holdCutoff);
                 }
                 case MERGED, MERGE_FAILED -> {
@@ -81,6 +81,11 @@ public final class MemberLedger implements LedgerHost {
         JournalKey key = new JournalKey(accountId, txId);
         Object record = stores.value(AccountFeature.JOURNAL, partition, key);
         return record == null ? null : ((JournalRecord) record).entry(key);
+    }
+
+    @Override
+    public boolean kept(int partition, String accountId, String txId) {
+        return disk.tailsOnDisk() || journaled(partition, accountId, txId) != null;
     }
 
     @Override
@@ -114,6 +119,27 @@ public final class MemberLedger implements LedgerHost {
         return disk.find(partition, accountId, txId, Long.MAX_VALUE);
     }
 
+    /**
+     * A split-brain merge put the other side's copy of an account into this member's store as it was (this side had
+     * none). On the partition thread.
+     */
+    void takenInWhole() {
+        disk.mergedIn();
+    }
+
+    /** Whether this member keeps the ledger on its disk (flush or fsync). */
+    boolean onDisk() {
+        return disk.onDisk();
+    }
+
+    /**
+     * The entries of {@code accountId} this member's disk holds just below seq {@code beforeSeq}, as far as they run
+     * without a gap and were recorded at or after {@code since}.
+     */
+    List<JournalEntry> onOwnDiskSince(int partition, String accountId, long beforeSeq, long since) {
+        return disk.recordedSince(partition, accountId, beforeSeq, since);
+    }
+
     /** Whether this member's disk holds exactly the partitions it holds a copy of now ({@link LedgerDisk#settled}). */
     public boolean diskSettled() {
         return disk.settled();
@@ -133,6 +159,7 @@ public final class MemberLedger implements LedgerHost {
      * to the journal writer, and the merge is counted (and logged when it left a conflict). On the partition thread.
      */
     void merged(int partition, String accountId, AccountUnion.Result joined) {
+        disk.mergedIn();
         if (!joined.appended().isEmpty()) {
             writer.offer(partition, joined.appended());
         }
@@ -151,6 +178,20 @@ public final class MemberLedger implements LedgerHost {
 
     public int journalPending() {
         return writer.pending();
+    }
+
+    /**
+     * Entries this member did not copy to its journal map because the writer's queue was full: with the journal on
+     * disk, what SQL's {@code journal} view skipped under a load the writer could not keep up with (the disks and the
+     * history route have them); in memory mode, what the sweep writes later from the tails.
+     */
+    public long journalSkipped() {
+        return writer.dropped();
+    }
+
+    /** Whether every entry of this member's tails is on its disk ({@link LedgerDisk#tailsOnDisk}). */
+    boolean tailsOnDisk() {
+        return disk.tailsOnDisk();
     }
 
     /**

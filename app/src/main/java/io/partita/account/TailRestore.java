@@ -25,8 +25,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code MERGING} lifecycle event, fired before Hazelcast collects the stores to merge), which waits while each of the
  * member's own partitions is restored on its partition thread. {@link #restored} is a plain function.
  *
- * <p>A restore scans the partition's journal for entries recorded since the cutoff, and each account they belong to is
- * replaced in this member's store only (no backup: the member's data is merged and then dropped).
+ * <p>A restore scans the partition's journal map for entries recorded since the cutoff and, with the journal on disk
+ * (where the map keeps only its last seconds), reads from the member's disk the entries just below the tail of each
+ * account whose tail may have let go of some since then ({@link #shed}). Each account restored is replaced in this
+ * member's store only (no backup: the member's data is merged and then dropped).
  */
 final class TailRestore {
 
@@ -61,10 +63,21 @@ final class TailRestore {
     }
 
     /**
-     * Restores the tails of every account this member owns from the entries its journal holds that were recorded at
-     * or after {@code since} (epoch milliseconds). Logs what it did; a failure is logged and the merge goes on.
+     * Whether {@code account}'s tail may have let go of entries recorded at or after {@code since}: its oldest entry was
+     * recorded since then and is not the account's first.
      */
-    static void beforeMerge(HazelcastInstance hazelcast, long since) {
+    static boolean shed(Account account, long since) {
+        byte[] tail = account.tail();
+        return tail.length > 0 && Tail.oldestAt(tail) >= since && account.version() > Tail.size(tail);
+    }
+
+    /**
+     * Restores the tails of every account this member owns from the entries recorded at or after {@code since} (epoch
+     * milliseconds) that its journal map holds and, with the journal on disk, that its disk holds (where tails let go
+     * of entries the map no longer keeps, {@link LedgerDisk#tailsOnDisk}). Logs what it did; a failure is logged and
+     * the merge goes on.
+     */
+    static void beforeMerge(HazelcastInstance hazelcast, MemberLedger ledger, long since) {
         LocalStores stores = LocalStores.of(hazelcast);
         AtomicLong accounts = new AtomicLong();
         AtomicLong entries = new AtomicLong();
@@ -78,6 +91,15 @@ final class TailRestore {
                                 .add(record.entry(journalKey));
                     }
                 });
+                if (ledger.onDisk()) {
+                    stores.forEach(AccountFeature.ACCOUNTS, partition, (key, value) -> {
+                        if (value instanceof Account account && shed(account, since)) {
+                            String accountId = (String) key;
+                            recent.computeIfAbsent(accountId, id -> new ArrayList<>()).addAll(ledger.onOwnDiskSince(
+                                    partition, accountId, account.version() - Tail.size(account.tail()) + 1, since));
+                        }
+                    });
+                }
                 recent.forEach((accountId, journaled) -> {
                     if (stores.value(AccountFeature.ACCOUNTS, partition, accountId) instanceof Account account) {
                         Account restored = restored(accountId, account, journaled);

@@ -59,7 +59,7 @@ public final class TrimTails extends LedgerProcessor<Object, TrimTails> {
             JournalEntry held = tail.get(i);
             boolean holding = held.at() >= holdCutoff && tail.size() - i <= JournalSettings.MAX_HELD;
             if (held.seq() > bound || holding
-                    || ledger.journaled(partition, held.accountId(), held.txId()) == null) {
+                    || !ledger.kept(partition, held.accountId(), held.txId())) {
                 break;
             }
             journaled = held.seq();
@@ -73,7 +73,7 @@ public final class TrimTails extends LedgerProcessor<Object, TrimTails> {
         }
         // Stale and not journaled (a dead member's queue): what the sweep writes. Held entries the journal has are not.
         for (JournalEntry left : account.tailEntries(entry.getKey())) {
-            if (left.at() < staleBefore && ledger.journaled(partition, left.accountId(), left.txId()) == null) {
+            if (left.at() < staleBefore && !ledger.kept(partition, left.accountId(), left.txId())) {
                 return account;
             }
         }

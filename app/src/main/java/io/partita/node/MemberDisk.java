@@ -18,7 +18,7 @@ import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Locale;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Consumer;
@@ -60,8 +60,10 @@ public final class MemberDisk {
     private volatile boolean foundData;
     private boolean closed;
     private volatile boolean recovering;
-    /** Set when every copy this member holds must go to its disk again ({@link #rewriteAll}). */
-    private final AtomicBoolean rewrite = new AtomicBoolean(true);
+    /** Counts the requests for every copy this member holds to go to its disk again ({@link #rewriteAll}). */
+    private final AtomicLong rewritesAsked = new AtomicLong(1);
+    /** The last request a round took up; only the ledger's disk thread reads and changes it. */
+    private long rewritesTaken;
     /** Writes a copy a migration brought ({@link #copyArrived}); set by the ledger, null until it starts. */
     private volatile IntConsumer arrivals;
 
@@ -198,7 +200,7 @@ public final class MemberDisk {
      * set (a restarted member's disk may hold partitions it no longer holds). Any thread.
      */
     public void rewriteAll() {
-        rewrite.set(true);
+        rewritesAsked.incrementAndGet();
     }
 
     /** Sets what writes a copy that a migration brought to this member ({@link #copyArrived}). */
@@ -217,9 +219,22 @@ public final class MemberDisk {
         }
     }
 
-    /** Whether a {@link #rewriteAll} is due; clears it. The ledger's disk thread. */
-    public boolean takeRewrite() {
-        return rewrite.getAndSet(false);
+    /**
+     * The latest {@link #rewriteAll} request, which the round about to start serves, or -1 when every request was
+     * taken up already. The ledger's disk thread.
+     */
+    public long takeRewrite() {
+        long asked = rewritesAsked.get();
+        if (asked == rewritesTaken) {
+            return -1;
+        }
+        rewritesTaken = asked;
+        return asked;
+    }
+
+    /** The latest {@link #rewriteAll} request: until a round that took it up has ended, it is not served. Any thread. */
+    public long rewritesAsked() {
+        return rewritesAsked.get();
     }
 
     /**

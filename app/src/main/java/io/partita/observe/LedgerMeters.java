@@ -25,6 +25,9 @@ public class LedgerMeters {
                 "Journal entries this node's journal writer wrote");
         Meters.gauge(registry, "partita.journal.pending", ledger, MemberLedger::journalPending,
                 "Entries waiting for this node's journal writer");
+        Meters.counter(registry, "partita.journal.skipped", ledger, MemberLedger::journalSkipped,
+                "Journal entries this node's writer did not copy to the journal map, its queue full (on disk all the "
+                        + "same with the journal on disk)");
         Meters.counter(registry, "partita.merge.accounts.joined", merges, MergeReport::accountsJoined,
                 "Accounts both sides of a network split held, joined here by the merge");
         Meters.counter(registry, "partita.merge.transactions.added", merges, MergeReport::transactionsAdded,

@@ -2,6 +2,7 @@ package io.partita.account;
 
 import com.hazelcast.core.HazelcastInstance;
 import io.partita.node.MemberDisk;
+import io.partita.node.PartitaProperties;
 import io.partita.node.PartitionSentinels;
 import io.partita.refusal.Refusal;
 import io.partita.support.TestCluster;
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -25,8 +27,10 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -95,6 +99,44 @@ class DurableLedgerTest {
 
         // A member of another cluster never takes this one's data for its own.
         assertThrows(IllegalStateException.class, () -> TestCluster.durable("another", dataDir, "member-0"));
+    }
+
+    /**
+     * With the journal on disk a tail lets go of its entries past the hold whether or not the journal writer has copied
+     * them to the journal map: each is on the member's disk already. Here the writer waits 20 s before it writes, so the
+     * map holds none of them; the busy account's tail still stays at its cap, its whole history reads back, and a retry
+     * of its oldest transaction, long gone from the tail, is answered from the disk.
+     */
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void shouldLetTailsGoOfWhatTheDiskHoldsWithoutWaitingForTheJournalMap() {
+        PartitaProperties.Journal slowWriter = new PartitaProperties.Journal(Duration.ofHours(24), 100_000,
+                Duration.ofSeconds(20), Duration.ofHours(1), Duration.ofMinutes(1));
+        try (TestCluster cluster = TestCluster.durable(clusterName, dataDir, slowWriter, "member-0", "member-1")) {
+            await().atMost(Duration.ofSeconds(30)).until(() -> cluster.members().stream()
+                    .allMatch(member -> MemberLedger.of(member).tailsOnDisk()));
+            Ledger ledger = new Ledger(cluster);
+            ledger.accounts.open("hot", OPENING, 0).toCompletableFuture().join();
+            int count = JournalSettings.MAX_HELD * 2;
+            List<TxOutcome> answers = new ArrayList<>();
+            for (int i = 1; i <= count; i++) {
+                answers.add(ledger.transactions.apply("hot", TxRequest.of("hot-" + i, TxType.CREDIT, i,
+                        ledger.accounts.now()), null).toCompletableFuture().join());
+            }
+            HazelcastInstance member = cluster.member(0);
+            assertFalse(member.getMap(AccountFeature.JOURNAL).containsKey(new JournalKey("hot", "hot-1")),
+                    "the writer has not journaled it");
+            assertEquals(JournalSettings.MAX_HELD, Tail.size(AccountFeature.accounts(member).get("hot").tail()));
+
+            TxOutcome again = ledger.transactions.apply("hot", TxRequest.of("hot-1", TxType.CREDIT, 1,
+                    ledger.accounts.now()), null).toCompletableFuture().join();
+            assertEquals(TxOutcome.Kind.REPLAYED, again.kind());
+            assertEquals(answers.get(0).entry().balanceAfter(), again.entry().balanceAfter());
+            assertEquals(OPENING + (long) count * (count + 1) / 2, ledger.balance("hot"));
+            List<String> history = ledger.accounts.journal("hot", 1_000).stream().map(JournalEntry::txId)
+                    .filter(txId -> txId.startsWith("hot-")).sorted().toList();
+            assertEquals(IntStream.rangeClosed(1, count).mapToObj(i -> "hot-" + i).sorted().toList(), history);
+        }
     }
 
     /**

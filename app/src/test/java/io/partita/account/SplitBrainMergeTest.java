@@ -4,6 +4,7 @@ import com.hazelcast.config.Config;
 import com.hazelcast.core.HazelcastInstance;
 import io.partita.node.HazelcastConfigs;
 import io.partita.node.Members;
+import io.partita.node.PartitaProperties;
 import io.partita.support.AllFeatures;
 import io.partita.support.Ports;
 import io.partita.support.TestProperties;
@@ -38,7 +39,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * their data on disk, and each disk must hold every one of them after the merge.
  *
  * <p>Each side records more on one account than a tail holds ({@link JournalSettings#MAX_HELD}), and waits until its
- * tail has let the oldest go (the journal holds them): the merge must still count every one.
+ * tail has let the oldest go and its journal map, which keeps 1 s here, no longer holds them either (the disk does):
+ * the merge must still count every one.
  */
 class SplitBrainMergeTest {
 
@@ -47,6 +49,8 @@ class SplitBrainMergeTest {
 
     private static final int POSTED_A = JournalSettings.MAX_HELD + 20;
     private static final int POSTED_B = JournalSettings.MAX_HELD + 10;
+    private static final PartitaProperties.Journal SHORT_MAP = new PartitaProperties.Journal(Duration.ofHours(24), 64,
+            Duration.ofMillis(50), Duration.ofSeconds(2), Duration.ofSeconds(1));
 
     @Test
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
@@ -54,12 +58,13 @@ class SplitBrainMergeTest {
         String clusterName = "split-" + UUID.randomUUID();
         int portA = Ports.free();
         int portB = Ports.free();
-        // Meant to have 2 members: each side alone holds its tails' newest entries for the merge.
+        // Meant to have 2 members: each side alone holds its tails' newest entries for the merge. The journal map
+        // keeps 1 s only: what the tails let go of, the merge must find on the members' disks.
         Config configA = HazelcastConfigs.memberConfig(TestProperties.durable(TestProperties.withClusterSize(
-                TestProperties.tcp(clusterName, portA, List.of("127.0.0.1:" + portA), 0), 2), dataDir, "a"),
+                TestProperties.tcp(clusterName, portA, List.of("127.0.0.1:" + portA), 0, SHORT_MAP), 2), dataDir, "a"),
                 "http://127.0.0.1:0", AllFeatures.LIST);
         Config configB = HazelcastConfigs.memberConfig(TestProperties.durable(TestProperties.withClusterSize(
-                TestProperties.tcp(clusterName, portB, List.of("127.0.0.1:" + portB), 0), 2), dataDir, "b"),
+                TestProperties.tcp(clusterName, portB, List.of("127.0.0.1:" + portB), 0, SHORT_MAP), 2), dataDir, "b"),
                 "http://127.0.0.1:0", AllFeatures.LIST);
         List<HazelcastInstance> started = new ArrayList<>();
         try {
@@ -101,6 +106,10 @@ class SplitBrainMergeTest {
                 assertEquals(JournalSettings.MAX_HELD, Tail.size(AccountFeature.accounts(side).get("both").tail()),
                         "the tail let its oldest entries go: only the journal holds them");
             }
+            // Nor does the journal map hold them any longer: only the disks do.
+            await().atMost(Duration.ofSeconds(30)).until(() ->
+                    !a.getMap(AccountFeature.JOURNAL).containsKey(new JournalKey("both", "a-1"))
+                            && !b.getMap(AccountFeature.JOURNAL).containsKey(new JournalKey("both", "b-1")));
 
             // The network heals: A can now reach B, and the merge follows within the split-brain handler's rounds.
             configA.getNetworkConfig().getJoin().getTcpIpConfig().addMember("127.0.0.1:" + portB);

@@ -45,7 +45,13 @@ public final class TestCluster implements AutoCloseable {
      * its name, in a cluster of the same name, finds its data).
      */
     public static TestCluster durable(String clusterName, Path dataDir, String... memberNames) {
-        TestCluster cluster = new TestCluster(new JoinList(clusterName), 0, TestProperties.journal(), dataDir);
+        return durable(clusterName, dataDir, TestProperties.journal(), memberNames);
+    }
+
+    /** {@link #durable(String, Path, String...)} with journal writers that run with {@code journal}. */
+    public static TestCluster durable(String clusterName, Path dataDir, PartitaProperties.Journal journal,
+                                      String... memberNames) {
+        TestCluster cluster = new TestCluster(new JoinList(clusterName), 0, journal, dataDir);
         List<Integer> ports = cluster.join.reserve(memberNames.length);
         for (int i = 0; i < memberNames.length; i++) {
             cluster.names.put(ports.get(i), memberNames[i]);
