@@ -122,6 +122,8 @@ final class LedgerDisk {
     private final AtomicIntegerArray unjoined = new AtomicIntegerArray(HazelcastConfigs.PARTITION_COUNT);
     /** Partitions whose copy was written as a migration brought it ({@link #copyArrived}), for the disk thread. */
     private final Set<Integer> writtenOnArrival = ConcurrentHashMap.newKeySet();
+    /** Whether this member has recorded on its disk that it holds this cluster's data ({@link #markHoldsData}). */
+    private volatile boolean marked;
     private final AtomicLong recoveredAccounts = new AtomicLong();
     private final AtomicLong recoveredEntries = new AtomicLong();
     /** Where a recovery's time went, for its log line; only the disk thread touches them. */
@@ -411,7 +413,14 @@ final class LedgerDisk {
         held.or(copy);
         held.andNot(drop);
         if (!copy.isEmpty()) {
-            disk.use(store -> store.markHoldsData(hazelcast.getConfig().getClusterName(),
+            markHoldsData();
+        }
+    }
+
+    /** Records on the disk that it holds this cluster's data: synced the first time, then nothing (not even a read). */
+    private void markHoldsData() {
+        if (!marked) {
+            marked = disk.use(store -> store.markHoldsData(hazelcast.getConfig().getClusterName(),
                     ClusterClock.now(hazelcast)));
         }
     }
@@ -461,8 +470,8 @@ final class LedgerDisk {
         }
         try {
             // The disk says whose data it holds before it holds any, or a member stopped a moment later would start
-            // again as empty (synced, once per disk).
-            disk.use(store -> store.markHoldsData(hazelcast.getConfig().getClusterName(), ClusterClock.now(hazelcast)));
+            // again as empty.
+            markHoldsData();
             writeCopy(LocalStores.of(hazelcast), partition);
             writtenOnArrival.add(partition);
         } catch (RuntimeException e) {

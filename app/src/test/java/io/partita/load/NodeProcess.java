@@ -227,11 +227,10 @@ final class NodeProcess {
      */
     String diagnosis(int lines) {
         StringBuilder out = new StringBuilder(describe());
-        if (alive()) {
-            get("/health");
-            out.append("\n  now: ").append(lastAnswer);
-            get("/cluster");
-            out.append("\n  now: ").append(lastAnswer);
+        for (String path : alive() ? List.of("/health", "/cluster") : List.<String>of()) {
+            HttpResponse<String> now = send("GET", path, null);
+            out.append("\n  now: GET ").append(path).append(": ")
+                    .append(now == null ? "no answer" : now.statusCode() + " " + now.body());
         }
         try {
             List<String> all = Files.readAllLines(log(), StandardCharsets.UTF_8);
