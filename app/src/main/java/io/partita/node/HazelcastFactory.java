@@ -2,6 +2,8 @@ package io.partita.node;
 
 import com.hazelcast.config.Config;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.HazelcastInstanceNotActiveException;
+import io.micronaut.context.BeanContext;
 import io.micronaut.context.annotation.Bean;
 import io.micronaut.context.annotation.Context;
 import io.micronaut.context.annotation.Factory;
@@ -22,9 +24,12 @@ class HazelcastFactory {
 
     @Context
     @Bean(preDestroy = "shutdown")
-    HazelcastInstance hazelcastInstance(PartitaProperties properties,
+    HazelcastInstance hazelcastInstance(BeanContext context, PartitaProperties properties,
                                         @Value("${micronaut.server.port:8080}") int httpPort,
                                         List<Feature> features, List<MemberConfigCustomizer> customizers) {
+        if (ContextStops.stopping(context)) {
+            throw new HazelcastInstanceNotActiveException("This node is stopping; its member does not start again.");
+        }
         Config config = HazelcastConfigs.memberConfig(properties, httpUrl(properties, httpPort), features);
         customizers.forEach(customizer -> customizer.customize(config));
         return Members.start(config, features);

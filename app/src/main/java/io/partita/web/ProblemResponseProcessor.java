@@ -1,5 +1,6 @@
 package io.partita.web;
 
+import io.micronaut.context.BeanContext;
 import io.micronaut.context.annotation.Replaces;
 import io.micronaut.http.HttpStatus;
 import io.micronaut.http.MutableHttpResponse;
@@ -9,6 +10,8 @@ import io.micronaut.http.server.exceptions.response.ErrorResponseProcessor;
 import io.micronaut.http.server.netty.NettyHttpRequest;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.partita.node.ContextStops;
+import io.partita.refusal.GridFailures;
 import io.partita.refusal.Refusal;
 import jakarta.inject.Singleton;
 import org.slf4j.Logger;
@@ -31,8 +34,24 @@ class ProblemResponseProcessor implements ErrorResponseProcessor<Problem> {
     /** Framework messages may quote parser internals, so a conversion error says only that the value did not fit. */
     private static final String WRONG_TYPE = "has a value of the wrong type or format";
 
+    private final BeanContext beans;
+
+    ProblemResponseProcessor(BeanContext beans) {
+        this.beans = beans;
+    }
+
     @Override
     public MutableHttpResponse<Problem> processResponse(ErrorContext context, MutableHttpResponse<?> response) {
+        if (response.getStatus().getCode() >= 500 && ContextStops.stopping(beans)) {
+            // Whatever failed while the node stops (a member already gone, an executor that refuses), the client
+            // learns the one thing it can act on: retry elsewhere.
+            LOG.debug("Failure on {} {} while the node stops", context.getRequest().getMethod(),
+                    context.getRequest().getPath(), context.getRootCause().orElse(null));
+            MutableHttpResponse<Problem> stopped = Refusals.render(GridFailures.memberStopped());
+            response.status(stopped.getStatus());
+            stopped.getHeaders().findFirst("Retry-After").ifPresent(seconds -> response.header("Retry-After", seconds));
+            return response.body(stopped.body()).contentType(Problem.MEDIA_TYPE);
+        }
         HttpStatus status = headTooLong(context, response.getStatus());
         response.status(status);
         List<Problem.FieldError> fieldErrors = fieldErrors(context);
