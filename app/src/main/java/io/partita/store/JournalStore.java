@@ -70,7 +70,7 @@ public final class JournalStore implements AutoCloseable {
      */
 
     static {
-        RocksDB.loadLibrary();
+        NativeLibrary.load();
     }
 
     private static final int ENTRIES = 1;
