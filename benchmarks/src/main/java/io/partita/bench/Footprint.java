@@ -12,6 +12,7 @@ import io.partita.account.TxOutcome;
 import io.partita.account.TxRequest;
 import io.partita.account.TxStatus;
 import io.partita.account.TxType;
+import io.partita.node.MemberDisk;
 import io.partita.transaction.TransactionService;
 
 import java.lang.management.ManagementFactory;
@@ -22,6 +23,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 
 /**
@@ -61,15 +63,19 @@ public final class Footprint {
 
     private final int accounts;
     private final int perAccount;
+    private final boolean onDisk;
+    /** The transactions' time: now, so that neither the journal map's window nor the disk's retention is past. */
+    private final long startedAt = System.currentTimeMillis();
     private final LocalCluster cluster;
     private final AccountService service;
     private final TransactionService transactions;
     private final IMap<String, Account> accountMap;
     private long expectedDelta;
 
-    private Footprint(int accounts, int perAccount, LocalCluster cluster) {
+    private Footprint(int accounts, int perAccount, boolean onDisk, LocalCluster cluster) {
         this.accounts = accounts;
         this.perAccount = perAccount;
+        this.onDisk = onDisk;
         this.cluster = cluster;
         this.service = cluster.bean(0, AccountService.class);
         this.transactions = cluster.bean(0, TransactionService.class);
@@ -82,13 +88,21 @@ public final class Footprint {
         try {
             int accounts = args.length > 0 ? Integer.parseInt(args[0]) : 20_000;
             int perAccount = args.length > 1 ? Integer.parseInt(args[1]) : 10;
-            if (accounts < 1_000 || perAccount < 2 || perAccount % 2 != 0) {
-                System.err.println("usage: footprint [accounts >= 1000] [transactionsPerAccount, even, >= 2]");
+            String durability = args.length > 2 ? args[2] : "flush";
+            if (accounts < 1_000 || perAccount < 2 || perAccount % 2 != 0
+                    || !List.of("memory", "flush").contains(durability)) {
+                System.err.println("usage: footprint [accounts >= 1000] [transactionsPerAccount, even, >= 2] "
+                        + "[memory|flush]");
                 System.exit(2);
             }
-            // No sweep: the last step leaves entries in the tails on purpose.
-            cluster = LocalCluster.start(1, 0, Map.of("partita.journal.sweep-interval", "1h"));
-            new Footprint(accounts, perAccount, cluster).measure();
+            boolean onDisk = durability.equals("flush");
+            // No sweep: the last step leaves entries in the tails on purpose. On disk, the journal map keeps what a
+            // node's does (its last seconds), not the whole retention the other benchmarks keep there for their checks.
+            cluster = LocalCluster.start(1, 0, onDisk
+                    ? Map.of("partita.journal.sweep-interval", "1h", "partita.durability", "flush",
+                            "partita.journal.memory-retention", "5s")
+                    : Map.of("partita.journal.sweep-interval", "1h", "partita.durability", "memory"));
+            new Footprint(accounts, perAccount, onDisk, cluster).measure();
             exitCode = 0;
         } catch (Throwable e) {
             System.err.println("FAILED: " + e);
@@ -106,7 +120,7 @@ public final class Footprint {
         HazelcastInstance member = cluster.member(0);
         IMap<JournalKey, JournalRecord> journal = AccountFeature.journal(member);
         int warm = warmPartitions(member);
-        Books.awaitJournaled(member);
+        settle(member);
         long baseHeap = liveHeap();
 
         inWindows(accounts, i -> service.open(id(i), OPENING_BALANCE, 0).toCompletableFuture());
@@ -114,14 +128,14 @@ public final class Footprint {
 
         int firstHalf = perAccount / 2;
         transact(0, firstHalf);
-        Books.awaitJournaled(member);
+        settle(member);
         long halfHeap = liveHeap();
         long halfEntries = (long) accounts * firstHalf;
         transact(firstHalf, perAccount);
-        Books.awaitJournaled(member);
+        settle(member);
         long filledHeap = liveHeap();
         long entries = (long) accounts * perAccount;
-        String checked = check(journal, warm, entries);
+        String checked = check(member, journal, warm, entries);
 
         journal.destroy();
         // As at base: an empty journal with its proxy (every member creates it when it starts).
@@ -131,8 +145,10 @@ public final class Footprint {
         withTails(perAccount);
         long tailsHeap = liveHeap();
 
-        System.out.printf(Locale.ROOT, "1 member, %,d accounts, %,d transactions each, %,d journal entries; heap %d "
-                + "MiB max%n", accounts, perAccount, entries, Runtime.getRuntime().maxMemory() >> 20);
+        System.out.printf(Locale.ROOT, "1 member, durability %s (%s), %,d accounts, %,d transactions each, %,d journal "
+                + "entries; heap %d MiB max%n", onDisk ? "flush" : "memory", onDisk
+                ? "the journal on disk, its map keeping the last 5 s" : "the journal map keeping the whole retention",
+                accounts, perAccount, entries, Runtime.getRuntime().maxMemory() >> 20);
         System.out.println(checked);
         System.out.println("| what | heap (bytes) |");
         System.out.println("|---|---:|");
@@ -179,12 +195,40 @@ public final class Footprint {
         return ids.size();
     }
 
+    /**
+     * Waits until what was posted has settled where it is kept: every tail journaled and, on disk, the journal map's
+     * window past, so that the map holds nothing of it.
+     */
+    private void settle(HazelcastInstance member) throws InterruptedException {
+        Books.awaitJournaled(member);
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        while (onDisk && !AccountFeature.journal(member).isEmpty()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("The journal map still holds " + AccountFeature.journal(member).size()
+                        + " entries a minute after its 5 s window");
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    /** Every journal entry on the member's disk, partition by partition. */
+    private static long entriesOnDisk(HazelcastInstance member) {
+        int partitions = member.getPartitionService().getPartitions().size();
+        return MemberDisk.of(member).read(store -> {
+            long count = 0;
+            for (int partition = 0; partition < partitions; partition++) {
+                count += store.export(partition, 4_096, chunk -> { });
+            }
+            return count;
+        }, -1L);
+    }
+
     /** Transactions {@code from} (inclusive) to {@code to} on every account, one round of all accounts at a time. */
     private void transact(int from, int to) {
         for (int t = from; t < to; t++) {
             TxType type = t % 2 == 0 ? TxType.DEBIT : TxType.CREDIT;
             long amount = 100 + t;
-            long at = 1_700_000_000_000L + t;
+            long at = startedAt + t;
             String prefix = "tx-" + t + "-";
             inWindows(accounts, i -> transactions.apply(id(i), TxRequest.of(prefix + i, type, amount, at), null)
                     .toCompletableFuture()
@@ -212,7 +256,8 @@ public final class Footprint {
     }
 
     /** The state measured is the state meant: throws unless every account and the journal hold what was posted. */
-    private String check(IMap<JournalKey, JournalRecord> journal, int warm, long entries) {
+    private String check(HazelcastInstance member, IMap<JournalKey, JournalRecord> journal, int warm,
+                         long entries) {
         Map<String, Account> all = accountMap.getAll(accountMap.keySet());
         List<Account> measured = all.entrySet().stream()
                 .filter(entry -> entry.getKey().startsWith("acc-"))
@@ -222,7 +267,7 @@ public final class Footprint {
         long expectedSum = OPENING_BALANCE * accounts + expectedDelta;
         long wrongVersion = measured.stream().filter(account -> account.version() != perAccount).count();
         long withTail = measured.stream().filter(account -> account.tail().length > 0).count();
-        long journaled = journal.size() - warm;
+        long journaled = (onDisk ? entriesOnDisk(member) : journal.size()) - warm;
         String figures = String.format(Locale.ROOT, "accounts %,d (+%,d warm-up), balances %,d, expected %,d; "
                         + "%,d with a version other than %d, %,d with entries left in the tail; journal %,d, "
                         + "expected %,d", measured.size(), all.size() - measured.size(), sum, expectedSum,
