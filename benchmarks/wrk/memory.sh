@@ -68,4 +68,11 @@ for a in 0 1 2; do
     echo "w-$a: version $version, history entries $(history_entries "http://localhost:$PORT" "w-$a")"
 done
 kill "$node"; wait "$node" 2>/dev/null || true
+# What the store's compactions cost and whether they held writes back, from RocksDB's last dump of its statistics
+# (every 10 min): the whole store's writes and stalls, then compaction per column family (default, entries, txids,
+# expiry, records).
+for log in "$dir"/partita-data/*/LOG; do
+    awk '/DUMPING STATS/ {block = ""} {block = block $0 "\n"} END {printf "%s", block}' "$log" \
+        | grep -E "^Cumulative (writes|stall|compaction)" | sed 's/^/store: /' || true
+done
 rm -rf "$dir"

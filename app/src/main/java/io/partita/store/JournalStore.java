@@ -97,8 +97,13 @@ public final class JournalStore implements AutoCloseable {
         this.options = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
                 .setWriteBufferManager(writeBuffers).setMaxBackgroundJobs(2).setKeepLogFileNum(3)
                 .setMaxTotalWalSize(4 * settings.writeBufferBytes());
-        this.familyOptions = List.of(familyOptions(false), familyOptions(false), familyOptions(true),
-                familyOptions(false), familyOptions(true));
+        // The entries and their txIds arrive in no key order (every account at once), so each file a memtable flush
+        // makes overlaps the whole first level: compacting few of them at a time would rewrite that level over and
+        // over as the history grows. The entries wait for 16 such files, the txIds (looked up by every new
+        // transaction, one bloom filter per file) for 8; the expiry records arrive in key order and the accounts'
+        // records are few and rewritten, so both keep RocksDB's 4.
+        this.familyOptions = List.of(familyOptions(false, 4), familyOptions(false, 16), familyOptions(true, 8),
+                familyOptions(false, 4), familyOptions(true, 4));
         List<ColumnFamilyDescriptor> descriptors = List.of(
                 new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, familyOptions.get(0)),
                 new ColumnFamilyDescriptor(bytes("entries"), familyOptions.get(ENTRIES)),
@@ -128,7 +133,7 @@ public final class JournalStore implements AutoCloseable {
         return new JournalStore(settings, seam);
     }
 
-    private ColumnFamilyOptions familyOptions(boolean pointLookups) {
+    private ColumnFamilyOptions familyOptions(boolean pointLookups, int firstLevelFiles) {
         // Index and filter blocks are partitioned (a small top level, pinned, over 4 KiB partitions that the cache
         // holds like data blocks): whole ones grow with their file, and one larger than a shard of the cache is never
         // cached, so every lookup would read it from the file again (a 2 million key file's filter is 2.5 MB).
@@ -145,7 +150,10 @@ public final class JournalStore implements AutoCloseable {
         long perFamily = Math.max(1L << 20, settings.writeBufferBytes() / 4);
         ColumnFamilyOptions family = new ColumnFamilyOptions().setTableFormatConfig(table)
                 .setWriteBufferSize(perFamily).setMaxWriteBufferNumber(2)
-                .setCompressionType(CompressionType.LZ4_COMPRESSION).setLevelCompactionDynamicLevelBytes(true);
+                .setCompressionType(CompressionType.LZ4_COMPRESSION).setLevelCompactionDynamicLevelBytes(true)
+                .setLevel0FileNumCompactionTrigger(firstLevelFiles)
+                // Writes slow down, then stop, only well past the trigger (RocksDB's 20 and 36 for its trigger of 4).
+                .setLevel0SlowdownWritesTrigger(firstLevelFiles + 16).setLevel0StopWritesTrigger(firstLevelFiles + 32);
         if (pointLookups) {
             // A bloom filter over the memtables' keys too (5% of their size): a txId that is not there is answered
             // without a walk of the skip list, which every new transaction's exactly-once check would cost.
