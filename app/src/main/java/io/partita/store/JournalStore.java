@@ -97,13 +97,13 @@ public final class JournalStore implements AutoCloseable {
         this.options = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
                 .setWriteBufferManager(writeBuffers).setMaxBackgroundJobs(2).setKeepLogFileNum(3)
                 .setMaxTotalWalSize(4 * settings.writeBufferBytes());
-        // The entries and their txIds arrive in no key order (every account at once), so each file a memtable flush
-        // makes overlaps the whole first level: compacting few of them at a time would rewrite that level over and
-        // over as the history grows. The entries wait for 16 such files, the txIds (looked up by every new
-        // transaction, one bloom filter per file) for 8; the expiry records arrive in key order and the accounts'
-        // records are few and rewritten, so both keep RocksDB's 4.
+        // The entries, their txIds and their expiry records (by partition, then time: every partition grows at once)
+        // arrive in no key order, so each file a memtable flush makes overlaps the whole first level: compacting few
+        // of them at a time would rewrite that level over and over as the history grows. The entries and expiry
+        // records wait for 16 such files, the txIds (looked up by every new transaction, one bloom filter per file)
+        // for 8; the accounts' records are few and rewritten, and keep RocksDB's 4.
         this.familyOptions = List.of(familyOptions(false, 4), familyOptions(false, 16), familyOptions(true, 8),
-                familyOptions(false, 4), familyOptions(true, 4));
+                familyOptions(false, 16), familyOptions(true, 4));
         List<ColumnFamilyDescriptor> descriptors = List.of(
                 new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, familyOptions.get(0)),
                 new ColumnFamilyDescriptor(bytes("entries"), familyOptions.get(ENTRIES)),
