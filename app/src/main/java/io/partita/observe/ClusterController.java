@@ -19,6 +19,7 @@ import io.partita.node.MemberDisk;
 import io.partita.node.Membership;
 import io.partita.node.MembershipNotice;
 import io.partita.node.PartitionSentinels;
+import io.partita.web.ApiDocs;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 
@@ -67,6 +68,8 @@ class ClusterController {
 
     @Operation(operationId = "getCluster")
     @ApiResponse(responseCode = "200", description = "The cluster: members, partitions, safety, membership")
+    // While the node stops (its member already gone), as every route of a stopping node answers.
+    @ApiResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     @Get
     @ExecuteOn(TaskExecutors.BLOCKING)
     ClusterView cluster() {
