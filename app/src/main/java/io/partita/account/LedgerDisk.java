@@ -332,28 +332,33 @@ final class LedgerDisk {
                 .orElse(null), null);
     }
 
+    /**
+     * Recovery, then a round of copies, pushes and retention every second, until the member stops. A step that fails
+     * (a call the grid could not answer in time, on a busy machine or while members come and go) is logged and run
+     * again a second later: every step is safe to repeat (recovery joins by txId and adds only what is missing), and a
+     * disk thread that stopped would leave the member not ready for good, or its new copies off its disk.
+     */
     private void run() {
         try {
-            if (disk.recovering()) {
-                recover();
+            while (disk.recovering() && active()) {
+                try {
+                    recover();
+                } catch (HazelcastInstanceNotActiveException e) {
+                    throw e;
+                } catch (RuntimeException e) {
+                    failed("recovery", e);
+                }
             }
             long nextRetention = 0;
-            while (running && hazelcast.getLifecycleService().isRunning()) {
-                if (merging) {
-                    TimeUnit.MILLISECONDS.sleep(COPY_EVERY_MILLIS);
-                    continue;
-                }
-                long before = pushBefore;
-                if (before >= 0) {
-                    pushBefore = -1;
-                    pushHistory(before);
-                }
-                copyCopies();
-                long now = ClusterClock.now(hazelcast);
-                if (now >= nextRetention) {
-                    nextRetention = now + RETENTION_EVERY_MILLIS;
-                    long cutoff = now - settings.retention().toMillis();
-                    disk.use(store -> store.expireBefore(Math.max(0, cutoff)));
+            while (active()) {
+                try {
+                    nextRetention = round(nextRetention);
+                } catch (HazelcastInstanceNotActiveException e) {
+                    throw e;
+                } catch (RuntimeException e) {
+                    // What the failed round was to write may be half-written: the next one writes every copy.
+                    disk.rewriteAll();
+                    failed("round", e);
                 }
                 TimeUnit.MILLISECONDS.sleep(COPY_EVERY_MILLIS);
             }
@@ -361,11 +366,47 @@ final class LedgerDisk {
             // stopping
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (RuntimeException e) {
-            if (hazelcast.getLifecycleService().isRunning()) {
-                LOG.error("The ledger's disk thread stopped", e);
+        }
+    }
+
+    private boolean active() {
+        return running && hazelcast.getLifecycleService().isRunning();
+    }
+
+    /** One round of the disk thread; answers when retention runs next. */
+    private long round(long nextRetention) throws InterruptedException {
+        if (merging) {
+            return nextRetention;
+        }
+        long before = pushBefore;
+        if (before >= 0) {
+            pushBefore = -1;
+            try {
+                pushHistory(before);
+            } catch (RuntimeException e) {
+                if (pushBefore < 0) {
+                    pushBefore = before;
+                }
+                throw e;
             }
         }
+        copyCopies();
+        long now = ClusterClock.now(hazelcast);
+        if (now < nextRetention) {
+            return nextRetention;
+        }
+        long cutoff = now - settings.retention().toMillis();
+        disk.use(store -> store.expireBefore(Math.max(0, cutoff)));
+        return now + RETENTION_EVERY_MILLIS;
+    }
+
+    /** A step of the disk thread failed: logged (unless the member is stopping), and run again after a pause. */
+    private void failed(String step, RuntimeException e) throws InterruptedException {
+        if (!hazelcast.getLifecycleService().isRunning()) {
+            throw new HazelcastInstanceNotActiveException();
+        }
+        LOG.warn("The ledger's disk {} failed; it runs again in {} ms", step, COPY_EVERY_MILLIS, e);
+        TimeUnit.MILLISECONDS.sleep(COPY_EVERY_MILLIS);
     }
 
     /**

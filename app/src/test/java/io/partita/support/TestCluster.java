@@ -1,19 +1,23 @@
 package io.partita.support;
 
+import com.hazelcast.config.Config;
 import com.hazelcast.core.HazelcastInstance;
 import io.partita.account.MemberLedger;
 import io.partita.node.HazelcastConfigs;
 import io.partita.node.MemberDisk;
 import io.partita.node.Members;
 import io.partita.node.PartitaProperties;
+import org.awaitility.core.ConditionTimeoutException;
 
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 
 import static org.awaitility.Awaitility.await;
 
@@ -31,12 +35,16 @@ public final class TestCluster implements AutoCloseable {
     private final Path dataDir;
     /** A durable member's name (its directory under {@link #dataDir}) by its port. */
     private final Map<Integer, String> names = new ConcurrentHashMap<>();
+    /** Adds to each member's configuration, as a node's {@code MemberConfigCustomizer} beans do. */
+    private final Consumer<Config> customizer;
 
-    private TestCluster(JoinList join, int cpMembers, PartitaProperties.Journal journal, Path dataDir) {
+    private TestCluster(JoinList join, int cpMembers, PartitaProperties.Journal journal, Path dataDir,
+                        Consumer<Config> customizer) {
         this.join = join;
         this.cpMembers = cpMembers;
         this.journal = journal;
         this.dataDir = dataDir;
+        this.customizer = customizer;
     }
 
     /**
@@ -51,7 +59,18 @@ public final class TestCluster implements AutoCloseable {
     /** {@link #durable(String, Path, String...)} with journal writers that run with {@code journal}. */
     public static TestCluster durable(String clusterName, Path dataDir, PartitaProperties.Journal journal,
                                       String... memberNames) {
-        TestCluster cluster = new TestCluster(new JoinList(clusterName), 0, journal, dataDir);
+        return durable(clusterName, dataDir, journal, config -> { }, memberNames);
+    }
+
+    /** {@link #durable(String, Path, String...)} with {@code customizer} adding to each member's configuration. */
+    public static TestCluster durable(String clusterName, Path dataDir, Consumer<Config> customizer,
+                                      String... memberNames) {
+        return durable(clusterName, dataDir, TestProperties.journal(), customizer, memberNames);
+    }
+
+    private static TestCluster durable(String clusterName, Path dataDir, PartitaProperties.Journal journal,
+                                       Consumer<Config> customizer, String... memberNames) {
+        TestCluster cluster = new TestCluster(new JoinList(clusterName), 0, journal, dataDir, customizer);
         List<Integer> ports = cluster.join.reserve(memberNames.length);
         for (int i = 0; i < memberNames.length; i++) {
             cluster.names.put(ports.get(i), memberNames[i]);
@@ -76,7 +95,7 @@ public final class TestCluster implements AutoCloseable {
     }
 
     private static TestCluster start(int size, int cpMembers, PartitaProperties.Journal journal) {
-        TestCluster cluster = new TestCluster(new JoinList(), cpMembers, journal, null);
+        TestCluster cluster = new TestCluster(new JoinList(), cpMembers, journal, null, config -> { });
         cluster.startAll(cluster.join.reserve(size));
         return cluster;
     }
@@ -157,8 +176,37 @@ public final class TestCluster implements AutoCloseable {
 
     /** Waits until every durable member has put the data of its disk back into the cluster. */
     public void awaitRecovered() {
-        await("every member put its disk back").atMost(Duration.ofSeconds(120))
-                .until(() -> members.stream().noneMatch(m -> MemberDisk.of(m).recovering()));
+        try {
+            await("every member put its disk back").atMost(Duration.ofSeconds(120))
+                    .until(() -> members.stream().noneMatch(m -> MemberDisk.of(m).recovering()));
+        } catch (ConditionTimeoutException e) {
+            System.err.println(recoveryReport());
+            throw e;
+        }
+    }
+
+    /** What each member's recovery waits for, and where the threads doing Partita's work stand. */
+    private String recoveryReport() {
+        StringBuilder report = new StringBuilder("Recovery did not end.\n");
+        for (HazelcastInstance member : members) {
+            boolean running = member.getLifecycleService().isRunning();
+            report.append(member.getName()).append(": running ").append(running);
+            if (running) {
+                report.append(", recovering ").append(MemberDisk.of(member).recovering())
+                        .append(", majority ").append(HazelcastConfigs.majorityPresent(member))
+                        .append(", members ").append(member.getCluster().getMembers())
+                        .append(", still joining ").append(member.getMap(MemberDisk.JOINING).keySet());
+            }
+            report.append('\n');
+        }
+        Thread.getAllStackTraces().forEach((thread, stack) -> {
+            if (thread.getName().startsWith("partita-disk-") || Arrays.stream(stack)
+                    .anyMatch(frame -> frame.getClassName().startsWith("io.partita."))) {
+                report.append('"').append(thread.getName()).append("\" ").append(thread.getState()).append('\n');
+                Arrays.stream(stack).forEach(frame -> report.append("    at ").append(frame).append('\n'));
+            }
+        });
+        return report.toString();
     }
 
     public void awaitSize(int size) {
@@ -173,8 +221,9 @@ public final class TestCluster implements AutoCloseable {
     }
 
     private HazelcastInstance startMember(int port) {
-        return Members.start(HazelcastConfigs.memberConfig(properties(port), "http://127.0.0.1:0", AllFeatures.LIST),
-                AllFeatures.LIST);
+        Config config = HazelcastConfigs.memberConfig(properties(port), "http://127.0.0.1:0", AllFeatures.LIST);
+        customizer.accept(config);
+        return Members.start(config, AllFeatures.LIST);
     }
 
     @Override
