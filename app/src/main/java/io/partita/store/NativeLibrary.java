@@ -21,6 +21,7 @@ import java.nio.file.attribute.UserPrincipal;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.jar.JarEntry;
 
 /**
  * Loads RocksDB's native library from one file per library build that every Partita process of this user on the
@@ -51,24 +52,9 @@ final class NativeLibrary {
         // in this version is not the same.
         String resource = Environment.getJniLibraryFileName("rocksdb");
         String name = Environment.getJniLibraryFileName("rocksdbjni");
-        URL url = RocksDB.class.getClassLoader().getResource(resource);
         try {
-            if (url != null && url.openConnection() instanceof JarURLConnection jar && jar.getJarEntry() != null
-                    && jar.getJarEntry().getCrc() >= 0) {
-                // Who this process runs as, from a file it makes (a container's user may have no name).
-                Path probe = Files.createTempFile("partita-owner", ".tmp");
-                UserPrincipal owner;
-                Object uid;
-                try {
-                    owner = Files.getOwner(probe);
-                    uid = Files.getAttribute(probe, "unix:uid");
-                } finally {
-                    Files.delete(probe);
-                }
-                Path root = probe.resolveSibling("partita-" + uid);
-                String build = String.format("rocksdbjni-%08x-%d", jar.getJarEntry().getCrc(),
-                        jar.getJarEntry().getSize());
-                Path library = extract(jar, root, owner, build, name);
+            Path library = sharedCopy(RocksDB.class.getClassLoader().getResource(resource), name);
+            if (library != null) {
                 RocksDB.loadLibrary(List.of(library.getParent().toString()));
                 loadedFrom = library;
                 return;
@@ -77,6 +63,29 @@ final class NativeLibrary {
             LOG.info("RocksDB's native library is loaded from a temporary file of its own: {}", e.toString());
         }
         RocksDB.loadLibrary();
+    }
+
+    /** The shared copy of the library at {@code url}, written if need be; null when it is not an entry of a jar. */
+    private static Path sharedCopy(URL url, String name) throws IOException {
+        if (url == null || !(url.openConnection() instanceof JarURLConnection jar)) {
+            return null;
+        }
+        JarEntry entry = jar.getJarEntry();
+        if (entry == null || entry.getCrc() < 0) {
+            return null;
+        }
+        // Who this process runs as, from a file it makes (a container's user may have no name).
+        Path probe = Files.createTempFile("partita-owner", ".tmp");
+        UserPrincipal owner;
+        Object uid;
+        try {
+            owner = Files.getOwner(probe);
+            uid = Files.getAttribute(probe, "unix:uid");
+        } finally {
+            Files.delete(probe);
+        }
+        String build = String.format("rocksdbjni-%08x-%d", entry.getCrc(), entry.getSize());
+        return extract(jar, probe.resolveSibling("partita-" + uid), owner, build, name);
     }
 
     /** The file this process loaded the library from, if it was the shared one. */

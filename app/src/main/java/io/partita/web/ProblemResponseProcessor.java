@@ -47,10 +47,7 @@ class ProblemResponseProcessor implements ErrorResponseProcessor<Problem> {
             // learns the one thing it can act on: retry elsewhere.
             LOG.debug("Failure on {} {} while the node stops", context.getRequest().getMethod(),
                     context.getRequest().getPath(), context.getRootCause().orElse(null));
-            MutableHttpResponse<Problem> stopped = Refusals.render(GridFailures.memberStopped());
-            response.status(stopped.getStatus());
-            stopped.getHeaders().findFirst("Retry-After").ifPresent(seconds -> response.header("Retry-After", seconds));
-            return response.body(stopped.body()).contentType(Problem.MEDIA_TYPE);
+            return Refusals.render(GridFailures.memberStopped(), response);
         }
         HttpStatus status = headTooLong(context, response.getStatus());
         response.status(status);

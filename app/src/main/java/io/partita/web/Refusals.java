@@ -62,13 +62,16 @@ public final class Refusals implements ExceptionHandler<Refusal, HttpResponse<Pr
 
     /** The whole answer to {@code refusal}: status, body, and {@code Retry-After} when it has one. */
     public static MutableHttpResponse<Problem> render(Refusal refusal) {
-        MutableHttpResponse<Problem> response = HttpResponse.<Problem>status(answer(refusal).status())
-                .body(problem(refusal))
-                .contentType(Problem.MEDIA_TYPE);
+        return render(refusal, HttpResponse.status(answer(refusal).status()));
+    }
+
+    /** {@code response} made the answer to {@code refusal}: its status, body and {@code Retry-After} replaced. */
+    static MutableHttpResponse<Problem> render(Refusal refusal, MutableHttpResponse<?> response) {
+        response.status(answer(refusal).status());
         if (refusal.retryAfter() != null) {
             response.header("Retry-After", String.valueOf(Math.max(1, refusal.retryAfter().toSeconds())));
         }
-        return response;
+        return response.body(problem(refusal)).contentType(Problem.MEDIA_TYPE);
     }
 
     @Override
