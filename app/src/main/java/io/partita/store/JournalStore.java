@@ -9,6 +9,7 @@ import org.rocksdb.CompressionType;
 import org.rocksdb.DBOptions;
 import org.rocksdb.IndexType;
 import org.rocksdb.LRUCache;
+import org.rocksdb.Options;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
@@ -18,6 +19,8 @@ import org.rocksdb.Snapshot;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 import org.rocksdb.WriteBufferManager;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -77,7 +80,25 @@ public final class JournalStore implements AutoCloseable {
     private static final int TXIDS = 2;
     private static final int EXPIRY = 3;
     private static final int RECORDS = 4;
+    /**
+     * The column families, at the indexes above, and how each is tuned ({@link #familyOptions}). The entries and their
+     * txIds (by partition and account: every account grows at once) arrive in no key order, so each file a memtable
+     * flush makes overlaps the whole first level: compacting few of them at a time would rewrite that level over and
+     * over as the history grows. The entries wait for 16 such files, the txIds (looked up by every new transaction,
+     * one bloom filter per file) for 8. The expiry records arrive in time order ({@link Keys}), and the accounts'
+     * records are few and rewritten: both keep RocksDB's 4.
+     */
+    private static final List<Family> FAMILIES = List.of(new Family("default", false, 4),
+            new Family("entries", false, 16), new Family("txids", true, 8), new Family("expiry-by-time", false, 4),
+            new Family("records", true, 4));
+    /** The expiry family of stores written before 2026-11-28, by partition then time: converted as the store opens. */
+    private static final String FORMER_EXPIRY = "expiry";
     private static final int EXPIRY_DELETE_BATCH = 4_096;
+    private static final Logger LOG = LoggerFactory.getLogger(JournalStore.class);
+
+    /** A column family: its name, whether it is read by key (a bloom filter), and its first-level compaction trigger. */
+    private record Family(String name, boolean pointLookups, int firstLevelFiles) {
+    }
 
     private final StoreSettings settings;
     private final LRUCache cache;
@@ -97,30 +118,71 @@ public final class JournalStore implements AutoCloseable {
         this.options = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
                 .setWriteBufferManager(writeBuffers).setMaxBackgroundJobs(2).setKeepLogFileNum(3)
                 .setMaxTotalWalSize(4 * settings.writeBufferBytes());
-        // The entries, their txIds and their expiry records (by partition, then time: every partition grows at once)
-        // arrive in no key order, so each file a memtable flush makes overlaps the whole first level: compacting few
-        // of them at a time would rewrite that level over and over as the history grows. The entries and expiry
-        // records wait for 16 such files, the txIds (looked up by every new transaction, one bloom filter per file)
-        // for 8; the accounts' records are few and rewritten, and keep RocksDB's 4.
-        this.familyOptions = List.of(familyOptions(false, 4), familyOptions(false, 16), familyOptions(true, 8),
-                familyOptions(false, 16), familyOptions(true, 4));
-        List<ColumnFamilyDescriptor> descriptors = List.of(
-                new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, familyOptions.get(0)),
-                new ColumnFamilyDescriptor(bytes("entries"), familyOptions.get(ENTRIES)),
-                new ColumnFamilyDescriptor(bytes("txids"), familyOptions.get(TXIDS)),
-                new ColumnFamilyDescriptor(bytes("expiry"), familyOptions.get(EXPIRY)),
-                new ColumnFamilyDescriptor(bytes("records"), familyOptions.get(RECORDS)));
+        this.familyOptions = FAMILIES.stream().map(this::familyOptions).toList();
+        List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
+        for (int i = 0; i < FAMILIES.size(); i++) {
+            descriptors.add(new ColumnFamilyDescriptor(bytes(FAMILIES.get(i).name()), familyOptions.get(i)));
+        }
         this.families = new ArrayList<>();
+        RocksDB opened = null;
         try {
             Files.createDirectories(settings.directory());
-            this.db = RocksDB.open(options, settings.directory().toString(), descriptors, families);
+            boolean formerExpiry = hasFamily(settings.directory(), FORMER_EXPIRY);
+            if (formerExpiry) {
+                descriptors.add(new ColumnFamilyDescriptor(bytes(FORMER_EXPIRY), familyOptions.get(EXPIRY)));
+            }
+            opened = RocksDB.open(options, settings.directory().toString(), descriptors, families);
+            if (formerExpiry) {
+                convertFormerExpiry(opened, families.remove(families.size() - 1), families.get(EXPIRY));
+                LOG.info("Converted the expiry records in {} to their layout by time", settings.directory());
+            }
         } catch (RocksDBException | IOException e) {
+            families.forEach(ColumnFamilyHandle::close);
+            if (opened != null) {
+                opened.close();
+            }
             closeOptions();
             throw new StoreFailure("cannot open the store in " + settings.directory(), e);
         }
+        this.db = opened;
         GroupCommitter.Sync walSync = () -> db.syncWal();
         this.committer = new GroupCommitter(db, settings.durability(), syncSeam.apply(walSync),
                 settings.maxQueuedWrites(), settings.directory().getFileName().toString());
+    }
+
+    private static boolean hasFamily(Path directory, String name) throws RocksDBException {
+        if (!Files.exists(directory.resolve("CURRENT"))) {
+            return false;
+        }
+        try (Options listing = new Options()) {
+            return RocksDB.listColumnFamilies(listing, directory.toString()).stream()
+                    .anyMatch(family -> Arrays.equals(family, bytes(name)));
+        }
+    }
+
+    /**
+     * Moves the expiry records of a store written before they were keyed by time into today's family, then drops the
+     * former one. The writes are synced before the drop, and a conversion cut short is done again at the next open
+     * (the same keys), so no record is lost: an entry without one would never expire.
+     */
+    private static void convertFormerExpiry(RocksDB db, ColumnFamilyHandle former, ColumnFamilyHandle expiry)
+            throws RocksDBException {
+        long converted = 0;
+        try (RocksIterator it = db.newIterator(former);
+             WriteOptions write = new WriteOptions().setSync(true);
+             WriteBatch batch = new WriteBatch()) {
+            for (it.seekToFirst(); it.isValid(); it.next()) {
+                batch.put(expiry, Keys.expiryOfPartitionFirst(it.key()), it.value());
+                if (++converted % EXPIRY_DELETE_BATCH == 0) {
+                    db.write(write, batch);
+                    batch.clear();
+                }
+            }
+            it.status();
+            db.write(write, batch);
+        }
+        db.dropColumnFamily(former);
+        former.close();
     }
 
     /** Opens (or creates) the store in {@code settings.directory()}. */
@@ -133,7 +195,9 @@ public final class JournalStore implements AutoCloseable {
         return new JournalStore(settings, seam);
     }
 
-    private ColumnFamilyOptions familyOptions(boolean pointLookups, int firstLevelFiles) {
+    private ColumnFamilyOptions familyOptions(Family tuning) {
+        boolean pointLookups = tuning.pointLookups();
+        int firstLevelFiles = tuning.firstLevelFiles();
         // Index and filter blocks are partitioned (a small top level, pinned, over 4 KiB partitions that the cache
         // holds like data blocks): whole ones grow with their file, and one larger than a shard of the cache is never
         // cached, so every lookup would read it from the file again (a 2 million key file's filter is 2.5 MB).
@@ -409,35 +473,26 @@ public final class JournalStore implements AutoCloseable {
 
     /**
      * Deletes every entry recorded before {@code cutoffAt} (epoch milliseconds), with its txId record: the retention.
-     * Walks the expiry family one partition at a time, in atomic batches; returns the entries deleted. Runs on the
-     * caller's thread (a background one): it reads and writes the disk.
+     * Walks the expiry family from its start (its keys begin with the time) up to {@code cutoffAt}, in atomic batches;
+     * returns the entries deleted. Runs on the caller's thread (a background one): it reads and writes the disk.
      */
     public long expireBefore(long cutoffAt) {
         long deleted = 0;
-        int partition = 0;
-        try (RocksIterator it = db.newIterator(families.get(EXPIRY));
+        try (Slice upper = new Slice(Keys.expiryBound(Math.max(0, cutoffAt)));
+             ReadOptions read = new ReadOptions().setIterateUpperBound(upper);
+             RocksIterator it = db.newIterator(families.get(EXPIRY), read);
              WriteOptions write = new WriteOptions()) {
-            it.seekToFirst();
-            while (it.isValid()) {
-                partition = Keys.partitionOf(it.key());
-                byte[] bound = Keys.expiryBound(partition, cutoffAt);
-                List<byte[]> expired = new ArrayList<>();
-                while (it.isValid() && Arrays.compareUnsigned(it.key(), bound) < 0) {
-                    expired.add(it.key());
-                    expired.add(it.value());
-                    it.next();
-                    if (expired.size() == 2 * EXPIRY_DELETE_BATCH) {
-                        deleted += deleteExpired(partition, expired, write);
-                        expired.clear();
-                    }
+            List<byte[]> expired = new ArrayList<>();
+            for (it.seekToFirst(); it.isValid(); it.next()) {
+                expired.add(it.key());
+                expired.add(it.value());
+                if (expired.size() == 2 * EXPIRY_DELETE_BATCH) {
+                    deleted += deleteExpired(expired, write);
+                    expired.clear();
                 }
-                deleted += deleteExpired(partition, expired, write);
-                if (partition == Keys.MAX_PARTITION) {
-                    break;
-                }
-                it.seek(Keys.partition(partition + 1));
             }
             check(it);
+            deleted += deleteExpired(expired, write);
         } catch (RocksDBException e) {
             throw new StoreFailure("retention failed", e);
         }
@@ -445,30 +500,36 @@ public final class JournalStore implements AutoCloseable {
     }
 
     /**
-     * Deletes the entries named by {@code expired} (expiry key, txId, in turn), where they still hold that txId: one
-     * multi-get for the batch's entries, then one atomic write.
+     * Deletes the entries named by {@code expired} (expiry key, txId, in turn) where they still hold that txId, and
+     * the txIds' records where they still name that entry's seq (an entry a merge recorded again under a new seq has
+     * a later expiry record of its own): two multi-gets for the batch, then one atomic write.
      */
-    private int deleteExpired(int partition, List<byte[]> expired, WriteOptions write) throws RocksDBException {
+    private int deleteExpired(List<byte[]> expired, WriteOptions write) throws RocksDBException {
         int count = expired.size() / 2;
         if (count == 0) {
             return 0;
         }
         List<byte[]> entryKeys = new ArrayList<>(count);
+        List<byte[]> txIdKeys = new ArrayList<>(count);
         for (int i = 0; i < expired.size(); i += 2) {
             entryKeys.add(Keys.entryOfExpiry(expired.get(i)));
+            txIdKeys.add(Keys.txIdOfExpiry(expired.get(i), expired.get(i + 1)));
         }
         List<byte[]> values = db.multiGetAsList(Collections.nCopies(count, families.get(ENTRIES)), entryKeys);
+        List<byte[]> seqs = db.multiGetAsList(Collections.nCopies(count, families.get(TXIDS)), txIdKeys);
         int deleted = 0;
         try (WriteBatch batch = new WriteBatch()) {
             for (int i = 0; i < count; i++) {
                 byte[] expiryKey = expired.get(2 * i);
-                byte[] txId = expired.get(2 * i + 1);
                 byte[] value = values.get(i);
-                if (value != null && Arrays.equals(Keys.txIdOf(value), txId)) {
+                if (value != null && Arrays.equals(Keys.txIdOf(value), expired.get(2 * i + 1))) {
                     batch.delete(families.get(ENTRIES), entryKeys.get(i));
                     deleted++;
                 }
-                batch.delete(families.get(TXIDS), Keys.txId(partition, Keys.accountOfExpiry(expiryKey), txId));
+                byte[] seq = seqs.get(i);
+                if (seq != null && Keys.longAt(seq, 0) == Keys.seqOfExpiry(expiryKey)) {
+                    batch.delete(families.get(TXIDS), txIdKeys.get(i));
+                }
                 batch.delete(families.get(EXPIRY), expiryKey);
             }
             db.write(write, batch);
@@ -502,13 +563,16 @@ public final class JournalStore implements AutoCloseable {
         return committer.submitWaiting(batch -> batch.put(families.get(0), key, new byte[0]));
     }
 
-    /** Deletes everything of {@code partition}: its entries, their records, and that this disk holds it. */
+    /**
+     * Deletes everything of {@code partition}: its entries, their txIds, its records, and that this disk holds it. Its
+     * expiry records, kept by time, go at the retention, finding no entry.
+     */
     public CompletableFuture<Void> dropPartition(int partition) {
         byte[] from = Keys.partition(partition);
         byte[] to = Keys.partitionEnd(partition);
         byte[] held = Keys.held(partition);
         return committer.submitWaiting(batch -> {
-            for (int family = ENTRIES; family <= RECORDS; family++) {
+            for (int family : new int[] {ENTRIES, TXIDS, RECORDS}) {
                 batch.deleteRange(families.get(family), from, to);
             }
             batch.delete(families.get(0), held);
