@@ -9,7 +9,6 @@ import org.rocksdb.CompressionType;
 import org.rocksdb.DBOptions;
 import org.rocksdb.IndexType;
 import org.rocksdb.LRUCache;
-import org.rocksdb.Options;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
@@ -19,8 +18,6 @@ import org.rocksdb.Snapshot;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 import org.rocksdb.WriteBufferManager;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -81,20 +78,17 @@ public final class JournalStore implements AutoCloseable {
     private static final int EXPIRY = 3;
     private static final int RECORDS = 4;
     /**
-     * The column families, at the indexes above, and how each is tuned ({@link #familyOptions}). The entries and their
-     * txIds (by partition and account: every account grows at once) arrive in no key order, so each file a memtable
-     * flush makes overlaps the whole first level: compacting few of them at a time would rewrite that level over and
-     * over as the history grows. The entries wait for 16 such files, the txIds (looked up by every new transaction,
-     * one bloom filter per file) for 8. The expiry records arrive in time order ({@link Keys}), and the accounts'
-     * records are few and rewritten: both keep RocksDB's 4.
+     * The column families, at the indexes above, and how each is tuned ({@link #familyOptions}). The entries, their
+     * txIds and their expiry records (by partition, then time: every partition grows at once) arrive in no key order,
+     * so each file a memtable flush makes overlaps the whole first level: compacting few of them at a time would
+     * rewrite that level over and over as the history grows. The entries and expiry records wait for 16 such files,
+     * the txIds (looked up by every new transaction, one bloom filter per file) for 8; the accounts' records are few
+     * and rewritten, and keep RocksDB's 4.
      */
     private static final List<Family> FAMILIES = List.of(new Family("default", false, 4),
-            new Family("entries", false, 16), new Family("txids", true, 8), new Family("expiry-by-time", false, 4),
+            new Family("entries", false, 16), new Family("txids", true, 8), new Family("expiry", false, 16),
             new Family("records", true, 4));
-    /** The expiry family of stores written before 2026-11-28, by partition then time: converted as the store opens. */
-    private static final String FORMER_EXPIRY = "expiry";
     private static final int EXPIRY_DELETE_BATCH = 4_096;
-    private static final Logger LOG = LoggerFactory.getLogger(JournalStore.class);
 
     /** A column family: its name, whether it is read by key (a bloom filter), and its first-level compaction trigger. */
     private record Family(String name, boolean pointLookups, int firstLevelFiles) {
@@ -124,65 +118,16 @@ public final class JournalStore implements AutoCloseable {
             descriptors.add(new ColumnFamilyDescriptor(bytes(FAMILIES.get(i).name()), familyOptions.get(i)));
         }
         this.families = new ArrayList<>();
-        RocksDB opened = null;
         try {
             Files.createDirectories(settings.directory());
-            boolean formerExpiry = hasFamily(settings.directory(), FORMER_EXPIRY);
-            if (formerExpiry) {
-                descriptors.add(new ColumnFamilyDescriptor(bytes(FORMER_EXPIRY), familyOptions.get(EXPIRY)));
-            }
-            opened = RocksDB.open(options, settings.directory().toString(), descriptors, families);
-            if (formerExpiry) {
-                convertFormerExpiry(opened, families.remove(families.size() - 1), families.get(EXPIRY));
-                LOG.info("Converted the expiry records in {} to their layout by time", settings.directory());
-            }
+            this.db = RocksDB.open(options, settings.directory().toString(), descriptors, families);
         } catch (RocksDBException | IOException e) {
-            families.forEach(ColumnFamilyHandle::close);
-            if (opened != null) {
-                opened.close();
-            }
             closeOptions();
             throw new StoreFailure("cannot open the store in " + settings.directory(), e);
         }
-        this.db = opened;
         GroupCommitter.Sync walSync = () -> db.syncWal();
         this.committer = new GroupCommitter(db, settings.durability(), syncSeam.apply(walSync),
                 settings.maxQueuedWrites(), settings.directory().getFileName().toString());
-    }
-
-    private static boolean hasFamily(Path directory, String name) throws RocksDBException {
-        if (!Files.exists(directory.resolve("CURRENT"))) {
-            return false;
-        }
-        try (Options listing = new Options()) {
-            return RocksDB.listColumnFamilies(listing, directory.toString()).stream()
-                    .anyMatch(family -> Arrays.equals(family, bytes(name)));
-        }
-    }
-
-    /**
-     * Moves the expiry records of a store written before they were keyed by time into today's family, then drops the
-     * former one. The writes are synced before the drop, and a conversion cut short is done again at the next open
-     * (the same keys), so no record is lost: an entry without one would never expire.
-     */
-    private static void convertFormerExpiry(RocksDB db, ColumnFamilyHandle former, ColumnFamilyHandle expiry)
-            throws RocksDBException {
-        long converted = 0;
-        try (RocksIterator it = db.newIterator(former);
-             WriteOptions write = new WriteOptions().setSync(true);
-             WriteBatch batch = new WriteBatch()) {
-            for (it.seekToFirst(); it.isValid(); it.next()) {
-                batch.put(expiry, Keys.expiryOfPartitionFirst(it.key()), it.value());
-                if (++converted % EXPIRY_DELETE_BATCH == 0) {
-                    db.write(write, batch);
-                    batch.clear();
-                }
-            }
-            it.status();
-            db.write(write, batch);
-        }
-        db.dropColumnFamily(former);
-        former.close();
     }
 
     /** Opens (or creates) the store in {@code settings.directory()}. */
@@ -473,26 +418,35 @@ public final class JournalStore implements AutoCloseable {
 
     /**
      * Deletes every entry recorded before {@code cutoffAt} (epoch milliseconds), with its txId record: the retention.
-     * Walks the expiry family from its start (its keys begin with the time) up to {@code cutoffAt}, in atomic batches;
-     * returns the entries deleted. Runs on the caller's thread (a background one): it reads and writes the disk.
+     * Walks the expiry family one partition at a time, in atomic batches; returns the entries deleted. Runs on the
+     * caller's thread (a background one): it reads and writes the disk.
      */
     public long expireBefore(long cutoffAt) {
         long deleted = 0;
-        try (Slice upper = new Slice(Keys.expiryBound(Math.max(0, cutoffAt)));
-             ReadOptions read = new ReadOptions().setIterateUpperBound(upper);
-             RocksIterator it = db.newIterator(families.get(EXPIRY), read);
+        int partition = 0;
+        try (RocksIterator it = db.newIterator(families.get(EXPIRY));
              WriteOptions write = new WriteOptions()) {
-            List<byte[]> expired = new ArrayList<>();
-            for (it.seekToFirst(); it.isValid(); it.next()) {
-                expired.add(it.key());
-                expired.add(it.value());
-                if (expired.size() == 2 * EXPIRY_DELETE_BATCH) {
-                    deleted += deleteExpired(expired, write);
-                    expired.clear();
+            it.seekToFirst();
+            while (it.isValid()) {
+                partition = Keys.partitionOf(it.key());
+                byte[] bound = Keys.expiryBound(partition, cutoffAt);
+                List<byte[]> expired = new ArrayList<>();
+                while (it.isValid() && Arrays.compareUnsigned(it.key(), bound) < 0) {
+                    expired.add(it.key());
+                    expired.add(it.value());
+                    it.next();
+                    if (expired.size() == 2 * EXPIRY_DELETE_BATCH) {
+                        deleted += deleteExpired(expired, write);
+                        expired.clear();
+                    }
                 }
+                deleted += deleteExpired(expired, write);
+                if (partition == Keys.MAX_PARTITION) {
+                    break;
+                }
+                it.seek(Keys.partition(partition + 1));
             }
             check(it);
-            deleted += deleteExpired(expired, write);
         } catch (RocksDBException e) {
             throw new StoreFailure("retention failed", e);
         }
@@ -563,16 +517,13 @@ public final class JournalStore implements AutoCloseable {
         return committer.submitWaiting(batch -> batch.put(families.get(0), key, new byte[0]));
     }
 
-    /**
-     * Deletes everything of {@code partition}: its entries, their txIds, its records, and that this disk holds it. Its
-     * expiry records, kept by time, go at the retention, finding no entry.
-     */
+    /** Deletes everything of {@code partition}: its entries, their records, and that this disk holds it. */
     public CompletableFuture<Void> dropPartition(int partition) {
         byte[] from = Keys.partition(partition);
         byte[] to = Keys.partitionEnd(partition);
         byte[] held = Keys.held(partition);
         return committer.submitWaiting(batch -> {
-            for (int family : new int[] {ENTRIES, TXIDS, RECORDS}) {
+            for (int family = ENTRIES; family <= RECORDS; family++) {
                 batch.deleteRange(families.get(family), from, to);
             }
             batch.delete(families.get(0), held);

@@ -5,22 +5,18 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * The store's key layout. Every key of the entries, txIds and records starts with its partition (2 bytes,
- * big-endian), so one partition's share of each is one contiguous range: exported by one scan, dropped by one range
- * delete. An expiry record starts with its time instead: records arrive nearly in key order, so the files a memtable
- * flush makes barely overlap and compaction moves them down rather than rewriting them, and retention reads one range
- * from the start. RocksDB compares keys as unsigned bytes, and non-negative longs written big-endian sort as numbers.
+ * The store's key layout. Every key starts with its partition (2 bytes, big-endian), so one partition's share of each
+ * column family is one contiguous range: exported by one scan, dropped by one range delete. RocksDB compares keys as
+ * unsigned bytes, and non-negative longs written big-endian sort as numbers.
  * <pre>
  * entries: partition(2) accountLength(1) account seqInverted(8)   -> txIdLength(1) txId at(8) payload
  * txids:   partition(2) accountLength(1) account txId             -> seq(8)
- * expiry-by-time: at(8) partition(2) accountLength(1) account seq(8) -> txId
- * records: partition(2) the feature's key                         -> the feature's value
+ * expiry:  partition(2) at(8) accountLength(1) account seq(8)     -> txId
  * default: "marker"                                               -> the DataMarker
  *          "held" partition(2)                                    -> (empty): this disk holds a copy of the partition
  * </pre>
  * {@code seqInverted} is {@code Long.MAX_VALUE - seq}: an account's newest entry comes first, and a page is a forward
- * scan (RocksDB's fast direction). Stores written before 2026-11-28 have an {@code expiry} family with the partition
- * before the time ({@link #expiryOfPartitionFirst}), converted when the store opens.
+ * scan (RocksDB's fast direction).
  */
 final class Keys {
 
@@ -89,21 +85,12 @@ final class Keys {
     }
 
     static byte[] expiry(int partition, long at, byte[] account, long seq) {
-        return ByteBuffer.allocate(19 + account.length).putLong(at).put(partition(partition))
+        return ByteBuffer.allocate(19 + account.length).put(partition(partition)).putLong(at)
                 .put((byte) account.length).put(account).putLong(seq).array();
     }
 
-    /** The first expiry key of time {@code at}: every record before it is older. */
-    static byte[] expiryBound(long at) {
-        return longBytes(at);
-    }
-
-    /** A key of the former expiry family (partition, then time) in today's layout (time, then partition). */
-    static byte[] expiryOfPartitionFirst(byte[] key) {
-        byte[] converted = key.clone();
-        System.arraycopy(key, 2, converted, 0, 8);
-        System.arraycopy(key, 0, converted, 8, 2);
-        return converted;
+    static byte[] expiryBound(int partition, long at) {
+        return ByteBuffer.allocate(10).put(partition(partition)).putLong(at).array();
     }
 
     /** A record's key in the records family: the partition, then the caller's key. */
@@ -124,6 +111,10 @@ final class Keys {
 
     static byte[] heldPrefix() {
         return HELD.clone();
+    }
+
+    static int partitionOf(byte[] key) {
+        return ((key[0] & 0xFF) << 8) | (key[1] & 0xFF);
     }
 
     static int heldPartition(byte[] key) {
@@ -157,16 +148,14 @@ final class Keys {
 
     /** The account and seq an expiry key names, as the key of the entry. */
     static byte[] entryOfExpiry(byte[] expiryKey) {
-        return entry(partitionOfExpiry(expiryKey), accountOfExpiry(expiryKey), seqOfExpiry(expiryKey));
+        int accountLength = expiryKey[10] & 0xFF;
+        byte[] account = Arrays.copyOfRange(expiryKey, 11, 11 + accountLength);
+        return entry(partitionOf(expiryKey), account, longAt(expiryKey, 11 + accountLength));
     }
 
     /** The key in the txIds family of {@code txId}, of the account an expiry key names. */
     static byte[] txIdOfExpiry(byte[] expiryKey, byte[] txId) {
-        return txId(partitionOfExpiry(expiryKey), accountOfExpiry(expiryKey), txId);
-    }
-
-    static int partitionOfExpiry(byte[] expiryKey) {
-        return ((expiryKey[8] & 0xFF) << 8) | (expiryKey[9] & 0xFF);
+        return txId(partitionOf(expiryKey), accountOfExpiry(expiryKey), txId);
     }
 
     static long seqOfExpiry(byte[] expiryKey) {

@@ -2,15 +2,7 @@ package io.partita.store;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.rocksdb.ColumnFamilyDescriptor;
-import org.rocksdb.ColumnFamilyHandle;
-import org.rocksdb.DBOptions;
-import org.rocksdb.Options;
-import org.rocksdb.RocksDB;
-import org.rocksdb.RocksDBException;
-import org.rocksdb.RocksIterator;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -198,9 +190,6 @@ class JournalStoreTest {
             held.set(9);
             held.set(11);
             assertEquals(held, store.heldPartitions());
-            // The dropped partition's expiry records go at the retention, deleting nothing of the others'.
-            assertEquals(20, store.expireBefore(2_000));
-            assertTrue(store.history(9, "a-9", Long.MAX_VALUE, 100).entries().isEmpty());
         }
     }
 
@@ -219,62 +208,6 @@ class JournalStoreTest {
             assertEquals(again, store.find(3, "a-1", "tx-x", Long.MAX_VALUE).orElseThrow());
             assertEquals(1, store.expireBefore(6_000));
             assertTrue(store.find(3, "a-1", "tx-x", Long.MAX_VALUE).isEmpty());
-        }
-    }
-
-    @Test
-    void shouldConvertTheExpiryRecordsOfAStoreWrittenWithThePartitionFirst() throws Exception {
-        try (JournalStore store = open("m1")) {
-            for (int partition = 0; partition < 3; partition++) {
-                await(store.append(partition, Entries.range("a-" + partition, 0, 99, 10_000)));
-            }
-        }
-        rewriteExpiryWithThePartitionFirst(dir.resolve("m1"));
-
-        try (JournalStore store = open("m1")) {
-            assertEquals(3 * 50, store.expireBefore(10_050));
-            for (int partition = 0; partition < 3; partition++) {
-                String account = "a-" + partition;
-                assertEquals(50, store.history(partition, account, Long.MAX_VALUE, 1_000).entries().size());
-                assertTrue(store.find(partition, account, "tx-" + account + "-49", Long.MAX_VALUE).isEmpty());
-                assertTrue(store.find(partition, account, "tx-" + account + "-50", Long.MAX_VALUE).isPresent());
-            }
-        }
-        try (Options options = new Options()) {
-            assertEquals(List.of("default", "entries", "txids", "expiry-by-time", "records"),
-                    RocksDB.listColumnFamilies(options, dir.resolve("m1").toString()).stream()
-                            .map(name -> new String(name, StandardCharsets.US_ASCII)).toList());
-        }
-    }
-
-    /**
-     * Makes {@code directory}'s store look like one written before 2026-11-28: its expiry records in a family named
-     * {@code expiry}, keyed by partition, then time.
-     */
-    private static void rewriteExpiryWithThePartitionFirst(Path directory) throws RocksDBException {
-        List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
-        try (Options listing = new Options()) {
-            RocksDB.listColumnFamilies(listing, directory.toString())
-                    .forEach(name -> descriptors.add(new ColumnFamilyDescriptor(name)));
-        }
-        List<ColumnFamilyHandle> handles = new ArrayList<>();
-        try (DBOptions options = new DBOptions();
-             RocksDB db = RocksDB.open(options, directory.toString(), descriptors, handles)) {
-            ColumnFamilyHandle byTime = handles.get(3);
-            ColumnFamilyHandle former = db.createColumnFamily(new ColumnFamilyDescriptor(
-                    "expiry".getBytes(StandardCharsets.US_ASCII)));
-            try (RocksIterator it = db.newIterator(byTime)) {
-                for (it.seekToFirst(); it.isValid(); it.next()) {
-                    byte[] key = it.key();
-                    byte[] partitionFirst = key.clone();
-                    System.arraycopy(key, 8, partitionFirst, 0, 2);
-                    System.arraycopy(key, 0, partitionFirst, 2, 8);
-                    db.put(former, partitionFirst, it.value());
-                    db.delete(byTime, key);
-                }
-            }
-            former.close();
-            handles.forEach(ColumnFamilyHandle::close);
         }
     }
 
