@@ -11,12 +11,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * One Partita node as users run it: {@code java -jar target/partita.jar} in its own process, configured only by
@@ -25,6 +27,13 @@ import java.util.regex.Pattern;
  */
 final class NodeProcess {
 
+    /** The names of the threads that do a node's work ({@link #workingThreads}). */
+    private static final Pattern WORKERS = Pattern.compile(
+            "operation\\.thread|partita-|eventLoop|blocking-executor|response-|cached\\.thread");
+    /** Where a worker waits for work: such a thread is idle. */
+    private static final List<String> IDLE = List.of("OperationQueueImpl.take", "EPoll.wait", "epollWait",
+            "ForkJoinPool.awaitWork", "LinkedBlockingQueue.take", "SynchronousQueue", "MPSCQueue.take",
+            "ScheduledThreadPoolExecutor$DelayedWorkQueue.take", "ThreadPoolExecutor.getTask");
     private static final Pattern MEMBER_LINE = Pattern.compile("Member \\[([^]]+)]:(\\d+) - ");
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(2)).build();
@@ -71,8 +80,10 @@ final class NodeProcess {
         Files.createDirectories(log().getParent());
         String jar = System.getProperty("partita.jar", "target/partita.jar");
         List<String> command = new ArrayList<>(place.launcher());
+        // An operation that holds an operation thread for more than 10 s is logged with its stack.
         command.addAll(List.of(javaBinary(), "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-Dhazelcast.phone.home.enabled=false", "-jar", jar));
+                "-Dhazelcast.phone.home.enabled=false",
+                "-Dhazelcast.slow.operation.detector.stacktrace.logging.enabled=true", "-jar", jar));
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().putAll(env);
         builder.environment().put("MICRONAUT_SERVER_PORT", String.valueOf(place.httpPort()));
@@ -211,6 +222,32 @@ final class NodeProcess {
                 && Objects.equals(cp.get("members"), cp.get("configured"));
     }
 
+    /**
+     * The stacks (top 25 frames) of the threads that do a node's work and are not waiting for any: Hazelcast's
+     * operation threads, Partita's own, the HTTP event loops and blocking pool. From {@code jcmd Thread.print}: where a
+     * node that stopped answering stands.
+     */
+    String workingThreads() {
+        String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+        try {
+            Process dump = new ProcessBuilder(jcmd, String.valueOf(pid()), "Thread.print").redirectErrorStream(true)
+                    .start();
+            String text = new String(dump.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            dump.waitFor(30, TimeUnit.SECONDS);
+            return Arrays.stream(text.split("\n\n"))
+                    .filter(block -> WORKERS.matcher(block.lines().findFirst().orElse("")).find())
+                    .filter(block -> IDLE.stream().noneMatch(block::contains))
+                    .map(block -> block.lines().limit(25).map(line -> "    " + line)
+                            .collect(Collectors.joining("\n")))
+                    .collect(Collectors.joining("\n"));
+        } catch (IOException e) {
+            return "    no thread dump: " + e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "    no thread dump: interrupted";
+        }
+    }
+
     private static String javaBinary() {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString() + (File.separatorChar == '\\'
                 ? ".exe" : "");
@@ -231,6 +268,9 @@ final class NodeProcess {
             HttpResponse<String> now = send("GET", path, null);
             out.append("\n  now: GET ").append(path).append(": ")
                     .append(now == null ? "no answer" : now.statusCode() + " " + now.body());
+        }
+        if (alive()) {
+            out.append("\n  working threads:\n").append(workingThreads());
         }
         try {
             List<String> all = Files.readAllLines(log(), StandardCharsets.UTF_8);
