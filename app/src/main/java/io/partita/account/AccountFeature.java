@@ -98,7 +98,7 @@ public final class AccountFeature implements Feature {
 
     /** An account, its tail as one byte array ({@link Tail}); its id is the map's key. */
     static final CompactCodec<Account> ACCOUNT_CODEC = CompactCodec.of(ACCOUNT_TYPE,
-            Account.class, AccountFeature::readAccount, AccountFeature::writeAccount);
+            Account.class, AccountFeature::readAccount, AccountFeature::writeAccount, Account.open(0, 0));
 
     private static Account readAccount(CompactReader reader) {
         String[] jobs = reader.readArrayOfString("jobs");
@@ -121,7 +121,8 @@ public final class AccountFeature implements Feature {
 
     /** A journal entry's value: flat, type and status in one byte, no id repeated from the key. */
     static final CompactCodec<JournalRecord> JOURNAL_RECORD_CODEC = CompactCodec.of(JOURNAL_RECORD_TYPE,
-            JournalRecord.class, AccountFeature::readJournalRecord, AccountFeature::writeJournalRecord);
+            JournalRecord.class, AccountFeature::readJournalRecord, AccountFeature::writeJournalRecord,
+            new JournalRecord((byte) 0, 0, 0, 0, 0, null));
 
     private static JournalRecord readJournalRecord(CompactReader reader) {
         return new JournalRecord(reader.readInt8("kind"), reader.readInt64("amount"),

@@ -152,7 +152,8 @@ public final class JobFeature implements Feature {
     }
 
     static final CompactCodec<Job> JOB_CODEC = CompactCodec.of(JOB_TYPE,
-            Job.class, JobFeature::readJob, JobFeature::writeJob);
+            Job.class, JobFeature::readJob, JobFeature::writeJob,
+            Job.start("sample", "sample", new JobSpec(JobType.FEE, 0, 0, true), null, 0, "sample"));
 
     private static Job readJob(CompactReader reader) {
         String[] mismatchIds = reader.readArrayOfString("mismatchIds");

@@ -24,7 +24,7 @@ public final class Members {
     /**
      * Starts a member with the given configuration (from {@link HazelcastConfigs}, with the same features) after
      * making Partita's continuation pool Hazelcast's default async executor, creates its maps' proxies before anything
-     * uses them, and starts the member's partition sentinels and what each feature runs beside it. The member announces
+     * uses them, tells the cluster its values' Compact schemas ({@link CompactSchemas}), and starts the member's partition sentinels and what each feature runs beside it. The member announces
      * its leave to the others when it shuts down gracefully ({@link MembershipNotice}).
      */
     public static HazelcastInstance start(Config config, List<? extends Feature> features) {
@@ -40,6 +40,7 @@ public final class Members {
         try {
             ClusterClock.keep(member);
             createProxies(member);
+            CompactSchemas.replicate(member);
             MemberDisk disk = MemberDisk.open(member);
             PartitionSentinels.of(member).start(disk.clusterMayBeNew());
             features.forEach(feature -> feature.start(member));

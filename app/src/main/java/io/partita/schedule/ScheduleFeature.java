@@ -7,6 +7,8 @@ import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import com.hazelcast.nio.serialization.compact.CompactReader;
 import com.hazelcast.nio.serialization.compact.CompactWriter;
 import io.partita.job.JobFeature;
+import io.partita.job.JobSpec;
+import io.partita.job.JobType;
 import io.partita.node.CompactCodec;
 import io.partita.node.DiskRecords;
 import io.partita.node.Feature;
@@ -43,7 +45,8 @@ public final class ScheduleFeature implements Feature {
     }
 
     static final CompactCodec<Schedule> SCHEDULE_CODEC = CompactCodec.of(SCHEDULE_TYPE,
-            Schedule.class, ScheduleFeature::readSchedule, ScheduleFeature::writeSchedule);
+            Schedule.class, ScheduleFeature::readSchedule, ScheduleFeature::writeSchedule,
+            Schedule.create("sample", "* * * * * *", new JobSpec(JobType.FEE, 0, 0, true), 0));
 
     private static Schedule readSchedule(CompactReader reader) {
         return new Schedule(reader.readString("name"), reader.readString("cron"), JobFeature.readSpec(reader),

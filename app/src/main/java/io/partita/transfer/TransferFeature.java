@@ -53,7 +53,8 @@ public final class TransferFeature implements Feature {
     }
 
     static final CompactCodec<Transfer> TRANSFER_CODEC = CompactCodec.of(TRANSFER_TYPE,
-            Transfer.class, TransferFeature::readTransfer, TransferFeature::writeTransfer);
+            Transfer.class, TransferFeature::readTransfer, TransferFeature::writeTransfer,
+            Transfer.begin(new TransferRequest("sample", "a", "b", 1), 0, "sample"));
 
     private static Transfer readTransfer(CompactReader reader) {
         return new Transfer(reader.readString("txId"), reader.readString("fromAccountId"),
@@ -77,7 +78,8 @@ public final class TransferFeature implements Feature {
     }
 
     static final CompactCodec<TransferKey> TRANSFER_KEY_CODEC = CompactCodec.of(TRANSFER_KEY_TYPE,
-            TransferKey.class, TransferFeature::readTransferKey, TransferFeature::writeTransferKey);
+            TransferKey.class, TransferFeature::readTransferKey, TransferFeature::writeTransferKey,
+            new TransferKey("a", "sample"));
 
     private static TransferKey readTransferKey(CompactReader reader) {
         return new TransferKey(reader.readString("fromAccountId"), reader.readString("txId"));
