@@ -138,7 +138,9 @@ final class LedgerDisk {
      * After a split-brain merge of this member: entries recorded before this instant (the hold cutoff when the merge
      * began, so before the split) go to the partitions' holders in the merged cluster; -1 when none is due.
      */
-    private volatile long pushBefore = -1;
+    private final AtomicLong pushBefore = new AtomicLong(-1);
+    /** When retention runs next, by cluster time; only the disk thread touches it. */
+    private long nextRetention;
     private volatile boolean running = true;
     /**
      * The latest {@link MemberDisk#rewriteAll} request a round has served by writing every copy again: until it
@@ -249,7 +251,7 @@ final class LedgerDisk {
      * it holds again, since the merge changed their maps without the ledger's entry processors.
      */
     void merged() {
-        pushBefore = mergeCutoff;
+        pushBefore.set(mergeCutoff);
         merging = false;
         if (!disk.onDisk()) {
             return;
@@ -340,30 +342,13 @@ final class LedgerDisk {
      */
     private void run() {
         try {
-            while (disk.recovering() && active()) {
-                try {
-                    recover();
-                } catch (HazelcastInstanceNotActiveException e) {
-                    throw e;
-                } catch (RuntimeException e) {
-                    failed("recovery", e);
-                }
+            while (disk.recovering() && active() && attempt("recovery", this::recover, () -> { })) {
+                // again, after the pause of a failed attempt
             }
-            long nextRetention = 0;
-            while (active()) {
-                try {
-                    nextRetention = round(nextRetention);
-                } catch (HazelcastInstanceNotActiveException e) {
-                    throw e;
-                } catch (RuntimeException e) {
-                    // What the failed round was to write may be half-written: the next one writes every copy.
-                    disk.rewriteAll();
-                    failed("round", e);
-                }
+            // What a failed round was to write may be half-written: the next one writes every copy.
+            while (active() && attempt("round", this::round, disk::rewriteAll)) {
                 TimeUnit.MILLISECONDS.sleep(COPY_EVERY_MILLIS);
             }
-        } catch (HazelcastInstanceNotActiveException e) {
-            // stopping
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -373,40 +358,55 @@ final class LedgerDisk {
         return running && hazelcast.getLifecycleService().isRunning();
     }
 
-    /** One round of the disk thread; answers when retention runs next. */
-    private long round(long nextRetention) throws InterruptedException {
-        if (merging) {
-            return nextRetention;
+    /** A step of the disk thread, which may wait. */
+    private interface Step {
+        void run() throws InterruptedException;
+    }
+
+    /**
+     * Runs {@code step} once. If it fails, runs {@code onFailure}, logs it and pauses before answering; answers false
+     * only when the member is stopping (which is why it failed), true when the thread goes on.
+     */
+    private boolean attempt(String name, Step step, Runnable onFailure) throws InterruptedException {
+        try {
+            step.run();
+            return true;
+        } catch (HazelcastInstanceNotActiveException e) {
+            return false;
+        } catch (RuntimeException e) {
+            if (!hazelcast.getLifecycleService().isRunning()) {
+                return false;
+            }
+            onFailure.run();
+            LOG.warn("The ledger's disk {} failed; it runs again in {} ms", name, COPY_EVERY_MILLIS, e);
+            TimeUnit.MILLISECONDS.sleep(COPY_EVERY_MILLIS);
+            return true;
         }
-        long before = pushBefore;
+    }
+
+    /** One round of the disk thread: a push due after a merge, the copies, and the retention when it is due. */
+    private void round() throws InterruptedException {
+        if (merging) {
+            return;
+        }
+        long before = pushBefore.getAndSet(-1);
         if (before >= 0) {
-            pushBefore = -1;
             try {
                 pushHistory(before);
             } catch (RuntimeException e) {
-                if (pushBefore < 0) {
-                    pushBefore = before;
-                }
+                // Kept for the next round, unless a newer merge has asked for its own push meanwhile.
+                pushBefore.compareAndSet(-1, before);
                 throw e;
             }
         }
         copyCopies();
         long now = ClusterClock.now(hazelcast);
         if (now < nextRetention) {
-            return nextRetention;
+            return;
         }
         long cutoff = now - settings.retention().toMillis();
         disk.use(store -> store.expireBefore(Math.max(0, cutoff)));
-        return now + RETENTION_EVERY_MILLIS;
-    }
-
-    /** A step of the disk thread failed: logged (unless the member is stopping), and run again after a pause. */
-    private void failed(String step, RuntimeException e) throws InterruptedException {
-        if (!hazelcast.getLifecycleService().isRunning()) {
-            throw new HazelcastInstanceNotActiveException();
-        }
-        LOG.warn("The ledger's disk {} failed; it runs again in {} ms", step, COPY_EVERY_MILLIS, e);
-        TimeUnit.MILLISECONDS.sleep(COPY_EVERY_MILLIS);
+        nextRetention = now + RETENTION_EVERY_MILLIS;
     }
 
     /**
