@@ -342,8 +342,10 @@ final class LedgerDisk {
      */
     private void run() {
         try {
-            while (disk.recovering() && active() && attempt("recovery", this::recover, () -> { })) {
-                // again, after the pause of a failed attempt
+            while (disk.recovering()) {
+                if (!active() || !attempt("recovery", this::recover, () -> { })) {
+                    return;
+                }
             }
             // What a failed round was to write may be half-written: the next one writes every copy.
             while (active() && attempt("round", this::round, disk::rewriteAll)) {
