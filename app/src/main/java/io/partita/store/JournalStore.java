@@ -9,7 +9,6 @@ import org.rocksdb.CompressionType;
 import org.rocksdb.DBOptions;
 import org.rocksdb.IndexType;
 import org.rocksdb.LRUCache;
-import org.rocksdb.Options;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
@@ -76,22 +75,19 @@ public final class JournalStore implements AutoCloseable {
 
     private static final int ENTRIES = 1;
     private static final int TXIDS = 2;
-    private static final int RECORDS = 3;
+    private static final int EXPIRY = 3;
+    private static final int RECORDS = 4;
     /**
-     * The column families, at the indexes above, and how each is tuned ({@link #familyOptions}). The entries and their
-     * txIds arrive in no key order (every account of every partition grows at once), so each file a memtable flush
-     * makes overlaps the whole first level: compacting few of them at a time would rewrite that level over and over as
-     * the history grows. The entries wait for 16 such files, the txIds (looked up by every new transaction, one bloom
-     * filter per file) for 8; the accounts' records are few and rewritten, and keep RocksDB's 4.
+     * The column families, at the indexes above, and how each is tuned ({@link #familyOptions}). The entries, their
+     * txIds and their expiry records (by partition, then time: every partition grows at once) arrive in no key order,
+     * so each file a memtable flush makes overlaps the whole first level: compacting few of them at a time would
+     * rewrite that level over and over as the history grows. The entries and expiry records wait for 16 such files,
+     * the txIds (looked up by every new transaction, one bloom filter per file) for 8; the accounts' records are few
+     * and rewritten, and keep RocksDB's 4.
      */
     private static final List<Family> FAMILIES = List.of(new Family("default", false, 4),
-            new Family("entries", false, 16), new Family("txids", true, 8), new Family("records", true, 4));
-    /**
-     * A family that stores of earlier builds have and this one no longer writes, dropped when such a store opens: the
-     * expiry records (partition, time, account, seq), one more key per entry for the retention, which now finds an
-     * account's oldest entries at the end of its range of the entries family.
-     */
-    private static final String RETIRED_EXPIRY = "expiry";
+            new Family("entries", false, 16), new Family("txids", true, 8), new Family("expiry", false, 16),
+            new Family("records", true, 4));
     private static final int EXPIRY_DELETE_BATCH = 4_096;
 
     /** A column family: its name, whether it is read by key (a bloom filter), and its first-level compaction trigger. */
@@ -124,16 +120,7 @@ public final class JournalStore implements AutoCloseable {
         this.families = new ArrayList<>();
         try {
             Files.createDirectories(settings.directory());
-            boolean retired = existingFamilies(settings.directory()).contains(RETIRED_EXPIRY);
-            if (retired) {
-                descriptors.add(new ColumnFamilyDescriptor(bytes(RETIRED_EXPIRY), familyOptions.get(ENTRIES)));
-            }
             this.db = RocksDB.open(options, settings.directory().toString(), descriptors, families);
-            if (retired) {
-                ColumnFamilyHandle expiry = families.remove(FAMILIES.size());
-                db.dropColumnFamily(expiry);
-                expiry.close();
-            }
         } catch (RocksDBException | IOException e) {
             closeOptions();
             throw new StoreFailure("cannot open the store in " + settings.directory(), e);
@@ -141,17 +128,6 @@ public final class JournalStore implements AutoCloseable {
         GroupCommitter.Sync walSync = () -> db.syncWal();
         this.committer = new GroupCommitter(db, settings.durability(), syncSeam.apply(walSync),
                 settings.maxQueuedWrites(), settings.directory().getFileName().toString());
-    }
-
-    /** The names of the column families of the store in {@code directory}; none where there is no store yet. */
-    private static List<String> existingFamilies(Path directory) throws RocksDBException {
-        if (!Files.exists(directory.resolve("CURRENT"))) {
-            return List.of();
-        }
-        try (Options options = new Options()) {
-            return RocksDB.listColumnFamilies(options, directory.toString()).stream()
-                    .map(name -> new String(name, StandardCharsets.US_ASCII)).toList();
-        }
     }
 
     /** Opens (or creates) the store in {@code settings.directory()}. */
@@ -200,7 +176,8 @@ public final class JournalStore implements AutoCloseable {
     }
 
     /**
-     * Writes {@code entries} of {@code partition}, atomically, with the txId records that go with them; an entry with an account and seq already stored replaces it. Checks and encodes them on the caller's
+     * Writes {@code entries} of {@code partition}, atomically, with the txId and retention records that go with
+     * them; an entry with an account and seq already stored replaces it. Checks and encodes them on the caller's
      * thread (an {@link IllegalArgumentException} for an id too long); the future completes once they are durable.
      */
     public CompletableFuture<Void> append(int partition, List<StoredEntry> entries) {
@@ -320,16 +297,18 @@ public final class JournalStore implements AutoCloseable {
                                         boolean hold) {
         Keys.checkPartition(partition);
         int count = entries.size();
-        byte[][] keys = new byte[count * 2][];
-        byte[][] values = new byte[count * 2][];
+        byte[][] keys = new byte[count * 3][];
+        byte[][] values = new byte[count * 3][];
         for (int i = 0; i < count; i++) {
             StoredEntry entry = entries.get(i);
             byte[] account = Keys.id(entry.accountId());
             byte[] txId = Keys.id(entry.txId());
-            keys[2 * i] = Keys.entry(partition, account, entry.seq());
-            values[2 * i] = Keys.entryValue(txId, entry.at(), entry.payload());
-            keys[2 * i + 1] = Keys.txId(partition, account, txId);
-            values[2 * i + 1] = Keys.longBytes(entry.seq());
+            keys[3 * i] = Keys.entry(partition, account, entry.seq());
+            values[3 * i] = Keys.entryValue(txId, entry.at(), entry.payload());
+            keys[3 * i + 1] = Keys.txId(partition, account, txId);
+            values[3 * i + 1] = Keys.longBytes(entry.seq());
+            keys[3 * i + 2] = Keys.expiry(partition, entry.at(), account, entry.seq());
+            values[3 * i + 2] = txId;
         }
         byte[][] recordKeys = new byte[records.size()][];
         for (int i = 0; i < recordKeys.length; i++) {
@@ -338,7 +317,7 @@ public final class JournalStore implements AutoCloseable {
         byte[] held = hold ? Keys.held(partition) : null;
         return batch -> {
             for (int i = 0; i < keys.length; i++) {
-                batch.put(families.get(ENTRIES + i % 2), keys[i], values[i]);
+                batch.put(families.get(1 + i % 3), keys[i], values[i]);
             }
             for (int i = 0; i < recordKeys.length; i++) {
                 byte[] value = records.get(i).value();
@@ -439,67 +418,45 @@ public final class JournalStore implements AutoCloseable {
 
     /**
      * Deletes every entry recorded before {@code cutoffAt} (epoch milliseconds), with its txId record: the retention.
-     * Walks each account's entries from its oldest (the end of its range) and stops at the first one recorded at or
-     * after the cutoff, so an entry older than a later one (a clock that went back) waits for that one: retention is a
-     * minimum. Deletes in atomic batches, reading one partition at a time from a fresh iterator (a long walk would
-     * keep the files it started on); returns the entries deleted. Runs on the caller's thread (a background one): it
-     * reads and writes the disk, two seeks per account.
+     * Walks the expiry family one partition at a time, in atomic batches; returns the entries deleted. Runs on the
+     * caller's thread (a background one): it reads and writes the disk.
      */
     public long expireBefore(long cutoffAt) {
         long deleted = 0;
         int partition = 0;
-        List<byte[]> expired = new ArrayList<>();
-        try (WriteOptions write = new WriteOptions()) {
-            while (true) {
-                try (ReadOptions read = new ReadOptions().setFillCache(false);
-                     RocksIterator it = db.newIterator(families.get(ENTRIES), read)) {
-                    it.seek(Keys.partition(partition));
-                    if (!it.isValid()) {
-                        check(it);
-                        break;
+        try (RocksIterator it = db.newIterator(families.get(EXPIRY));
+             WriteOptions write = new WriteOptions()) {
+            it.seekToFirst();
+            while (it.isValid()) {
+                partition = Keys.partitionOf(it.key());
+                byte[] bound = Keys.expiryBound(partition, cutoffAt);
+                List<byte[]> expired = new ArrayList<>();
+                while (it.isValid() && Arrays.compareUnsigned(it.key(), bound) < 0) {
+                    expired.add(it.key());
+                    expired.add(it.value());
+                    it.next();
+                    if (expired.size() == 2 * EXPIRY_DELETE_BATCH) {
+                        deleted += deleteExpired(expired, write);
+                        expired.clear();
                     }
-                    partition = Keys.partitionOf(it.key());
-                    while (it.isValid() && Keys.partitionOf(it.key()) == partition) {
-                        byte[] account = Keys.accountOfEntry(it.key());
-                        byte[] end = Keys.end(account);
-                        for (it.seekForPrev(end); it.isValid() && startsWith(it.key(), account); it.prev()) {
-                            byte[] value = it.value();
-                            if (Keys.atOf(value) >= cutoffAt) {
-                                break;
-                            }
-                            expired.add(it.key());
-                            expired.add(value);
-                            if (expired.size() == 2 * EXPIRY_DELETE_BATCH) {
-                                deleted += deleteExpired(expired, write);
-                                expired.clear();
-                            }
-                        }
-                        it.seek(end);
-                    }
-                    check(it);
                 }
                 deleted += deleteExpired(expired, write);
-                expired.clear();
                 if (partition == Keys.MAX_PARTITION) {
                     break;
                 }
-                partition++;
+                it.seek(Keys.partition(partition + 1));
             }
+            check(it);
         } catch (RocksDBException e) {
             throw new StoreFailure("retention failed", e);
         }
         return deleted;
     }
 
-    private static boolean startsWith(byte[] key, byte[] prefix) {
-        return key.length >= prefix.length && Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length);
-    }
-
     /**
-     * Deletes the entries in {@code expired} (key, value, in turn) where they still hold that value's txId (a merge
-     * may have replaced one since the walk read it), and the txIds' records where they still name that entry's seq (a
-     * merge may have recorded the transaction again, later, under another seq): two multi-gets for the batch, then
-     * one atomic write.
+     * Deletes the entries named by {@code expired} (expiry key, txId, in turn) where they still hold that txId, and
+     * the txIds' records where they still name that entry's seq (an entry a merge recorded again under a new seq has
+     * a later expiry record of its own): two multi-gets for the batch, then one atomic write.
      */
     private int deleteExpired(List<byte[]> expired, WriteOptions write) throws RocksDBException {
         int count = expired.size() / 2;
@@ -509,24 +466,25 @@ public final class JournalStore implements AutoCloseable {
         List<byte[]> entryKeys = new ArrayList<>(count);
         List<byte[]> txIdKeys = new ArrayList<>(count);
         for (int i = 0; i < expired.size(); i += 2) {
-            entryKeys.add(expired.get(i));
-            txIdKeys.add(Keys.txIdOfEntry(expired.get(i), expired.get(i + 1)));
+            entryKeys.add(Keys.entryOfExpiry(expired.get(i)));
+            txIdKeys.add(Keys.txIdOfExpiry(expired.get(i), expired.get(i + 1)));
         }
         List<byte[]> values = db.multiGetAsList(Collections.nCopies(count, families.get(ENTRIES)), entryKeys);
         List<byte[]> seqs = db.multiGetAsList(Collections.nCopies(count, families.get(TXIDS)), txIdKeys);
         int deleted = 0;
         try (WriteBatch batch = new WriteBatch()) {
             for (int i = 0; i < count; i++) {
+                byte[] expiryKey = expired.get(2 * i);
                 byte[] value = values.get(i);
-                byte[] txId = Keys.txIdOf(expired.get(2 * i + 1));
-                if (value != null && Arrays.equals(Keys.txIdOf(value), txId)) {
+                if (value != null && Arrays.equals(Keys.txIdOf(value), expired.get(2 * i + 1))) {
                     batch.delete(families.get(ENTRIES), entryKeys.get(i));
                     deleted++;
                 }
                 byte[] seq = seqs.get(i);
-                if (seq != null && Keys.longAt(seq, 0) == Keys.seqOfEntry(entryKeys.get(i))) {
+                if (seq != null && Keys.longAt(seq, 0) == Keys.seqOfExpiry(expiryKey)) {
                     batch.delete(families.get(TXIDS), txIdKeys.get(i));
                 }
+                batch.delete(families.get(EXPIRY), expiryKey);
             }
             db.write(write, batch);
         }
@@ -536,7 +494,7 @@ public final class JournalStore implements AutoCloseable {
     /**
      * Streams every entry of {@code partition}, as of one moment (a snapshot), in chunks of at most {@code chunkSize},
      * to {@code sink} on the caller's thread: a partition's share, for its new owner or backup to {@link #append}.
-     * The txId records are not sent: the importing side writes them from the entries.
+     * The txId and retention records are not sent: the importing side writes them from the entries.
      */
     public long export(int partition, int chunkSize, Consumer<List<StoredEntry>> sink) {
         List<StoredEntry> chunk = new ArrayList<>(chunkSize);

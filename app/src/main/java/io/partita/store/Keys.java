@@ -11,11 +11,12 @@ import java.util.Arrays;
  * <pre>
  * entries: partition(2) accountLength(1) account seqInverted(8)   -> txIdLength(1) txId at(8) payload
  * txids:   partition(2) accountLength(1) account txId             -> seq(8)
+ * expiry:  partition(2) at(8) accountLength(1) account seq(8)     -> txId
  * default: "marker"                                               -> the DataMarker
  *          "held" partition(2)                                    -> (empty): this disk holds a copy of the partition
  * </pre>
  * {@code seqInverted} is {@code Long.MAX_VALUE - seq}: an account's newest entry comes first, and a page is a forward
- * scan (RocksDB's fast direction), and its oldest entries, which the retention deletes, end its range.
+ * scan (RocksDB's fast direction).
  */
 final class Keys {
 
@@ -83,6 +84,15 @@ final class Keys {
                 .put((byte) account.length).put(account).put(txId).array();
     }
 
+    static byte[] expiry(int partition, long at, byte[] account, long seq) {
+        return ByteBuffer.allocate(19 + account.length).put(partition(partition)).putLong(at)
+                .put((byte) account.length).put(account).putLong(seq).array();
+    }
+
+    static byte[] expiryBound(int partition, long at) {
+        return ByteBuffer.allocate(10).put(partition(partition)).putLong(at).array();
+    }
+
     /** A record's key in the records family: the partition, then the caller's key. */
     static byte[] record(int partition, byte[] key) {
         if (key.length == 0) {
@@ -123,10 +133,12 @@ final class Keys {
     static StoredEntry decodeEntry(byte[] key, byte[] value) {
         int accountLength = key[2] & 0xFF;
         String account = new String(key, 3, accountLength, StandardCharsets.UTF_8);
+        long seq = Long.MAX_VALUE - longAt(key, 3 + accountLength);
         int txLength = value[0] & 0xFF;
         String txId = new String(value, 1, txLength, StandardCharsets.UTF_8);
+        long at = longAt(value, 1 + txLength);
         byte[] payload = Arrays.copyOfRange(value, 9 + txLength, value.length);
-        return new StoredEntry(account, seqOfEntry(key), txId, atOf(value), payload);
+        return new StoredEntry(account, seq, txId, at, payload);
     }
 
     /** The txId an entry's value holds, as bytes. */
@@ -134,25 +146,24 @@ final class Keys {
         return Arrays.copyOfRange(value, 1, 1 + (value[0] & 0xFF));
     }
 
-    /** The prefix of every entry key of the account that {@code entryKey} belongs to. */
-    static byte[] accountOfEntry(byte[] entryKey) {
-        return Arrays.copyOf(entryKey, 3 + (entryKey[2] & 0xFF));
+    /** The account and seq an expiry key names, as the key of the entry. */
+    static byte[] entryOfExpiry(byte[] expiryKey) {
+        int accountLength = expiryKey[10] & 0xFF;
+        byte[] account = Arrays.copyOfRange(expiryKey, 11, 11 + accountLength);
+        return entry(partitionOf(expiryKey), account, longAt(expiryKey, 11 + accountLength));
     }
 
-    static long seqOfEntry(byte[] entryKey) {
-        return Long.MAX_VALUE - longAt(entryKey, 3 + (entryKey[2] & 0xFF));
+    /** The key in the txIds family of {@code txId}, of the account an expiry key names. */
+    static byte[] txIdOfExpiry(byte[] expiryKey, byte[] txId) {
+        return txId(partitionOf(expiryKey), accountOfExpiry(expiryKey), txId);
     }
 
-    /** When the entry whose value this is was recorded. */
-    static long atOf(byte[] entryValue) {
-        return longAt(entryValue, 1 + (entryValue[0] & 0xFF));
+    static long seqOfExpiry(byte[] expiryKey) {
+        return longAt(expiryKey, 11 + (expiryKey[10] & 0xFF));
     }
 
-    /** The key in the txIds family of the transaction of an entry, from its key and value. */
-    static byte[] txIdOfEntry(byte[] entryKey, byte[] entryValue) {
-        int accountLength = entryKey[2] & 0xFF;
-        int txLength = entryValue[0] & 0xFF;
-        return ByteBuffer.allocate(3 + accountLength + txLength).put(entryKey, 0, 3 + accountLength)
-                .put(entryValue, 1, txLength).array();
+    private static byte[] accountOfExpiry(byte[] expiryKey) {
+        int accountLength = expiryKey[10] & 0xFF;
+        return Arrays.copyOfRange(expiryKey, 11, 11 + accountLength);
     }
 }

@@ -2,13 +2,7 @@ package io.partita.store;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.rocksdb.ColumnFamilyDescriptor;
-import org.rocksdb.ColumnFamilyHandle;
-import org.rocksdb.DBOptions;
-import org.rocksdb.Options;
-import org.rocksdb.RocksDB;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -153,71 +147,6 @@ class JournalStoreTest {
     }
 
     @Test
-    void shouldDeleteEachAccountsOldEntriesAndKeepEverythingNewerWhateverTheAccountsNeighbours() throws Exception {
-        try (JournalStore store = open("m1")) {
-            // In one partition: an account wholly past the cutoff, one partly, one not at all, each with neighbours
-            // whose ids share its prefix; and the last partition there is.
-            await(store.append(7, Entries.range("a", 0, 9, 1_000)));
-            await(store.append(7, Entries.range("a-1", 0, 9, 1_995)));
-            await(store.append(7, Entries.range("a-10", 0, 9, 3_000)));
-            await(store.append(Keys.MAX_PARTITION, Entries.range("z", 0, 9, 1_000)));
-            // Recorded before seq 1 by its time (a clock that went back): kept until seq 1 expires.
-            await(store.append(8, List.of(Entries.entry("b", 0, 5_000), Entries.entry("b", 1, 1_000))));
-
-            assertEquals(10 + 5 + 10, store.expireBefore(2_000));
-
-            assertEquals(List.of(), store.history(7, "a", Long.MAX_VALUE, 100).entries());
-            assertEquals(Entries.range("a-1", 5, 9, 2_000), oldestFirst(store, 7, "a-1"));
-            assertEquals(Entries.range("a-10", 0, 9, 3_000), oldestFirst(store, 7, "a-10"));
-            assertEquals(List.of(), store.history(Keys.MAX_PARTITION, "z", Long.MAX_VALUE, 100).entries());
-            assertEquals(2, store.history(8, "b", Long.MAX_VALUE, 100).entries().size());
-            assertTrue(store.find(7, "a-1", "tx-a-1-4", Long.MAX_VALUE).isEmpty());
-            assertTrue(store.find(7, "a-1", "tx-a-1-5", Long.MAX_VALUE).isPresent());
-
-            assertEquals(5 + 10 + 2, store.expireBefore(5_001));
-            assertEquals(List.of(), store.history(8, "b", Long.MAX_VALUE, 100).entries());
-            assertTrue(store.find(8, "b", "tx-b-0", Long.MAX_VALUE).isEmpty());
-        }
-    }
-
-    private static List<StoredEntry> oldestFirst(JournalStore store, int partition, String account) {
-        List<StoredEntry> entries = new ArrayList<>(store.history(partition, account, Long.MAX_VALUE, 100).entries());
-        Collections.reverse(entries);
-        return entries;
-    }
-
-    @Test
-    void shouldOpenAStoreOfAnEarlierBuildWithItsExpiryRecordsAndDropThem() throws Exception {
-        Path directory = dir.resolve("m1");
-        List<String> earlier = List.of("default", "entries", "txids", "expiry", "records");
-        try (JournalStore store = open("m1")) {
-            await(store.append(4, Entries.range("a-1", 0, 9, 1_000)));
-        }
-        // An earlier build's store: the same families and one more, the expiry records by partition and time.
-        List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
-        for (String name : earlier) {
-            descriptors.add(new ColumnFamilyDescriptor(name.getBytes(StandardCharsets.US_ASCII)));
-        }
-        List<ColumnFamilyHandle> handles = new ArrayList<>();
-        try (DBOptions options = new DBOptions().setCreateMissingColumnFamilies(true);
-             RocksDB db = RocksDB.open(options, directory.toString(), descriptors, handles)) {
-            db.put(handles.get(3), new byte[] {0, 4, 1, 'x'}, new byte[] {1, 'y'});
-            handles.forEach(ColumnFamilyHandle::close);
-        }
-
-        try (JournalStore store = open("m1")) {
-            assertEquals(Entries.range("a-1", 0, 9, 1_000), oldestFirst(store, 4, "a-1"));
-            assertEquals(5, store.expireBefore(1_005));
-            assertTrue(store.find(4, "a-1", "tx-a-1-5", Long.MAX_VALUE).isPresent());
-        }
-        try (Options options = new Options()) {
-            assertEquals(List.of("default", "entries", "txids", "records"),
-                    RocksDB.listColumnFamilies(options, directory.toString()).stream()
-                            .map(name -> new String(name, StandardCharsets.US_ASCII)).toList());
-        }
-    }
-
-    @Test
     void shouldExportAPartitionAndImportItElsewhereEntryForEntry() throws Exception {
         List<StoredEntry> exported = new ArrayList<>();
         List<Integer> chunkSizes = new ArrayList<>();
@@ -238,7 +167,7 @@ class JournalStoreTest {
             assertEquals(from.history(11, "b-2", Long.MAX_VALUE, 1_000), to.history(11, "b-2", Long.MAX_VALUE, 1_000));
             assertTrue(to.find(11, "b-2", "tx-b-2-7", Long.MAX_VALUE).isPresent());
             assertEquals(List.of(), to.history(12, "c-3", Long.MAX_VALUE, 10).entries());
-            // The txId records were rebuilt on import: retention deletes there too.
+            // The txId and expiry records were rebuilt on import: retention deletes there too.
             assertEquals(2 * 50, to.expireBefore(1_050));
         }
     }

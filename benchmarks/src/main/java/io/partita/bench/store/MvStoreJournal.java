@@ -23,7 +23,7 @@ import java.util.function.Consumer;
 
 /**
  * The alternative: H2's MVStore (pure Java, a copy-on-write B-tree in one file, its page cache on the heap), with the
- * three maps the RocksDB store had when the two were compared (entries, txIds, expiry records), string keys that sort the same way, and the same group
+ * same three maps as the RocksDB store (entries, txIds, expiry), string keys that sort the same way, and the same group
  * commit: a committer thread applies everything queued, then {@code commit()} (the changed pages written to the OS)
  * and, with fsync, {@code sync()}.
  * <b>Threads:</b> any thread appends (queued) and reads (MVMap reads are lock-free); the committer alone writes.
