@@ -148,9 +148,7 @@ final class Keys {
 
     /** The account and seq an expiry key names, as the key of the entry. */
     static byte[] entryOfExpiry(byte[] expiryKey) {
-        int accountLength = expiryKey[10] & 0xFF;
-        byte[] account = Arrays.copyOfRange(expiryKey, 11, 11 + accountLength);
-        return entry(partitionOf(expiryKey), account, longAt(expiryKey, 11 + accountLength));
+        return entry(partitionOf(expiryKey), accountOfExpiry(expiryKey), seqOfExpiry(expiryKey));
     }
 
     /** The key in the txIds family of {@code txId}, of the account an expiry key names. */
