@@ -367,7 +367,7 @@ final class LedgerDisk {
 
     /**
      * Runs {@code step} once. If it fails, runs {@code onFailure}, logs it and pauses before answering; answers false
-     * only when the member is stopping (which is why it failed), true when the thread goes on.
+     * only when the ledger or its member is stopping (which is why it failed), true when the thread goes on.
      */
     private boolean attempt(String name, Step step, Runnable onFailure) throws InterruptedException {
         try {
@@ -376,7 +376,7 @@ final class LedgerDisk {
         } catch (HazelcastInstanceNotActiveException e) {
             return false;
         } catch (RuntimeException e) {
-            if (!hazelcast.getLifecycleService().isRunning()) {
+            if (!active()) {
                 return false;
             }
             onFailure.run();
