@@ -103,7 +103,7 @@ final class LedgerDisk {
     private static final long RETENTION_EVERY_MILLIS = 60_000;
     private static final long COPY_EVERY_MILLIS = 1_000;
     private static final Duration PARTITION_TASKS = Duration.ofMinutes(2);
-    /** Entries one {@link DiskShares#push} carries. */
+    /** Entries one message of a {@link DiskShares#push} carries. */
     private static final int PUSH_CHUNK = 4_096;
 
     private final HazelcastInstance hazelcast;
@@ -130,6 +130,8 @@ final class LedgerDisk {
     private long readingNanos;
     private long sendingNanos;
     private long joiningNanos;
+    /** Entries of the older history another holder's disk lacked, sent to it during a recovery. */
+    private long sentEntries;
     /** Set from the start of a split-brain merge of this member until its end: nothing is dropped meanwhile. */
     private volatile boolean merging;
     /** The hold cutoff when this member's merge began. */
@@ -478,25 +480,31 @@ final class LedgerDisk {
         BitSet onDisk = new BitSet();
         disk.use(store -> onDisk.or(store.heldPartitions()));
         long oldest = ClusterClock.now(hazelcast) - settings.retention().toMillis();
-        long pushed = 0;
+        long offered = 0;
+        long sent = 0;
         for (int partition = onDisk.nextSetBit(0); partition >= 0; partition = onDisk.nextSetBit(partition + 1)) {
             List<StoredEntry> older = new ArrayList<>();
             int p = partition;
             disk.use(store -> store.export(p, PUSH_CHUNK, chunk -> chunk.stream()
                     .filter(entry -> entry.at() < before && entry.at() >= oldest).forEach(older::add)));
-            push(partition, older);
-            pushed += older.size();
+            sent += push(partition, older);
+            offered += older.size();
         }
-        LOG.info("Sent {} journal entries recorded before the split from {} partitions on this member's disk to the "
-                + "merged cluster", pushed, onDisk.cardinality());
+        LOG.info("Sent {} of the {} journal entries recorded before the split in {} partitions on this member's disk to "
+                + "the merged cluster's disks that lacked them", sent, offered, onDisk.cardinality());
     }
 
-    /** {@code entries} of {@code partition} to the disks of its owner and backups, a chunk at a time. */
-    private void push(int partition, List<StoredEntry> entries) {
-        for (int from = 0; from < entries.size(); from += PUSH_CHUNK) {
-            List<StoredEntry> chunk = List.copyOf(entries.subList(from, Math.min(entries.size(), from + PUSH_CHUNK)));
-            Members.repeatUntilDone(() -> DiskShares.push(hazelcast, partition, chunk));
+    /**
+     * {@code entries} of {@code partition} to the disks of its owner and backups that lack them, a chunk at a time;
+     * answers how many were sent. Repeated whole after a failure: what arrived is not sent again.
+     */
+    private long push(int partition, List<StoredEntry> entries) {
+        if (entries.isEmpty()) {
+            return 0;
         }
+        long[] sent = new long[1];
+        Members.repeatUntilDone(() -> sent[0] = DiskShares.push(hazelcast, partition, entries, PUSH_CHUNK));
+        return sent[0];
     }
 
     /** On the partition's thread: its accounts and journal as this member holds them, in one write. */
@@ -576,10 +584,10 @@ final class LedgerDisk {
         }
         disk.recovered();
         LOG.info("Recovered {} accounts with {} journal entries from {} partitions in {} ms (reading the disk {} ms, "
-                + "sending older history {} ms, joining accounts {} ms)", recoveredAccounts.get(),
-                recoveredEntries.get(), onDisk.cardinality(),
+                + "sending older history {} ms, {} entries other disks lacked, joining accounts {} ms)",
+                recoveredAccounts.get(), recoveredEntries.get(), onDisk.cardinality(),
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
-                TimeUnit.NANOSECONDS.toMillis(readingNanos), TimeUnit.NANOSECONDS.toMillis(sendingNanos),
+                TimeUnit.NANOSECONDS.toMillis(readingNanos), TimeUnit.NANOSECONDS.toMillis(sendingNanos), sentEntries,
                 TimeUnit.NANOSECONDS.toMillis(joiningNanos));
     }
 
@@ -635,7 +643,7 @@ final class LedgerDisk {
         long read = System.nanoTime();
         readingNanos += read - started;
         // The older history straight to the disks of the partition's holders now, before its accounts are back.
-        push(partition, older);
+        sentEntries += push(partition, older);
         recoveredEntries.addAndGet(older.size());
         long pushed = System.nanoTime();
         sendingNanos += pushed - read;

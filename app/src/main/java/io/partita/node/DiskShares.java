@@ -5,21 +5,24 @@ import com.hazelcast.config.ConfigAccessor;
 import com.hazelcast.config.ServiceConfig;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.internal.partition.InternalPartition;
 import com.hazelcast.internal.partition.MigrationAwareService;
 import com.hazelcast.internal.partition.MigrationEndpoint;
 import com.hazelcast.internal.partition.PartitionMigrationEvent;
+import com.hazelcast.internal.partition.PartitionReplica;
 import com.hazelcast.internal.partition.PartitionReplicationEvent;
 import com.hazelcast.internal.services.ManagedService;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
 import com.hazelcast.spi.impl.NodeEngine;
-import com.hazelcast.spi.impl.operationservice.BackupAwareOperation;
+import com.hazelcast.spi.impl.NodeEngineImpl;
 import com.hazelcast.spi.impl.operationservice.BackupOperation;
 import com.hazelcast.spi.impl.operationservice.Operation;
 import com.hazelcast.spi.impl.operationservice.OperationService;
 import com.hazelcast.spi.impl.operationservice.PartitionAwareOperation;
 import com.hazelcast.spi.impl.operationservice.ReadonlyOperation;
 import io.partita.store.HistoryPage;
+import io.partita.store.SeqRun;
 import io.partita.store.StoredEntry;
 
 import java.io.IOException;
@@ -34,7 +37,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 /**
  * The journal history on members' disks, per partition: it moves with its partition, and it is read where it is. A
  * member that becomes owner or backup of a partition has the partition's history on its own disk before it serves;
- * {@link Read} reads it at the owner and {@link Push} writes to the owner's and backups' disks. Everything here runs on
+ * {@link Read} reads it at the owner and {@link #push} writes to the owner's and backups' disks. Everything here runs on
  * the partition's thread, so a share is read and written with no write of the partition in between.
  */
 public final class DiskShares implements ManagedService, MigrationAwareService {
@@ -53,8 +56,10 @@ public final class DiskShares implements ManagedService, MigrationAwareService {
      * Reading and pushing
      *
      * Two more operations reach a partition's disk share wherever it is: Read reads an account's history, or an entry
-     * by txId, at the owner, and Push writes entries to the owner's and backups' disks (what a restarted member brings
-     * back from its disk for partitions other members now hold).
+     * by txId, at the owner, and push writes entries to the owner's and backups' disks (what a restarted member brings
+     * back from its disk for partitions other members now hold). A push offers each holder the entries' runs first and
+     * sends only what its disk lacks: after a restart of every node, each partition's history is on the disks of its
+     * last owner and backup, and the new partition table often names them again, so most of it need not travel.
      *
      * Threads and size
      *
@@ -81,14 +86,60 @@ public final class DiskShares implements ManagedService, MigrationAwareService {
     }
 
     /**
-     * Writes {@code entries} of {@code partition} to the disks of the partition's owner and backups, except where an
-     * account and seq is held already ({@code JournalStore.writeAbsent}); the calling member's disk is left alone.
+     * Writes {@code entries} of {@code partition} (one per account and seq) to the disks of the partition's owner and
+     * backups, where an account and seq is not held yet ({@code JournalStore.writeAbsent}), and answers how many were
+     * sent; the calling member's disk is left alone. Each holder is first offered the entries' runs (an account's
+     * consecutive seqs, {@link Offer}) and is sent, {@code chunk} entries at a time, only the runs its disk lacks any of
+     * ({@link Fill}): after a restart, most holders hold most of a partition's history already. Offered again to the
+     * holders of the moment while the partition's holders change meanwhile (a later holder takes its copy from one
+     * that was offered). Waited for on the caller's thread (the ledger's disk thread); a failure is thrown as the grid
+     * threw it, and the whole push may be repeated.
      */
-    public static void push(HazelcastInstance hazelcast, int partition, List<StoredEntry> entries) {
-        UUID local = hazelcast.getCluster().getLocalMember().getUuid();
-        // Waited for on the caller's thread (the ledger's disk thread); a failure is thrown as the grid threw it.
-        Internals.nodeEngine(hazelcast).getOperationService()
-                .invokeOnPartition(SERVICE_NAME, new Push(entries, local), partition).joinInternal();
+    public static long push(HazelcastInstance hazelcast, int partition, List<StoredEntry> entries, int chunk) {
+        NodeEngine engine = Internals.nodeEngine(hazelcast);
+        int backups = engine.<DiskShares>getService(SERVICE_NAME).backups;
+        UUID local = engine.getLocalMember().getUuid();
+        List<StoredEntry> sorted = new ArrayList<>(entries);
+        List<Integer> starts = new ArrayList<>();
+        List<SeqRun> runs = SeqRun.of(sorted, starts);
+        long sent = 0;
+        List<PartitionReplica> offered;
+        do {
+            offered = replicas(engine, partition, backups);
+            for (int replica = 0; replica < offered.size(); replica++) {
+                PartitionReplica holder = offered.get(replica);
+                if (runs.isEmpty() || holder == null || holder.uuid().equals(local)) {
+                    continue;
+                }
+                int[] lacking = DiskShares.<int[]>invokeOn(engine, new Offer(runs), partition, replica);
+                List<StoredEntry> missing = new ArrayList<>();
+                for (int run : lacking) {
+                    missing.addAll(sorted.subList(starts.get(run), starts.get(run + 1)));
+                }
+                for (int from = 0; from < missing.size(); from += chunk) {
+                    List<StoredEntry> part = List.copyOf(missing.subList(from, Math.min(missing.size(), from + chunk)));
+                    DiskShares.<Object>invokeOn(engine, new Fill(part), partition, replica);
+                }
+                sent += missing.size();
+            }
+        } while (!offered.equals(replicas(engine, partition, backups)));
+        return sent;
+    }
+
+    /** The partition's owner and backups now, by replica index (null where there is none). */
+    private static List<PartitionReplica> replicas(NodeEngine engine, int partition, int backups) {
+        InternalPartition replicas = ((NodeEngineImpl) engine).getPartitionService().getPartition(partition, false);
+        List<PartitionReplica> holders = new ArrayList<>();
+        for (int replica = 0; replica <= backups; replica++) {
+            holders.add(replicas.getReplica(replica));
+        }
+        return holders;
+    }
+
+    /** {@code operation} on the partition's replica {@code replica} (0, its owner), waited for. */
+    private static <T> T invokeOn(NodeEngine engine, Operation operation, int partition, int replica) {
+        return engine.getOperationService().createInvocationBuilder(SERVICE_NAME, operation, partition)
+                .setReplicaIndex(replica).<T>invoke().joinInternal();
     }
 
     /**
@@ -154,7 +205,7 @@ public final class DiskShares implements ManagedService, MigrationAwareService {
         }
         List<StoredEntry> share = new ArrayList<>();
         disk.use(store -> store.export(event.getPartitionId(), 4_096, share::addAll));
-        return share.isEmpty() ? null : new Share(share, null);
+        return share.isEmpty() ? null : new Share(share);
     }
 
     /**
@@ -204,97 +255,118 @@ public final class DiskShares implements ManagedService, MigrationAwareService {
         return MemberDisk.of(operation.getNodeEngine().getHazelcastInstance());
     }
 
-    /**
-     * Entries of the partition it runs on, written to this member's disk: all of them for a whole share ({@code source}
-     * null; an entry under an account and seq the disk holds replaces it), else those the disk lacks, unless this
-     * member is the {@code source}, which sent them from its own disk.
-     */
+    /** Entries of the partition it runs on, for this member's disk. */
     abstract static class WriteEntries extends Operation implements Identified {
 
         private List<StoredEntry> entries;
-        private UUID source;
 
         WriteEntries() {
         }
 
-        WriteEntries(List<StoredEntry> entries, UUID source) {
+        WriteEntries(List<StoredEntry> entries) {
             this.entries = entries;
-            this.source = source;
         }
 
         List<StoredEntry> entries() {
             return entries;
         }
 
-        UUID source() {
-            return source;
-        }
-
-        @Override
-        public void run() {
-            int partition = getPartitionId();
-            if (source == null) {
-                disk(this).use(store -> store.writeNow(partition, entries, List.of(), false));
-            } else if (!source.equals(getNodeEngine().getLocalMember().getUuid())) {
-                disk(this).use(store -> store.writeAbsent(partition, entries));
-            }
-        }
-
         @Override
         protected void writeInternal(ObjectDataOutput out) throws IOException {
             writeEntries(out, entries);
-            out.writeString(source == null ? null : source.toString());
         }
 
         @Override
         protected void readInternal(ObjectDataInput in) throws IOException {
             entries = readEntries(in);
-            String from = in.readString();
-            source = from == null ? null : UUID.fromString(from);
         }
     }
 
-    /** A whole share from the partition's holder, or, as the backup of a {@link Push}, what this disk lacks. */
+    /**
+     * A partition's whole share from its holder, for a member that becomes its owner or a backup: every entry written
+     * (one under an account and seq the disk holds replaces it).
+     */
     @ClassId(87)
     public static final class Share extends WriteEntries implements BackupOperation {
 
         public Share() {
         }
 
-        Share(List<StoredEntry> entries, UUID source) {
-            super(entries, source);
+        Share(List<StoredEntry> entries) {
+            super(entries);
+        }
+
+        @Override
+        public void run() {
+            int partition = getPartitionId();
+            disk(this).use(store -> store.writeNow(partition, entries(), List.of(), false));
         }
     }
 
-    /** {@link DiskShares#push}: the owner's disk takes what it lacks, then each backup's ({@link Share}). */
+    /** {@link DiskShares#push}, on one holder: the entries its disk lacks are written, the others left as they are. */
     @ClassId(88)
-    public static final class Push extends WriteEntries implements BackupAwareOperation {
+    public static final class Fill extends WriteEntries implements PartitionAwareOperation {
 
-        public Push() {
+        public Fill() {
         }
 
-        Push(List<StoredEntry> entries, UUID source) {
-            super(entries, source);
-        }
-
-        @Override
-        public boolean shouldBackup() {
-            return true;
+        Fill(List<StoredEntry> entries) {
+            super(entries);
         }
 
         @Override
-        public int getSyncBackupCount() {
-            return ((DiskShares) getService()).backups;
+        public void run() {
+            int partition = getPartitionId();
+            disk(this).use(store -> store.writeAbsent(partition, entries()));
+        }
+    }
+
+    /**
+     * {@link DiskShares#push}, on one holder: answers the indexes of the runs its disk lacks an entry of ({@code
+     * JournalStore.lacking}); none without a disk, where nothing would be written.
+     */
+    @ClassId(93)
+    public static final class Offer extends Operation implements Identified, PartitionAwareOperation,
+            ReadonlyOperation {
+
+        private List<SeqRun> runs;
+        private transient int[] lacking;
+
+        public Offer() {
+        }
+
+        Offer(List<SeqRun> runs) {
+            this.runs = runs;
         }
 
         @Override
-        public int getAsyncBackupCount() {
-            return 0;
+        public void run() {
+            int partition = getPartitionId();
+            lacking = disk(this).read(store -> store.lacking(partition, runs).stream().toArray(), new int[0]);
         }
 
         @Override
-        public Operation getBackupOperation() {
-            return new Share(entries(), source());
+        public Object getResponse() {
+            return lacking;
+        }
+
+        @Override
+        protected void writeInternal(ObjectDataOutput out) throws IOException {
+            out.writeInt(runs.size());
+            for (SeqRun run : runs) {
+                out.writeString(run.accountId());
+                out.writeLong(run.newest());
+                out.writeLong(run.oldest());
+            }
+        }
+
+        @Override
+        protected void readInternal(ObjectDataInput in) throws IOException {
+            int count = in.readInt();
+            runs = new ArrayList<>(Math.min(count, 4_096));
+            for (int i = 0; i < count; i++) {
+                runs.add(new SeqRun(in.readString(), in.readLong(), in.readLong()));
+            }
         }
     }
 

@@ -46,7 +46,8 @@ public final class Serialization {
         Map<Integer, Supplier<? extends IdentifiedDataSerializable>> classes = new HashMap<>();
         claim(classes, List.of(BackedUpCalls.Entries::new, BackedUpCalls.EntriesBackup::new, ReplaceValue::new,
                 MembershipNotice::new, ClusterClock.Reading::new, RemoveValue::new, DiskShares.Share::new,
-                DiskShares.Push::new, DiskShares.Read::new, DiskShares.Page::new, DiskShares.Rewrite::new), "the node");
+                DiskShares.Fill::new, DiskShares.Offer::new, DiskShares.Read::new, DiskShares.Page::new,
+                DiskShares.Rewrite::new), "the node");
         for (Feature feature : features) {
             claim(classes, feature.classes(), feature.getClass().getSimpleName());
         }

@@ -292,6 +292,43 @@ public final class JournalStore implements AutoCloseable {
         return absent.size();
     }
 
+    /**
+     * The indexes of those {@code runs} of which this store lacks at least one entry (an account and seq it does not
+     * hold): the runs another disk's {@link #writeAbsent} would add to, told by one walk over the keys without the
+     * entries themselves being sent. Call it where {@link #writeAbsent} is called, on the partition's thread.
+     */
+    public BitSet lacking(int partition, List<SeqRun> runs) {
+        awaitQueued();
+        BitSet lacking = new BitSet();
+        byte[][] firsts = new byte[runs.size()][];
+        Integer[] order = new Integer[runs.size()];
+        for (int i = 0; i < firsts.length; i++) {
+            firsts[i] = Keys.entry(partition, Keys.id(runs.get(i).accountId()), runs.get(i).newest());
+            order[i] = i;
+        }
+        // In key order, so that the walk goes one way through the partition's range.
+        Arrays.sort(order, (a, b) -> Arrays.compareUnsigned(firsts[a], firsts[b]));
+        try (Slice upper = new Slice(Keys.partitionEnd(partition));
+             ReadOptions options = new ReadOptions().setIterateUpperBound(upper).setFillCache(false);
+             RocksIterator it = db.newIterator(families.get(ENTRIES), options)) {
+            for (int i : order) {
+                SeqRun run = runs.get(i);
+                byte[] account = Keys.id(run.accountId());
+                it.seek(firsts[i]);
+                // The account's entries come newest first: the run is held whole when its keys follow one another.
+                for (long seq = run.newest(); seq >= run.oldest(); seq--) {
+                    if (!it.isValid() || !Arrays.equals(it.key(), Keys.entry(partition, account, seq))) {
+                        lacking.set(i);
+                        break;
+                    }
+                    it.next();
+                }
+            }
+            check(it);
+        }
+        return lacking;
+    }
+
     /** The keys and values of a write, encoded (and checked) on the caller's thread. */
     private GroupCommitter.Write encode(int partition, List<StoredEntry> entries, List<StoredRecord> records,
                                         boolean hold) {

@@ -124,6 +124,54 @@ class JournalStoreTest {
         }
     }
 
+    /**
+     * Before entries are sent from another disk, the runs they make are offered: the store names each run it lacks an
+     * entry of (at either end, in the middle, or on another partition) and no run it holds whole, whatever else it
+     * holds around them.
+     */
+    @Test
+    void shouldNameTheRunsOfAnotherDisksCopyItLacksAnEntryOf() throws Exception {
+        try (JournalStore store = open("m1")) {
+            // Held: a-1 seqs 10..19 and 30..39, a-3 seqs 0..49, a-10 seqs 0..9; a-2 on partition 4 only.
+            await(store.append(3, Entries.range("a-1", 10, 19, 1_000)));
+            await(store.append(3, Entries.range("a-1", 30, 39, 1_000)));
+            await(store.append(3, Entries.range("a-3", 0, 49, 1_000)));
+            await(store.append(3, Entries.range("a-10", 0, 9, 1_000)));
+            await(store.append(4, Entries.range("a-2", 0, 49, 1_000)));
+            List<Integer> starts = new ArrayList<>();
+            List<StoredEntry> copy = new ArrayList<>();
+            for (String account : List.of("a-3", "a-1", "a-2", "a-10")) {
+                copy.addAll(Entries.range(account, 0, 49, 1_000));
+            }
+            copy.removeIf(entry -> entry.accountId().equals("a-1") && (entry.seq() < 10 || entry.seq() > 39));
+            copy.removeIf(entry -> entry.accountId().equals("a-3") && entry.seq() >= 20 && entry.seq() < 25);
+            Collections.shuffle(copy, new Random(11));
+
+            List<SeqRun> runs = SeqRun.of(copy, starts);
+
+            // Sorted by account, newest first, cut where a seq is skipped.
+            assertEquals(List.of(new SeqRun("a-1", 39, 10), new SeqRun("a-10", 49, 0), new SeqRun("a-2", 49, 0),
+                    new SeqRun("a-3", 49, 25), new SeqRun("a-3", 19, 0)), runs);
+            assertEquals(List.of(0, 30, 80, 130, 155, 175), starts);
+            assertEquals(39, copy.get(starts.get(0)).seq());
+            assertEquals("a-3", copy.get(starts.get(4)).accountId());
+            assertEquals(19, copy.get(starts.get(4)).seq());
+            BitSet lacking = store.lacking(3, runs);
+            // a-1 lacks 20..29 in the middle, a-10 40..49 at the newest end, a-2 everything on this partition.
+            assertEquals(BitSet.valueOf(new long[] {0b00111}), lacking);
+            assertEquals(new BitSet(), store.lacking(3, List.of(new SeqRun("a-1", 19, 10), new SeqRun("a-1", 39, 30),
+                    new SeqRun("a-10", 9, 0))));
+            // A run past the oldest end of what is held (a-1 holds 10..19, not 9) is lacking too.
+            BitSet oldestEnd = new BitSet();
+            oldestEnd.set(1);
+            assertEquals(oldestEnd, store.lacking(3, List.of(new SeqRun("a-3", 49, 0), new SeqRun("a-1", 19, 9),
+                    new SeqRun("a-1", 15, 12))));
+
+            store.writeAbsent(3, copy);
+            assertEquals(new BitSet(), store.lacking(3, runs));
+        }
+    }
+
     @Test
     void shouldDeleteOnlyEntriesRecordedBeforeTheRetentionCutoff() throws Exception {
         try (JournalStore store = open("m1")) {
