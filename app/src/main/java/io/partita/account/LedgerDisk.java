@@ -487,7 +487,7 @@ final class LedgerDisk {
             int p = partition;
             disk.use(store -> store.export(p, PUSH_CHUNK, chunk -> chunk.stream()
                     .filter(entry -> entry.at() < before && entry.at() >= oldest).forEach(older::add)));
-            sent += push(partition, older);
+            sent += push(partition, older).sent();
             offered += older.size();
         }
         LOG.info("Sent {} of the {} journal entries recorded before the split in {} partitions on this member's disk to "
@@ -495,16 +495,16 @@ final class LedgerDisk {
     }
 
     /**
-     * {@code entries} of {@code partition} to the disks of its owner and backups that lack them, a chunk at a time;
-     * answers how many were sent. Repeated whole after a failure: what arrived is not sent again.
+     * {@code entries} of {@code partition} to the disks of its owner and backups that lack them, a chunk at a time.
+     * Repeated whole after a failure: what arrived is not sent again.
      */
-    private long push(int partition, List<StoredEntry> entries) {
-        if (entries.isEmpty()) {
-            return 0;
-        }
-        long[] sent = new long[1];
-        Members.repeatUntilDone(() -> sent[0] = DiskShares.push(hazelcast, partition, entries, PUSH_CHUNK));
-        return sent[0];
+    private DiskShares.Pushed push(int partition, List<StoredEntry> entries) {
+        List<DiskShares.Pushed> pushed = new ArrayList<>(1);
+        Members.repeatUntilDone(() -> {
+            pushed.clear();
+            pushed.add(DiskShares.push(hazelcast, partition, entries, PUSH_CHUNK));
+        });
+        return pushed.get(0);
     }
 
     /** On the partition's thread: its accounts and journal as this member holds them, in one write. */
@@ -555,7 +555,10 @@ final class LedgerDisk {
 
     /**
      * Puts back every partition this member's disk held, once the cluster lets it write: journal entries within the
-     * retention first, then the accounts joined with what the cluster holds, then the partition's sentinel.
+     * retention first, then the accounts joined with what the cluster holds, then the partition's sentinel. Until its
+     * history has been offered to the holders that stay, a partition's migrations from here carry no disk share
+     * ({@link MemberDisk#shareHeldBack}): once they do again, a partition whose holders changed since its offer is
+     * offered again.
      */
     private void recover() throws InterruptedException {
         while (!HazelcastConfigs.majorityPresent(hazelcast) && hazelcast.getLifecycleService().isRunning()) {
@@ -567,10 +570,25 @@ final class LedgerDisk {
         long started = System.nanoTime();
         long cutoff = ClusterClock.now(hazelcast) - settings.retention().toMillis();
         PartitionSentinels sentinels = PartitionSentinels.of(hazelcast);
+        Map<Integer, Integer> offeredAt = new HashMap<>();
         for (int partition = onDisk.nextSetBit(0); partition >= 0; partition = onDisk.nextSetBit(partition + 1)) {
             int p = partition;
-            Members.repeatUntilDone(() -> recoverPartition(p, cutoff));
+            Members.repeatUntilDone(() -> recoverPartition(p, cutoff, offeredAt));
             unjoined.set(p, 0);
+        }
+        int offeredAgain = 0;
+        for (int partition = onDisk.nextSetBit(0); partition >= 0; partition = onDisk.nextSetBit(partition + 1)) {
+            disk.releaseShare(partition);
+            Integer offered = offeredAt.get(partition);
+            if (offered != null && offered != DiskShares.holdersVersion(hazelcast, partition)) {
+                long read = System.nanoTime();
+                List<StoredEntry> older = readCopy(partition, cutoff).older();
+                long sending = System.nanoTime();
+                readingNanos += sending - read;
+                sentEntries += push(partition, older).sent();
+                sendingNanos += System.nanoTime() - sending;
+                offeredAgain++;
+            }
         }
         // The partitions serve once every member present that found data has joined its copies: a copy that is behind
         // may have come first, and a write on it would take a seq a newer copy still to come holds for another txId.
@@ -584,29 +602,27 @@ final class LedgerDisk {
         }
         disk.recovered();
         LOG.info("Recovered {} accounts with {} journal entries from {} partitions in {} ms (reading the disk {} ms, "
-                + "sending older history {} ms, {} entries other disks lacked, joining accounts {} ms)",
-                recoveredAccounts.get(), recoveredEntries.get(), onDisk.cardinality(),
-                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
+                + "sending older history {} ms, {} entries other disks lacked, {} partitions offered again after "
+                + "their holders changed, joining accounts {} ms)", recoveredAccounts.get(), recoveredEntries.get(),
+                onDisk.cardinality(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
                 TimeUnit.NANOSECONDS.toMillis(readingNanos), TimeUnit.NANOSECONDS.toMillis(sendingNanos), sentEntries,
-                TimeUnit.NANOSECONDS.toMillis(joiningNanos));
+                offeredAgain, TimeUnit.NANOSECONDS.toMillis(joiningNanos));
     }
 
     /**
-     * Puts back one partition of this disk. The history older than the hold or the journal map's window (counted back
-     * from each account's newest entry) goes first, straight to the disks of the partition's owner and backups ({@link
-     * DiskShares#push}, which adds only what they lack). Then each account comes back with its recent entries in its
-     * tail (the journal writer moves them to the journal, as it does new ones): so a txId the disk knows is known the
-     * moment the account is back. An account the cluster holds already is joined with the disk's copy by txId ({@link
-     * RecoverAccounts}), never overwritten, and the recent entries go through that join rather than straight into the
-     * journal, where one the cluster's account does not count would make its journal disagree with its balance: copies
-     * of a partition on several disks differ only in their last moments (a write the owner made and its backup did
-     * not), which the recent window covers.
+     * A partition's copy on this disk: its accounts and other records, and its entries within the retention, split into
+     * the recent ones of each account it has a record of (within the hold or the journal map's window, whichever is
+     * longer, of its newest entry: the last moments in which copies can differ, and what the tails hold on purpose) and
+     * the older history, with every entry of an account it has no record of.
      */
-    private void recoverPartition(int partition, long cutoff) {
+    private record DiskCopy(Map<String, Account> accounts, Map<DiskRecords<?, ?>, List<StoredRecord>> others,
+                            Map<String, Map<Long, JournalEntry>> recent, List<StoredEntry> older) {
+    }
+
+    private DiskCopy readCopy(int partition, long cutoff) {
         // The records before the entries: a member that rejoined a running cluster takes writes while it recovers, and
         // an account's record is written with its newest entry in one batch, so every entry a record read here counts
         // is in the entries read after it (newer ones are left out by seq).
-        long started = System.nanoTime();
         Map<String, Account> accounts = new LinkedHashMap<>();
         Map<DiskRecords<?, ?>, List<StoredRecord>> others = new LinkedHashMap<>();
         disk.use(store -> store.records(partition, record -> {
@@ -621,34 +637,58 @@ final class LedgerDisk {
         Map<String, List<StoredEntry>> stored = new HashMap<>();
         disk.use(store -> store.export(partition, 1_000, chunk -> {
             for (StoredEntry entry : chunk) {
-                if (entry.at() >= cutoff && accounts.containsKey(entry.accountId())) {
+                if (entry.at() >= cutoff) {
                     stored.computeIfAbsent(entry.accountId(), id -> new ArrayList<>()).add(entry);
                 }
             }
         }));
         Map<String, Map<Long, JournalEntry>> recent = new HashMap<>();
         List<StoredEntry> older = new ArrayList<>();
-        // The last moments in which copies can differ, and more: what the tails hold on purpose.
         long window = Math.max(settings.inMemory().toMillis(), settings.hold().toMillis());
         stored.forEach((accountId, entries) -> {
             long newest = entries.stream().mapToLong(StoredEntry::at).max().orElse(0);
+            // An account without a record here (entries another disk sent, or written before its copy was joined):
+            // its history is offered all the same; only an account with a record is joined.
+            boolean joined = accounts.containsKey(accountId);
             for (StoredEntry entry : entries) {
-                if (entry.at() >= newest - window) {
+                if (joined && entry.at() >= newest - window) {
                     recent.computeIfAbsent(accountId, id -> new HashMap<>()).put(entry.seq(), JournalEntry.of(entry));
                 } else {
                     older.add(entry);
                 }
             }
         });
+        return new DiskCopy(accounts, others, recent, older);
+    }
+
+    /**
+     * Puts back one partition of this disk ({@link #readCopy}). The older history goes first, straight to the disks of
+     * the partition's owner and backups ({@link DiskShares#push}, which sends only what they lack); {@code offeredAt}
+     * takes the partition table's version of the partition its holders had. Then each account comes back with its
+     * recent entries in its tail (the journal writer moves them to the journal, as it does new ones): so a txId the disk
+     * knows is known the moment the account is back. An account the cluster holds already is joined with the disk's
+     * copy by txId ({@link RecoverAccounts}), never overwritten, and the recent entries go through that join rather than
+     * straight into the journal, where one the cluster's account does not count would make its journal disagree with
+     * its balance: copies of a partition on several disks differ only in their last moments (a write the owner made and
+     * its backup did not), which the recent window covers.
+     */
+    private void recoverPartition(int partition, long cutoff, Map<Integer, Integer> offeredAt) {
+        long started = System.nanoTime();
+        DiskCopy copy = readCopy(partition, cutoff);
         long read = System.nanoTime();
         readingNanos += read - started;
         // The older history straight to the disks of the partition's holders now, before its accounts are back.
-        sentEntries += push(partition, older);
-        recoveredEntries.addAndGet(older.size());
+        if (!copy.older().isEmpty()) {
+            DiskShares.Pushed pushed = push(partition, copy.older());
+            sentEntries += pushed.sent();
+            offeredAt.put(partition, pushed.holdersVersion());
+        }
+        recoveredEntries.addAndGet(copy.older().size());
         long pushed = System.nanoTime();
         sendingNanos += pushed - read;
+        Map<String, Account> accounts = copy.accounts();
         accounts.replaceAll((accountId, account) -> withHistory(accountId, account,
-                recent.getOrDefault(accountId, Map.of())));
+                copy.recent().getOrDefault(accountId, Map.of())));
         if (!accounts.isEmpty()) {
             BackedUpCalls.executeOnKeys(hazelcast, AccountFeature.ACCOUNTS, accounts.keySet(),
                     new RecoverAccounts(accounts));
@@ -656,7 +696,7 @@ final class LedgerDisk {
             accounts.forEach((id, account) -> recoveredEntries.addAndGet(Tail.size(account.tail())));
         }
         // Transfers, jobs and the like after the accounts their steps touch.
-        others.forEach((kind, records) -> kind.recoverRecords(hazelcast, records));
+        copy.others().forEach((kind, records) -> kind.recoverRecords(hazelcast, records));
         joiningNanos += System.nanoTime() - pushed;
     }
 

@@ -17,6 +17,7 @@ import com.hazelcast.nio.ObjectDataOutput;
 import com.hazelcast.spi.impl.NodeEngine;
 import com.hazelcast.spi.impl.NodeEngineImpl;
 import com.hazelcast.spi.impl.operationservice.BackupOperation;
+import com.hazelcast.spi.impl.operationservice.impl.InvocationFuture;
 import com.hazelcast.spi.impl.operationservice.Operation;
 import com.hazelcast.spi.impl.operationservice.OperationService;
 import com.hazelcast.spi.impl.operationservice.PartitionAwareOperation;
@@ -87,48 +88,67 @@ public final class DiskShares implements ManagedService, MigrationAwareService {
 
     /**
      * Writes {@code entries} of {@code partition} (one per account and seq) to the disks of the partition's owner and
-     * backups, where an account and seq is not held yet ({@code JournalStore.writeAbsent}), and answers how many were
-     * sent; the calling member's disk is left alone. Each holder is first offered the entries' runs (an account's
-     * consecutive seqs, {@link Offer}) and is sent, {@code chunk} entries at a time, only the runs its disk lacks any of
-     * ({@link Fill}): after a restart, most holders hold most of a partition's history already. Offered again to the
-     * holders of the moment while the partition's holders change meanwhile (a later holder takes its copy from one
-     * that was offered). Waited for on the caller's thread (the ledger's disk thread); a failure is thrown as the grid
-     * threw it, and the whole push may be repeated.
+     * backups, where an account and seq is not held yet ({@code JournalStore.writeAbsent}); the calling member's disk is
+     * left alone. Each holder is first offered the entries' runs (an account's consecutive seqs, {@link Offer}) and is
+     * sent, {@code chunk} entries at a time, only the runs its disk lacks any of ({@link Fill}): after a restart, most
+     * holders hold most of a partition's history already. Offered again to the holders of the moment while the
+     * partition's holders change meanwhile; answers what was sent and the partition table's version of the partition
+     * the holders offered to had, so that a caller can tell whether they have changed since. Waited for on the
+     * caller's thread (the ledger's disk thread); a failure is thrown as the grid threw it, and the whole push may be
+     * repeated.
      */
-    public static long push(HazelcastInstance hazelcast, int partition, List<StoredEntry> entries, int chunk) {
-        NodeEngine engine = Internals.nodeEngine(hazelcast);
+    public static Pushed push(HazelcastInstance hazelcast, int partition, List<StoredEntry> entries, int chunk) {
+        NodeEngineImpl engine = Internals.nodeEngine(hazelcast);
         int backups = engine.<DiskShares>getService(SERVICE_NAME).backups;
         UUID local = engine.getLocalMember().getUuid();
         List<StoredEntry> sorted = new ArrayList<>(entries);
         List<Integer> starts = new ArrayList<>();
         List<SeqRun> runs = SeqRun.of(sorted, starts);
         long sent = 0;
+        int version;
         List<PartitionReplica> offered;
         do {
+            version = holdersVersion(hazelcast, partition);
             offered = replicas(engine, partition, backups);
+            // Every holder is asked at once; each is then sent what it lacks.
+            List<InvocationFuture<int[]>> answers = new ArrayList<>();
             for (int replica = 0; replica < offered.size(); replica++) {
                 PartitionReplica holder = offered.get(replica);
-                if (runs.isEmpty() || holder == null || holder.uuid().equals(local)) {
+                answers.add(runs.isEmpty() || holder == null || holder.uuid().equals(local) ? null
+                        : DiskShares.invokeOn(engine, new Offer(runs), partition, replica));
+            }
+            for (int replica = 0; replica < offered.size(); replica++) {
+                if (answers.get(replica) == null) {
                     continue;
                 }
-                int[] lacking = DiskShares.<int[]>invokeOn(engine, new Offer(runs), partition, replica);
+                int[] lacking = answers.get(replica).joinInternal();
                 List<StoredEntry> missing = new ArrayList<>();
                 for (int run : lacking) {
                     missing.addAll(sorted.subList(starts.get(run), starts.get(run + 1)));
                 }
                 for (int from = 0; from < missing.size(); from += chunk) {
                     List<StoredEntry> part = List.copyOf(missing.subList(from, Math.min(missing.size(), from + chunk)));
-                    DiskShares.<Object>invokeOn(engine, new Fill(part), partition, replica);
+                    DiskShares.<Object>invokeOn(engine, new Fill(part), partition, replica).joinInternal();
                 }
                 sent += missing.size();
             }
-        } while (!offered.equals(replicas(engine, partition, backups)));
-        return sent;
+        } while (version != holdersVersion(hazelcast, partition) || !offered.equals(replicas(engine, partition,
+                backups)));
+        return new Pushed(sent, version);
+    }
+
+    /** What a {@link #push} sent, and the partition table's version of the partition whose holders it reached. */
+    public record Pushed(long sent, int holdersVersion) {
+    }
+
+    /** The partition table's version of {@code partition} on this member: it changes whenever its holders do. */
+    public static int holdersVersion(HazelcastInstance hazelcast, int partition) {
+        return Internals.nodeEngine(hazelcast).getPartitionService().getPartition(partition, false).version();
     }
 
     /** The partition's owner and backups now, by replica index (null where there is none). */
-    private static List<PartitionReplica> replicas(NodeEngine engine, int partition, int backups) {
-        InternalPartition replicas = ((NodeEngineImpl) engine).getPartitionService().getPartition(partition, false);
+    private static List<PartitionReplica> replicas(NodeEngineImpl engine, int partition, int backups) {
+        InternalPartition replicas = engine.getPartitionService().getPartition(partition, false);
         List<PartitionReplica> holders = new ArrayList<>();
         for (int replica = 0; replica <= backups; replica++) {
             holders.add(replicas.getReplica(replica));
@@ -136,10 +156,11 @@ public final class DiskShares implements ManagedService, MigrationAwareService {
         return holders;
     }
 
-    /** {@code operation} on the partition's replica {@code replica} (0, its owner), waited for. */
-    private static <T> T invokeOn(NodeEngine engine, Operation operation, int partition, int replica) {
+    /** {@code operation} on the partition's replica {@code replica} (0, its owner). */
+    private static <T> InvocationFuture<T> invokeOn(NodeEngine engine, Operation operation, int partition,
+                                                    int replica) {
         return engine.getOperationService().createInvocationBuilder(SERVICE_NAME, operation, partition)
-                .setReplicaIndex(replica).<T>invoke().joinInternal();
+                .setReplicaIndex(replica).invoke();
     }
 
     /**
@@ -196,11 +217,14 @@ public final class DiskShares implements ManagedService, MigrationAwareService {
     public void shutdown(boolean terminate) {
     }
 
-    /** The partition's whole share of this member's disk, for the member that becomes its owner or a backup. */
+    /**
+     * The partition's whole share of this member's disk, for the member that becomes its owner or a backup; none while
+     * the recovery holds it back ({@link MemberDisk#shareHeldBack}).
+     */
     @Override
     public Operation prepareReplicationOperation(PartitionReplicationEvent event) {
         MemberDisk disk = MemberDisk.of(engine.getHazelcastInstance());
-        if (!disk.onDisk() || event.getReplicaIndex() > backups) {
+        if (!disk.onDisk() || event.getReplicaIndex() > backups || disk.shareHeldBack(event.getPartitionId())) {
             return null;
         }
         List<StoredEntry> share = new ArrayList<>();

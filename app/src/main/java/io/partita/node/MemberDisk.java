@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -64,6 +65,8 @@ public final class MemberDisk {
     private final AtomicLong rewritesAsked = new AtomicLong(1);
     /** The last request a round took up; only the ledger's disk thread reads and changes it. */
     private long rewritesTaken;
+    /** 1 for each partition whose disk share a migration does not carry from here ({@link #shareHeldBack}). */
+    private final AtomicIntegerArray heldBack = new AtomicIntegerArray(HazelcastConfigs.PARTITION_COUNT);
     /** Writes a copy a migration brought ({@link #copyArrived}); set by the ledger, null until it starts. */
     private volatile IntConsumer arrivals;
 
@@ -96,6 +99,9 @@ public final class MemberDisk {
         }
         foundData = opening.marker().isPresent();
         recovering = foundData;
+        if (foundData) {
+            opening.heldPartitions().stream().forEach(partition -> heldBack.set(partition, 1));
+        }
         LOG.info("Member data in {} ({}), {}", directory.toAbsolutePath(),
                 settings.durability().name().toLowerCase(Locale.ROOT),
                 foundData ? opening.heldPartitions().cardinality() + " partitions held when it last ran" : "empty");
@@ -192,6 +198,23 @@ public final class MemberDisk {
 
     public void recovered() {
         recovering = false;
+    }
+
+    /** Migrations of {@code partition} carry its disk share again ({@link #shareHeldBack}). Any thread. */
+    public void releaseShare(int partition) {
+        heldBack.set(partition, 0);
+    }
+
+    /**
+     * Whether a migration of {@code partition} from this member carries no disk share now: from the store's opening,
+     * for each partition this disk found, until the recovery has offered its history ({@link #releaseShare}). That
+     * history goes to the partition's holders through the recovery's offers, which send only what their disks lack,
+     * rather than whole with every migration of a restart (the first member to start holds every partition until the
+     * others join). Any thread.
+     */
+    public boolean shareHeldBack(int partition) {
+        opened();
+        return heldBack.get(partition) != 0;
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.partita.account;
 
 import com.hazelcast.core.HazelcastInstance;
+import io.partita.node.DiskRecords;
 import io.partita.node.HazelcastConfigs;
 import io.partita.node.MemberDisk;
 import io.partita.node.MembershipNotice;
@@ -16,12 +17,14 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * With the journal on disk the journal map keeps only its last minutes, and the disks keep the whole retention: a
@@ -50,20 +53,7 @@ class DiskHistoryTest {
     void shouldKeepTheWholeHistoryOnDiskThroughAMigrationACrashAndARestart() {
         try (TestCluster cluster = TestCluster.durable(clusterName, dataDir, "member-0")) {
             TestAccess.Services ledger = TestAccess.Services.on(cluster.member(0), cluster.properties(0));
-            long now = ledger.accounts().now();
-            for (int i = 0; i < ACCOUNTS; i++) {
-                String id = "acc-" + i;
-                ledger.accounts().open(id, OPENING, 0).toCompletableFuture().join();
-                expected.put(id, OPENING);
-                for (int k = 0; k < OLD_PER_ACCOUNT; k++) {
-                    TxRequest request = TxRequest.of("old-" + i + "-" + k, TxType.DEBIT, 1 + k, now - HOUR + k);
-                    apply(ledger.transactions(), id, request, TxOutcome.Kind.RECORDED);
-                    old.put(request.txId(), request);
-                }
-                apply(ledger.transactions(), id, TxRequest.of("new-" + i, TxType.CREDIT, 100, now),
-                        TxOutcome.Kind.RECORDED);
-            }
-            TestAccess.awaitOnlyOnDisk(cluster.member(0), now - HOUR / 2);
+            recordOldAndNew(cluster, ledger);
             assertEverythingServed(ledger);
 
             // The disk answers for a txId only what the account counts: at a version below the entry's seq (a copy
@@ -101,6 +91,92 @@ class DiskHistoryTest {
             assertEverythingServed(TestAccess.Services.on(member2, cluster.properties(0)));
             crashAndForget(cluster, member1, member2);
             assertEverythingServed(TestAccess.Services.on(member2, cluster.properties(0)));
+        }
+    }
+
+    /**
+     * A restarted member's disk history reaches a member that joins while the restarted one is still putting it back:
+     * the migrations of a recovery carry no disk share (the recovery offers it, sending only what the holders lack),
+     * so a partition whose history was offered before the second member took it over is offered again. Here member-0
+     * comes back alone, offers the first partitions to nobody, and stops in the middle of its partitions until member-1
+     * has joined and taken a copy of every partition; member-1 then serves everything alone.
+     */
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void shouldOfferTheHistoryAgainToAMemberThatTookPartitionsOverDuringTheRecovery() throws Exception {
+        Pause pause = new Pause();
+        try (TestCluster cluster = TestCluster.durable(clusterName, dataDir, config -> DiskRecords.register(config,
+                pause), "member-0")) {
+            HazelcastInstance member0 = cluster.member(0);
+            recordOldAndNew(cluster, TestAccess.Services.on(member0, cluster.properties(0)));
+            // A note in a partition past the middle, after the partitions of some of the accounts.
+            String note = IntStream.range(0, 10_000).mapToObj(i -> "note-" + i).filter(key ->
+                    member0.getPartitionService().getPartition(key).getPartitionId() >= 200).findFirst().orElseThrow();
+            int notePartition = member0.getPartitionService().getPartition(note).getPartitionId();
+            assertTrue(expected.keySet().stream().anyMatch(id ->
+                    member0.getPartitionService().getPartition(id).getPartitionId() < notePartition));
+            member0.getMap(Pause.MAP).put(note, "kept");
+            MemberDisk.of(member0).rewriteAll();
+            await().atMost(Duration.ofSeconds(30)).until(() -> MemberLedger.of(member0).tailsOnDisk());
+            cluster.crashAll();
+        }
+
+        pause.armed = true;
+        try (TestCluster cluster = TestCluster.durable(clusterName, dataDir, config -> DiskRecords.register(config,
+                pause), "member-0")) {
+            assertTrue(pause.reached.await(60, TimeUnit.SECONDS), "the recovery reached the note's partition");
+            HazelcastInstance member1 = cluster.addDurableMember("member-1");
+            awaitBalanced(cluster, member1);
+            pause.resume.countDown();
+            cluster.awaitRecovered();
+            assertEquals("kept", member1.getMap(Pause.MAP).values().stream().findFirst().orElseThrow());
+            crashAndForget(cluster, named(cluster, "member-0"), member1);
+            assertEverythingServed(TestAccess.Services.on(member1, cluster.properties(0)));
+        }
+    }
+
+    /** Opens the accounts, each with its old debits an hour back and a new credit; the old ones only on disk. */
+    private void recordOldAndNew(TestCluster cluster, TestAccess.Services ledger) {
+        long now = ledger.accounts().now();
+        for (int i = 0; i < ACCOUNTS; i++) {
+            String id = "acc-" + i;
+            ledger.accounts().open(id, OPENING, 0).toCompletableFuture().join();
+            expected.put(id, OPENING);
+            for (int k = 0; k < OLD_PER_ACCOUNT; k++) {
+                TxRequest request = TxRequest.of("old-" + i + "-" + k, TxType.DEBIT, 1 + k, now - HOUR + k);
+                apply(ledger.transactions(), id, request, TxOutcome.Kind.RECORDED);
+                old.put(request.txId(), request);
+            }
+            apply(ledger.transactions(), id, TxRequest.of("new-" + i, TxType.CREDIT, 100, now),
+                    TxOutcome.Kind.RECORDED);
+        }
+        TestAccess.awaitOnlyOnDisk(cluster.member(0), now - HOUR / 2);
+    }
+
+    /** Notes on disk whose recovery, once armed, waits for {@link #resume} (and says it has reached it). */
+    private static final class Pause extends TextRecords {
+
+        static final String MAP = "disk-history-notes";
+
+        private final CountDownLatch reached = new CountDownLatch(1);
+        private final CountDownLatch resume = new CountDownLatch(1);
+        private volatile boolean armed;
+
+        Pause() {
+            super('n', MAP);
+        }
+
+        @Override
+        protected void recover(HazelcastInstance member, Map<String, String> records) {
+            if (armed) {
+                reached.countDown();
+                try {
+                    resume.await(2, TimeUnit.MINUTES);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            member.<String, String>getMap(MAP).putAll(records);
         }
     }
 

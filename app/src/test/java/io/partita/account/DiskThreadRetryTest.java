@@ -9,9 +9,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -70,7 +67,7 @@ class DiskThreadRetryTest {
     }
 
     /** Notes on disk whose first {@code failures} recoveries throw. */
-    private static final class Notes extends DiskRecords.Named<String> {
+    private static final class Notes extends TextRecords {
 
         private final int failures;
         private final AtomicInteger failed = new AtomicInteger();
@@ -78,17 +75,6 @@ class DiskThreadRetryTest {
         Notes(int failures) {
             super('n', NOTES);
             this.failures = failures;
-        }
-
-        @Override
-        protected boolean writeValue(DataOutputStream out, String value) throws IOException {
-            out.writeUTF(value);
-            return true;
-        }
-
-        @Override
-        protected String readValue(DataInputStream in) throws IOException {
-            return in.readUTF();
         }
 
         @Override
