@@ -92,10 +92,10 @@ public final class DiskShares implements ManagedService, MigrationAwareService {
      * left alone. Each holder is first offered the entries' runs (an account's consecutive seqs, {@link Offer}) and is
      * sent, {@code chunk} entries at a time, only the runs its disk lacks any of ({@link Fill}): after a restart, most
      * holders hold most of a partition's history already. Offered again to the holders of the moment while the
-     * partition's holders change meanwhile; answers what was sent and the partition table's version of the partition
-     * the holders offered to had, so that a caller can tell whether they have changed since. Waited for on the
-     * caller's thread (the ledger's disk thread); a failure is thrown as the grid threw it, and the whole push may be
-     * repeated.
+     * partition's holders change meanwhile. Answers what was sent, and the partition's version in the partition table
+     * while the holders it reached held it, so that a caller can tell later whether they have changed since. Waited
+     * for on the caller's thread (the ledger's disk thread); a failure is thrown as the grid threw it, and the whole
+     * push may be repeated.
      */
     public static Pushed push(HazelcastInstance hazelcast, int partition, List<StoredEntry> entries, int chunk) {
         NodeEngineImpl engine = Internals.nodeEngine(hazelcast);
