@@ -33,7 +33,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  *   <li>every node serves: ready, and deciding a write sent to it;</li>
  *   <li>a lease group of 12 shards and 4 workers, each renewing every 3 s (10 s leases) through the three nodes in
  *   turn, loses no lease: no 410, no expiry and no shard moved once the group is balanced;</li>
- *   <li>with the youngest node's clock at -60 s, the load tool's workload passes through a 30 s cut of that node
+ *   <li>with the youngest node's clock at -60 s, the load tool's workload passes through a 20 s cut of that node
  *   and the heal, with nothing acknowledged lost (in network namespaces, as root; every case with
  *   {@code -Dpartita.skew.split=all}).</li>
  * </ul>
@@ -50,8 +50,8 @@ class ClockSkewIT {
     private static final int WORKERS = 4;
     private static final int LEASE_SECONDS = 10;
     private static final Duration RENEW_EVERY = Duration.ofSeconds(3);
-    private static final Duration RENEWING = Duration.ofSeconds(24);
-    private static final Duration SPLIT = Duration.ofSeconds(30);
+    private static final Duration RENEWING = Duration.ofSeconds(15);
+    private static final Duration SPLIT = Duration.ofSeconds(20);
 
     private static Netns netns;
     private static ProcessCluster cluster;

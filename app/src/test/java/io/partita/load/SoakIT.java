@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Three node processes, configured as compose configures its nodes with the default heartbeat timeout, at saturating
- * load: the load tool with 64 clients and no pause between calls, for 60 s (the full soak: {@code
+ * load: the load tool with 64 clients and no pause between calls, for 40 s (the full soak: {@code
  * -Dpartita.soak.seconds=600}). Seed 004's lease balancer failed exactly here: busy nodes missed their renewals and
  * partitions jumped between hosts. A busy Partita member must keep its membership and its partitions: afterwards every
  * node sees the same three members (by UUID) as before, no migration has run since the load began, and the load
@@ -38,7 +38,7 @@ class SoakIT {
     @Test
     void shouldKeepEveryMemberAndEveryPartitionInPlaceUnderSaturatingLoad() throws Exception {
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-        Duration soak = Duration.ofSeconds(Long.getLong("partita.soak.seconds", 60));
+        Duration soak = Duration.ofSeconds(Long.getLong("partita.soak.seconds", 40));
         String targets = String.join(",", cluster.urls().stream().map(Object::toString).toList());
         Workload workload = new Workload(LoadOptions.parse("--targets", targets, "--accounts", "2000",
                 "--duration", soak.toMillis() + "ms", "--mode", "partitioned", "--retries", "10%",
