@@ -499,12 +499,19 @@ final class LedgerDisk {
      * Repeated whole after a failure: what arrived is not sent again.
      */
     private DiskShares.Pushed push(int partition, List<StoredEntry> entries) {
-        List<DiskShares.Pushed> pushed = new ArrayList<>(1);
-        Members.repeatUntilDone(() -> {
-            pushed.clear();
-            pushed.add(DiskShares.push(hazelcast, partition, entries, PUSH_CHUNK));
-        });
-        return pushed.get(0);
+        return Members.repeatUntilDone(() -> DiskShares.push(hazelcast, partition, entries, PUSH_CHUNK));
+    }
+
+    /**
+     * A recovery's offer of {@code partition}'s older history to its holders ({@link #push}), timed and counted for the
+     * recovery's log line: the partition table's version of the partition the holders had.
+     */
+    private int offer(int partition, List<StoredEntry> older) {
+        long started = System.nanoTime();
+        DiskShares.Pushed pushed = push(partition, older);
+        sentEntries += pushed.sent();
+        sendingNanos += System.nanoTime() - started;
+        return pushed.holdersVersion();
     }
 
     /** On the partition's thread: its accounts and journal as this member holds them, in one write. */
@@ -581,12 +588,7 @@ final class LedgerDisk {
             disk.releaseShare(partition);
             Integer offered = offeredAt.get(partition);
             if (offered != null && offered != DiskShares.holdersVersion(hazelcast, partition)) {
-                long read = System.nanoTime();
-                List<StoredEntry> older = readCopy(partition, cutoff).older();
-                long sending = System.nanoTime();
-                readingNanos += sending - read;
-                sentEntries += push(partition, older).sent();
-                sendingNanos += System.nanoTime() - sending;
+                offer(partition, readCopy(partition, cutoff).older());
                 offeredAgain++;
             }
         }
@@ -619,7 +621,9 @@ final class LedgerDisk {
                             Map<String, Map<Long, JournalEntry>> recent, List<StoredEntry> older) {
     }
 
+    /** {@code partition}'s copy on this disk, timed for the recovery's log line. */
     private DiskCopy readCopy(int partition, long cutoff) {
+        long started = System.nanoTime();
         // The records before the entries: a member that rejoined a running cluster takes writes while it recovers, and
         // an account's record is written with its newest entry in one batch, so every entry a record read here counts
         // is in the entries read after it (newer ones are left out by seq).
@@ -658,6 +662,7 @@ final class LedgerDisk {
                 }
             }
         });
+        readingNanos += System.nanoTime() - started;
         return new DiskCopy(accounts, others, recent, older);
     }
 
@@ -673,19 +678,13 @@ final class LedgerDisk {
      * its backup did not), which the recent window covers.
      */
     private void recoverPartition(int partition, long cutoff, Map<Integer, Integer> offeredAt) {
-        long started = System.nanoTime();
         DiskCopy copy = readCopy(partition, cutoff);
-        long read = System.nanoTime();
-        readingNanos += read - started;
         // The older history straight to the disks of the partition's holders now, before its accounts are back.
         if (!copy.older().isEmpty()) {
-            DiskShares.Pushed pushed = push(partition, copy.older());
-            sentEntries += pushed.sent();
-            offeredAt.put(partition, pushed.holdersVersion());
+            offeredAt.put(partition, offer(partition, copy.older()));
         }
         recoveredEntries.addAndGet(copy.older().size());
-        long pushed = System.nanoTime();
-        sendingNanos += pushed - read;
+        long joining = System.nanoTime();
         Map<String, Account> accounts = copy.accounts();
         accounts.replaceAll((accountId, account) -> withHistory(accountId, account,
                 copy.recent().getOrDefault(accountId, Map.of())));
@@ -697,7 +696,7 @@ final class LedgerDisk {
         }
         // Transfers, jobs and the like after the accounts their steps touch.
         copy.others().forEach((kind, records) -> kind.recoverRecords(hazelcast, records));
-        joiningNanos += System.nanoTime() - pushed;
+        joiningNanos += System.nanoTime() - joining;
     }
 
     /**

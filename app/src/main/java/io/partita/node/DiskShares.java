@@ -102,8 +102,8 @@ public final class DiskShares implements ManagedService, MigrationAwareService {
         int backups = engine.<DiskShares>getService(SERVICE_NAME).backups;
         UUID local = engine.getLocalMember().getUuid();
         List<StoredEntry> sorted = new ArrayList<>(entries);
-        List<Integer> starts = new ArrayList<>();
-        List<SeqRun> runs = SeqRun.of(sorted, starts);
+        List<SeqRun> runs = SeqRun.of(sorted);
+        int[] starts = SeqRun.starts(runs);
         long sent = 0;
         int version;
         List<PartitionReplica> offered;
@@ -124,7 +124,7 @@ public final class DiskShares implements ManagedService, MigrationAwareService {
                 int[] lacking = answers.get(replica).joinInternal();
                 List<StoredEntry> missing = new ArrayList<>();
                 for (int run : lacking) {
-                    missing.addAll(sorted.subList(starts.get(run), starts.get(run + 1)));
+                    missing.addAll(sorted.subList(starts[run], starts[run + 1]));
                 }
                 for (int from = 0; from < missing.size(); from += chunk) {
                     List<StoredEntry> part = List.copyOf(missing.subList(from, Math.min(missing.size(), from + chunk)));

@@ -9,6 +9,7 @@ import com.hazelcast.spi.exception.RetryableHazelcastException;
 import com.hazelcast.splitbrainprotection.SplitBrainProtectionException;
 
 import java.util.List;
+import java.util.function.Supplier;
 
 /** Starts a Partita member: the one way a node, a test or a benchmark gets one. */
 public final class Members {
@@ -88,10 +89,17 @@ public final class Members {
      * joined: the member waits for them, as long as it takes (its readiness stays DOWN meanwhile).
      */
     public static void repeatUntilDone(Runnable step) {
+        repeatUntilDone(() -> {
+            step.run();
+            return null;
+        });
+    }
+
+    /** {@link #repeatUntilDone(Runnable)} for a step that answers: its answer from the run that completed. */
+    public static <T> T repeatUntilDone(Supplier<T> step) {
         for (int attempt = 1; ; attempt++) {
             try {
-                step.run();
-                return;
+                return step.get();
             } catch (SplitBrainProtectionException e) {
                 attempt = 0;
                 pause(500, e);

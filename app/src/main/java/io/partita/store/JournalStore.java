@@ -258,34 +258,23 @@ public final class JournalStore implements AutoCloseable {
         // a run of them (another copy of the same history), the walk steps from one to the next; where it holds none,
         // one seek passes over them all.
         byte[][] keys = new byte[entries.size()][];
-        Integer[] order = new Integer[keys.length];
         for (int i = 0; i < keys.length; i++) {
             StoredEntry entry = entries.get(i);
             keys[i] = Keys.entry(partition, Keys.id(entry.accountId()), entry.seq());
-            order[i] = i;
         }
-        Arrays.sort(order, (a, b) -> Arrays.compareUnsigned(keys[a], keys[b]));
         List<StoredEntry> absent = new ArrayList<>(entries.size());
-        try (Slice upper = new Slice(Keys.partitionEnd(partition));
-             ReadOptions options = new ReadOptions().setIterateUpperBound(upper).setFillCache(false);
-             RocksIterator it = db.newIterator(families.get(ENTRIES), options)) {
-            boolean sought = false;
-            for (int i : order) {
-                byte[] key = keys[i];
-                int steps = 0;
-                while (sought && it.isValid() && Arrays.compareUnsigned(it.key(), key) < 0 && steps++ < 4) {
-                    it.next();
-                }
-                if (!sought || it.isValid() && Arrays.compareUnsigned(it.key(), key) < 0) {
-                    it.seek(key);
-                    sought = true;
-                }
-                if (!it.isValid() || !Arrays.equals(it.key(), key)) {
-                    absent.add(entries.get(i));
-                }
+        walkEntries(partition, keys, (i, it) -> {
+            byte[] key = keys[i];
+            for (int steps = 0; steps < 4 && it.isValid() && Arrays.compareUnsigned(it.key(), key) < 0; steps++) {
+                it.next();
             }
-            check(it);
-        }
+            if (it.isValid() && Arrays.compareUnsigned(it.key(), key) < 0) {
+                it.seek(key);
+            }
+            if (!it.isValid() || !Arrays.equals(it.key(), key)) {
+                absent.add(entries.get(i));
+            }
+        });
         if (!absent.isEmpty()) {
             writeNow(partition, absent, List.of(), false);
         }
@@ -300,33 +289,55 @@ public final class JournalStore implements AutoCloseable {
     public BitSet lacking(int partition, List<SeqRun> runs) {
         awaitQueued();
         BitSet lacking = new BitSet();
-        byte[][] firsts = new byte[runs.size()][];
-        Integer[] order = new Integer[runs.size()];
-        for (int i = 0; i < firsts.length; i++) {
-            firsts[i] = Keys.entry(partition, Keys.id(runs.get(i).accountId()), runs.get(i).newest());
+        byte[][] newest = new byte[runs.size()][];
+        for (int i = 0; i < newest.length; i++) {
+            newest[i] = Keys.entry(partition, Keys.id(runs.get(i).accountId()), runs.get(i).newest());
+        }
+        walkEntries(partition, newest, (i, it) -> {
+            SeqRun run = runs.get(i);
+            byte[] account = Keys.id(run.accountId());
+            it.seek(newest[i]);
+            // The account's entries come newest first: the run is held whole when its keys follow one another.
+            for (long seq = run.newest(); seq >= run.oldest(); seq--) {
+                if (!it.isValid() || !Arrays.equals(it.key(), Keys.entry(partition, account, seq))) {
+                    lacking.set(i);
+                    break;
+                }
+                it.next();
+            }
+        });
+        return lacking;
+    }
+
+    /** A step of {@link #walkEntries}: the index of the next key, and the iterator, left where the last step left it. */
+    @FunctionalInterface
+    private interface WalkStep {
+        void at(int index, RocksIterator it);
+    }
+
+    /**
+     * One walk through {@code partition}'s entries, visiting {@code keys} (entry keys of that partition) in key order,
+     * so that the iterator goes one way through the partition's range. It starts sought to the first key; each step
+     * moves it on as it needs. The cache is not filled: the walk reads what a request would not.
+     */
+    private void walkEntries(int partition, byte[][] keys, WalkStep step) {
+        if (keys.length == 0) {
+            return;
+        }
+        Integer[] order = new Integer[keys.length];
+        for (int i = 0; i < order.length; i++) {
             order[i] = i;
         }
-        // In key order, so that the walk goes one way through the partition's range.
-        Arrays.sort(order, (a, b) -> Arrays.compareUnsigned(firsts[a], firsts[b]));
+        Arrays.sort(order, (a, b) -> Arrays.compareUnsigned(keys[a], keys[b]));
         try (Slice upper = new Slice(Keys.partitionEnd(partition));
              ReadOptions options = new ReadOptions().setIterateUpperBound(upper).setFillCache(false);
              RocksIterator it = db.newIterator(families.get(ENTRIES), options)) {
+            it.seek(keys[order[0]]);
             for (int i : order) {
-                SeqRun run = runs.get(i);
-                byte[] account = Keys.id(run.accountId());
-                it.seek(firsts[i]);
-                // The account's entries come newest first: the run is held whole when its keys follow one another.
-                for (long seq = run.newest(); seq >= run.oldest(); seq--) {
-                    if (!it.isValid() || !Arrays.equals(it.key(), Keys.entry(partition, account, seq))) {
-                        lacking.set(i);
-                        break;
-                    }
-                    it.next();
-                }
+                step.at(i, it);
             }
             check(it);
         }
-        return lacking;
     }
 
     /** The keys and values of a write, encoded (and checked) on the caller's thread. */

@@ -26,14 +26,13 @@ public record SeqRun(String accountId, long newest, long oldest) {
 
     /**
      * {@code entries} as runs: sorted by account, newest seq first, and cut wherever the account changes or a seq is
-     * skipped, so that {@code runs.get(i)} covers {@code sorted.subList(starts[i], starts[i + 1])}. Sorts {@code
-     * entries} in place; one entry per account and seq.
+     * skipped, so that each run covers the next {@link #length} of the sorted entries. Sorts {@code entries} in place;
+     * one entry per account and seq.
      */
-    public static List<SeqRun> of(List<StoredEntry> entries, List<Integer> starts) {
+    public static List<SeqRun> of(List<StoredEntry> entries) {
         entries.sort(Comparator.comparing(StoredEntry::accountId)
                 .thenComparing(Comparator.comparingLong(StoredEntry::seq).reversed()));
         List<SeqRun> runs = new ArrayList<>();
-        starts.clear();
         int start = 0;
         for (int i = 1; i <= entries.size(); i++) {
             if (i == entries.size() || !entries.get(i).accountId().equals(entries.get(start).accountId())
@@ -41,12 +40,19 @@ public record SeqRun(String accountId, long newest, long oldest) {
                 if (i > start) {
                     runs.add(new SeqRun(entries.get(start).accountId(), entries.get(start).seq(),
                             entries.get(i - 1).seq()));
-                    starts.add(start);
                 }
                 start = i;
             }
         }
-        starts.add(entries.size());
         return runs;
+    }
+
+    /** Where each of {@code runs} starts in the entries {@link #of} sorted, and after the last, where they end. */
+    public static int[] starts(List<SeqRun> runs) {
+        int[] starts = new int[runs.size() + 1];
+        for (int i = 0; i < runs.size(); i++) {
+            starts[i + 1] = starts[i] + Math.toIntExact(runs.get(i).length());
+        }
+        return starts;
     }
 }

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -138,7 +139,6 @@ class JournalStoreTest {
             await(store.append(3, Entries.range("a-3", 0, 49, 1_000)));
             await(store.append(3, Entries.range("a-10", 0, 9, 1_000)));
             await(store.append(4, Entries.range("a-2", 0, 49, 1_000)));
-            List<Integer> starts = new ArrayList<>();
             List<StoredEntry> copy = new ArrayList<>();
             for (String account : List.of("a-3", "a-1", "a-2", "a-10")) {
                 copy.addAll(Entries.range(account, 0, 49, 1_000));
@@ -147,15 +147,16 @@ class JournalStoreTest {
             copy.removeIf(entry -> entry.accountId().equals("a-3") && entry.seq() >= 20 && entry.seq() < 25);
             Collections.shuffle(copy, new Random(11));
 
-            List<SeqRun> runs = SeqRun.of(copy, starts);
+            List<SeqRun> runs = SeqRun.of(copy);
+            int[] starts = SeqRun.starts(runs);
 
             // Sorted by account, newest first, cut where a seq is skipped.
             assertEquals(List.of(new SeqRun("a-1", 39, 10), new SeqRun("a-10", 49, 0), new SeqRun("a-2", 49, 0),
                     new SeqRun("a-3", 49, 25), new SeqRun("a-3", 19, 0)), runs);
-            assertEquals(List.of(0, 30, 80, 130, 155, 175), starts);
-            assertEquals(39, copy.get(starts.get(0)).seq());
-            assertEquals("a-3", copy.get(starts.get(4)).accountId());
-            assertEquals(19, copy.get(starts.get(4)).seq());
+            assertArrayEquals(new int[] {0, 30, 80, 130, 155, 175}, starts);
+            assertEquals(39, copy.get(starts[0]).seq());
+            assertEquals("a-3", copy.get(starts[4]).accountId());
+            assertEquals(19, copy.get(starts[4]).seq());
             BitSet lacking = store.lacking(3, runs);
             // a-1 lacks 20..29 in the middle, a-10 40..49 at the newest end, a-2 everything on this partition.
             assertEquals(BitSet.valueOf(new long[] {0b00111}), lacking);
