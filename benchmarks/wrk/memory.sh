@@ -9,6 +9,7 @@
 # last 5 minutes against the first 5, and whether the whole history of a few accounts still pages through
 # GET /accounts/{id}/transactions (as many entries as the account's version). Needs wrk and a built jar.
 #   bash benchmarks/wrk/memory.sh      # MINUTES=20 ACCOUNTS=10000 MODE=flush HEAP=1g by default
+# JVM_OPTS adds options to the node's JVM (a GC log, say).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 # shellcheck source=../nodes.sh
@@ -17,6 +18,7 @@ MINUTES=${MINUTES:-20}
 ACCOUNTS=${ACCOUNTS:-10000}
 MODE=${MODE:-flush}
 HEAP=${HEAP:-1g}
+JVM_OPTS=${JVM_OPTS:-}
 PORT=${PORT:-18080}
 JAR=$PWD/app/target/partita.jar
 [ -f "$JAR" ] || { echo "build the jar first: mvn -B -q package -DskipTests" >&2; exit 1; }
@@ -24,7 +26,7 @@ command -v wrk >/dev/null || { echo "needs wrk: apt-get install -y wrk" >&2; exi
 dir=$(mktemp -d -t partita-memory-XXXX)
 (cd "$dir" && PARTITA_DURABILITY=$MODE PARTITA_CLUSTER_NAME="memory-$$" PARTITA_DISCOVERY=tcp \
     PARTITA_MEMBERS=127.0.0.1 MICRONAUT_SERVER_PORT=$PORT exec java -Xmx"$HEAP" -XX:+ExitOnOutOfMemoryError \
-    -jar "$JAR" > node.log 2>&1) &
+    $JVM_OPTS -jar "$JAR" > node.log 2>&1) &
 node=$!
 trap 'kill $node 2>/dev/null || true; kill $load 2>/dev/null || true' EXIT
 for _ in $(seq 1 120); do
