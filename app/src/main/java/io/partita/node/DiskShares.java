@@ -105,19 +105,17 @@ public final class DiskShares implements ManagedService, MigrationAwareService {
         List<SeqRun> runs = SeqRun.of(sorted);
         int[] starts = SeqRun.starts(runs);
         long sent = 0;
-        int version;
-        List<PartitionReplica> offered;
+        Holders offered;
         do {
-            version = holdersVersion(hazelcast, partition);
-            offered = replicas(engine, partition, backups);
+            offered = Holders.of(engine, partition, backups);
             // Every holder is asked at once; each is then sent what it lacks.
             List<InvocationFuture<int[]>> answers = new ArrayList<>();
-            for (int replica = 0; replica < offered.size(); replica++) {
-                PartitionReplica holder = offered.get(replica);
+            for (int replica = 0; replica < offered.replicas().size(); replica++) {
+                PartitionReplica holder = offered.replicas().get(replica);
                 answers.add(runs.isEmpty() || holder == null || holder.uuid().equals(local) ? null
                         : DiskShares.invokeOn(engine, new Offer(runs), partition, replica));
             }
-            for (int replica = 0; replica < offered.size(); replica++) {
+            for (int replica = 0; replica < answers.size(); replica++) {
                 if (answers.get(replica) == null) {
                     continue;
                 }
@@ -132,9 +130,8 @@ public final class DiskShares implements ManagedService, MigrationAwareService {
                 }
                 sent += missing.size();
             }
-        } while (version != holdersVersion(hazelcast, partition) || !offered.equals(replicas(engine, partition,
-                backups)));
-        return new Pushed(sent, version);
+        } while (!offered.equals(Holders.of(engine, partition, backups)));
+        return new Pushed(sent, offered.version());
     }
 
     /** What a {@link #push} sent, and the partition table's version of the partition whose holders it reached. */
@@ -146,14 +143,20 @@ public final class DiskShares implements ManagedService, MigrationAwareService {
         return Internals.nodeEngine(hazelcast).getPartitionService().getPartition(partition, false).version();
     }
 
-    /** The partition's owner and backups now, by replica index (null where there is none). */
-    private static List<PartitionReplica> replicas(NodeEngineImpl engine, int partition, int backups) {
-        InternalPartition replicas = engine.getPartitionService().getPartition(partition, false);
-        List<PartitionReplica> holders = new ArrayList<>();
-        for (int replica = 0; replica <= backups; replica++) {
-            holders.add(replicas.getReplica(replica));
+    /**
+     * A partition's owner and backups at one moment, by replica index (null where there is none), and its version in
+     * the partition table: a push that reached them is over once the partition still has them.
+     */
+    private record Holders(int version, List<PartitionReplica> replicas) {
+
+        static Holders of(NodeEngineImpl engine, int partition, int backups) {
+            InternalPartition table = engine.getPartitionService().getPartition(partition, false);
+            List<PartitionReplica> replicas = new ArrayList<>();
+            for (int replica = 0; replica <= backups; replica++) {
+                replicas.add(table.getReplica(replica));
+            }
+            return new Holders(table.version(), replicas);
         }
-        return holders;
     }
 
     /** {@code operation} on the partition's replica {@code replica} (0, its owner). */

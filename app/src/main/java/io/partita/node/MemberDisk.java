@@ -15,6 +15,7 @@ import org.slf4j.LoggerFactory;
 
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.util.BitSet;
 import java.util.HashSet;
 import java.util.Locale;
 import java.util.Set;
@@ -99,12 +100,11 @@ public final class MemberDisk {
         }
         foundData = opening.marker().isPresent();
         recovering = foundData;
-        if (foundData) {
-            opening.heldPartitions().stream().forEach(partition -> heldBack.set(partition, 1));
-        }
+        BitSet held = foundData ? opening.heldPartitions() : new BitSet();
+        held.stream().forEach(partition -> heldBack.set(partition, 1));
         LOG.info("Member data in {} ({}), {}", directory.toAbsolutePath(),
                 settings.durability().name().toLowerCase(Locale.ROOT),
-                foundData ? opening.heldPartitions().cardinality() + " partitions held when it last ran" : "empty");
+                foundData ? held.cardinality() + " partitions held when it last ran" : "empty");
         hazelcast.getLifecycleService().addLifecycleListener(event -> {
             if (event.getState() == LifecycleEvent.LifecycleState.SHUTDOWN) {
                 close();

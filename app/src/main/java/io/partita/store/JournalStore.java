@@ -295,11 +295,12 @@ public final class JournalStore implements AutoCloseable {
         }
         walkEntries(partition, newest, (i, it) -> {
             SeqRun run = runs.get(i);
-            byte[] account = Keys.id(run.accountId());
-            it.seek(newest[i]);
+            byte[] expected = newest[i].clone();
+            it.seek(expected);
             // The account's entries come newest first: the run is held whole when its keys follow one another.
             for (long seq = run.newest(); seq >= run.oldest(); seq--) {
-                if (!it.isValid() || !Arrays.equals(it.key(), Keys.entry(partition, account, seq))) {
+                Keys.entrySeq(expected, seq);
+                if (!it.isValid() || !Arrays.equals(it.key(), expected)) {
                     lacking.set(i);
                     break;
                 }

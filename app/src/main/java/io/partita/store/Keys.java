@@ -74,6 +74,11 @@ final class Keys {
                 .put(account).putLong(Long.MAX_VALUE - seq).array();
     }
 
+    /** {@code key}, an {@link #entry} key, turned into the key of the same account's entry {@code seq}, in place. */
+    static void entrySeq(byte[] key, long seq) {
+        ByteBuffer.wrap(key).putLong(key.length - 8, Long.MAX_VALUE - seq);
+    }
+
     static byte[] entryValue(byte[] txId, long at, byte[] payload) {
         return ByteBuffer.allocate(9 + txId.length + payload.length).put((byte) txId.length).put(txId).putLong(at)
                 .put(payload).array();
