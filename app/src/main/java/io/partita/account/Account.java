@@ -57,7 +57,7 @@ public record Account(long balance, long overdraftLimit, long version, long fenc
             throw new IllegalArgumentException("Entry " + entry.seq() + " does not follow version " + version);
         }
         return new Account(entry.balanceAfter(), overdraftLimit, entry.seq(), fence, openingBalance,
-                Tail.append(tail, Tail.encode(entry)), jobs, conflicts);
+                Tail.append(tail, entry), jobs, conflicts);
     }
 
     /**
@@ -69,7 +69,7 @@ public record Account(long balance, long overdraftLimit, long version, long fenc
             throw new IllegalArgumentException("Entry " + entry.seq() + " does not follow version " + version);
         }
         return new Account(newBalance, overdraftLimit, entry.seq(), fence, openingBalance,
-                Tail.append(tail, Tail.encode(entry)), jobs, conflicts);
+                Tail.append(tail, entry), jobs, conflicts);
     }
 
     /**

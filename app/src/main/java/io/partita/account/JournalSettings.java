@@ -34,6 +34,13 @@ public record JournalSettings(Duration retention, Duration inMemory, int flushBa
      */
     public static final int MAX_HELD = 128;
 
+    /**
+     * How many journaled entries past the hold a write lets gather in a tail before it trims them, all at once: a tail
+     * is copied to be trimmed, so trimming one entry per write doubled what each write allocates. A tail over
+     * {@link #MAX_HELD} is trimmed at once whatever the count.
+     */
+    public static final int TRIM_BATCH = 16;
+
     private static final String USER_CONTEXT_KEY = "partita.journal-settings";
     public static final JournalSettings DEFAULTS = new JournalSettings(Duration.ofHours(24), Duration.ofHours(24), 64,
             Duration.ofMillis(200), Duration.ofSeconds(5), Duration.ofSeconds(30), false);

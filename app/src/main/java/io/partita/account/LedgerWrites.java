@@ -112,7 +112,8 @@ public final class LedgerWrites {
      * The seq through which {@code before}'s oldest tail entries are in the partition's journal (the journal writer
      * wrote them since), or -1: they leave the tail in the same write that appends, so that a busy account's tail
      * stays short without an operation of its own. An idle account's are trimmed by the sweep ({@link TrimTails}).
-     * Entries recorded since {@link LedgerHost#holdCutoff()} stay, up to {@link JournalSettings#MAX_HELD}.
+     * Entries recorded since {@link LedgerHost#holdCutoff()} stay, up to {@link JournalSettings#MAX_HELD}; those past
+     * the hold leave {@link JournalSettings#TRIM_BATCH} at a time.
      */
     private long journaledThrough(int partition, String accountId, Account before, int appended) {
         byte[] tail = before.tail();
@@ -120,8 +121,14 @@ public final class LedgerWrites {
             return -1;
         }
         int size = Tail.size(tail);
+        int room = JournalSettings.MAX_HELD - appended;
+        long holdCutoff = host.holdCutoff();
+        int leaving = Tail.leavingCount(tail, holdCutoff, room);
+        if (leaving == 0 || leaving < JournalSettings.TRIM_BATCH && size <= room) {
+            return -1;
+        }
         int journaled = 0;
-        for (String txId : Tail.leaving(tail, host.holdCutoff(), JournalSettings.MAX_HELD - appended)) {
+        for (String txId : Tail.leaving(tail, holdCutoff, room)) {
             if (!host.kept(partition, accountId, txId)) {
                 break;
             }

@@ -1,6 +1,5 @@
 package io.partita.account;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -113,16 +112,30 @@ public final class Tail {
      */
     public static List<String> leaving(byte[] tail, long recordedBefore, int atMost) {
         List<String> ids = new ArrayList<>();
+        walkLeaving(tail, recordedBefore, atMost, ids);
+        return ids;
+    }
+
+    /** How many entries {@link #leaving} answers, without making their txIds: the write path asks on every write. */
+    public static int leavingCount(byte[] tail, long recordedBefore, int atMost) {
+        return walkLeaving(tail, recordedBefore, atMost, null);
+    }
+
+    private static int walkLeaving(byte[] tail, long recordedBefore, int atMost, List<String> ids) {
         int excess = size(tail) - atMost;
+        int count = 0;
         Reader reader = new Reader(tail);
         while (reader.more()) {
-            if (reader.at() >= recordedBefore && ids.size() >= excess) {
+            if (reader.at() >= recordedBefore && count >= excess) {
                 break;
             }
-            ids.add(reader.txId());
+            if (ids != null) {
+                ids.add(reader.txId());
+            }
             reader.skip();
+            count++;
         }
-        return ids;
+        return count;
     }
 
     /** {@code tail} with {@code encoded} (entries as {@link #encode} writes them) added at the end. */
@@ -132,6 +145,13 @@ public final class Tail {
         }
         byte[] next = Arrays.copyOf(tail, tail.length + encoded.length);
         System.arraycopy(encoded, 0, next, tail.length, encoded.length);
+        return next;
+    }
+
+    /** {@code tail} with {@code entry} added at the end, encoded straight into the new array (one allocation). */
+    public static byte[] append(byte[] tail, JournalEntry entry) {
+        byte[] next = Arrays.copyOf(tail, tail.length + encodedSize(entry));
+        write(next, tail.length, entry);
         return next;
     }
 
@@ -166,25 +186,38 @@ public final class Tail {
 
     /** One entry in the tail's encoding (its seq and account are implied by where it is stored). */
     public static byte[] encode(JournalEntry entry) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(32);
-        write(out, entry);
-        return out.toByteArray();
+        byte[] bytes = new byte[encodedSize(entry)];
+        write(bytes, 0, entry);
+        return bytes;
     }
 
     /** Several entries, oldest first, in the tail's encoding. */
     public static byte[] encode(List<JournalEntry> entries) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(32 * entries.size());
-        entries.forEach(entry -> write(out, entry));
-        return out.toByteArray();
+        int size = 0;
+        for (JournalEntry entry : entries) {
+            size += encodedSize(entry);
+        }
+        byte[] bytes = new byte[size];
+        int position = 0;
+        for (JournalEntry entry : entries) {
+            position = write(bytes, position, entry);
+        }
+        return bytes;
     }
 
-    private static void write(ByteArrayOutputStream out, JournalEntry entry) {
-        out.write(kind(entry));
-        writeId(out, entry.txId());
-        writeVarLong(out, entry.amount());
-        writeVarLong(out, zigzag(entry.balanceAfter()));
-        writeVarLong(out, entry.at());
-        writeId(out, entry.ref());
+    private static int encodedSize(JournalEntry entry) {
+        return 1 + idSize(entry.txId()) + varLongSize(entry.amount()) + varLongSize(zigzag(entry.balanceAfter()))
+                + varLongSize(entry.at()) + idSize(entry.ref());
+    }
+
+    /** Writes {@code entry} into {@code bytes} at {@code position}; answers the position after it. */
+    private static int write(byte[] bytes, int position, JournalEntry entry) {
+        bytes[position++] = kind(entry);
+        position = writeId(bytes, position, entry.txId());
+        position = writeVarLong(bytes, position, entry.amount());
+        position = writeVarLong(bytes, position, zigzag(entry.balanceAfter()));
+        position = writeVarLong(bytes, position, entry.at());
+        return writeId(bytes, position, entry.ref());
     }
 
     /**
@@ -212,33 +245,63 @@ public final class Tail {
     }
 
     static byte[] bytes(String id) {
-        byte[] bytes = id.getBytes(StandardCharsets.ISO_8859_1);
-        if (bytes.length > MAX_ID_LENGTH || !id.equals(new String(bytes, StandardCharsets.ISO_8859_1))) {
+        check(id);
+        return id.getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    /** Refuses an id the encoding cannot hold: one byte of length, one byte per character. */
+    private static void check(String id) {
+        boolean fits = id.length() <= MAX_ID_LENGTH;
+        for (int i = 0; fits && i < id.length(); i++) {
+            fits = id.charAt(i) <= 0xFF;
+        }
+        if (!fits) {
             throw new IllegalArgumentException("An id of the ledger is at most " + MAX_ID_LENGTH
                     + " Latin-1 characters: " + id);
         }
-        return bytes;
     }
 
-    private static void writeId(ByteArrayOutputStream out, String id) {
+    /** The bytes {@code id} takes: its length and its Latin-1 characters; refuses one the encoding cannot hold. */
+    private static int idSize(String id) {
         if (id == null) {
-            out.write(0);
-            return;
+            return 1;
         }
-        byte[] bytes = bytes(id);
-        if (bytes.length == 0) {
+        if (id.isEmpty()) {
             throw new IllegalArgumentException("An id of the ledger is not empty");
         }
-        out.write(bytes.length);
-        out.write(bytes, 0, bytes.length);
+        check(id);
+        return 1 + id.length();
     }
 
-    private static void writeVarLong(ByteArrayOutputStream out, long value) {
+    /** Writes an id checked by {@link #idSize}, one byte per character. */
+    private static int writeId(byte[] bytes, int position, String id) {
+        if (id == null) {
+            bytes[position] = 0;
+            return position + 1;
+        }
+        bytes[position++] = (byte) id.length();
+        for (int i = 0; i < id.length(); i++) {
+            bytes[position++] = (byte) id.charAt(i);
+        }
+        return position;
+    }
+
+    private static int varLongSize(long value) {
+        int size = 1;
         while ((value & ~0x7FL) != 0) {
-            out.write((int) ((value & 0x7F) | 0x80));
+            value >>>= 7;
+            size++;
+        }
+        return size;
+    }
+
+    private static int writeVarLong(byte[] bytes, int position, long value) {
+        while ((value & ~0x7FL) != 0) {
+            bytes[position++] = (byte) ((value & 0x7F) | 0x80);
             value >>>= 7;
         }
-        out.write((int) value);
+        bytes[position++] = (byte) value;
+        return position;
     }
 
     private static long zigzag(long value) {

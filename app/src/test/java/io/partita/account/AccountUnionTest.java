@@ -132,21 +132,36 @@ class AccountUnionTest {
     }
 
     @Test
-    void shouldKeepEntriesRecordedSinceTheHoldCutoffInTheTailEvenOnceJournaled() {
-        ours.holdCutoff = NOW + 4;
+    void shouldKeepEntriesRecordedSinceTheHoldCutoffInTheTailAndLetJournaledOnesGoABatchAtATime() {
+        int batch = JournalSettings.TRIM_BATCH;
+        ours.holdCutoff = NOW + batch + 1;
         Map.Entry<String, Account> entry = new AbstractMap.SimpleEntry<>(ID, Account.open(1_000, 0));
-        for (int i = 1; i <= 6; i++) {
+        for (int i = 1; i <= batch; i++) {
             entry.setValue(post(ours, entry.getValue(), "h-" + i, TxType.CREDIT, 1, NOW + i));
             ours.journalQueued();
         }
+        assertEquals(batch, Tail.size(entry.getValue().tail()), "journaled and past the hold, but fewer than a batch");
 
-        assertEquals(List.of("h-4", "h-5", "h-6"),
-                entry.getValue().tailEntries(ID).stream().map(JournalEntry::txId).toList(),
-                "journaled, and those recorded since the cutoff are still in the tail");
+        for (int i = batch + 1; i <= batch + 3; i++) {
+            entry.setValue(post(ours, entry.getValue(), "h-" + i, TxType.CREDIT, 1, NOW + i));
+            ours.journalQueued();
+        }
+        assertEquals(List.of("h-" + (batch + 1), "h-" + (batch + 2), "h-" + (batch + 3)), txIds(entry.getValue()),
+                "a batch past the hold left at once; those recorded since the cutoff are still in the tail");
+
         ours.holdCutoff = Long.MAX_VALUE;
-        entry.setValue(post(ours, entry.getValue(), "h-7", TxType.CREDIT, 1, NOW + 7));
-        assertEquals(List.of("h-7"), entry.getValue().tailEntries(ID).stream().map(JournalEntry::txId).toList(),
-                "once the cutoff moves past them, the next write trims what the journal holds");
+        int last = 2 * batch + 1;
+        for (int i = batch + 4; i <= last; i++) {
+            entry.setValue(post(ours, entry.getValue(), "h-" + i, TxType.CREDIT, 1, NOW + i));
+            ours.journalQueued();
+        }
+        assertEquals(List.of("h-" + last), txIds(entry.getValue()),
+                "once the cutoff moves past them, the write that finds a batch trims all the journal holds");
+        assertEquals(1_000 + last, entry.getValue().balance());
+    }
+
+    private static List<String> txIds(Account account) {
+        return account.tailEntries(ID).stream().map(JournalEntry::txId).toList();
     }
 
     @Test
