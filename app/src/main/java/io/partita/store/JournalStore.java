@@ -5,6 +5,8 @@ import org.rocksdb.BloomFilter;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.CompactionOptionsUniversal;
+import org.rocksdb.CompactionStyle;
 import org.rocksdb.CompressionType;
 import org.rocksdb.DBOptions;
 import org.rocksdb.IndexType;
@@ -79,19 +81,25 @@ public final class JournalStore implements AutoCloseable {
     private static final int RECORDS = 4;
     /**
      * The column families, at the indexes above, and how each is tuned ({@link #familyOptions}). The entries, their
-     * txIds and their expiry records (by partition, then time: every partition grows at once) arrive in no key order,
-     * so each file a memtable flush makes overlaps the whole first level: compacting few of them at a time would
-     * rewrite that level over and over as the history grows. The entries and expiry records wait for 16 such files,
-     * the txIds (looked up by every new transaction, one bloom filter per file) for 8; the accounts' records are few
-     * and rewritten, and keep RocksDB's 4.
+     * txIds and their expiry records (by partition, then time: every partition grows at once) arrive in no key order
+     * and are never rewritten, only deleted once past the retention, so each file a memtable flush makes overlaps the
+     * whole first level: leveled compaction would rewrite the levels over and over as the history grows, and under
+     * sustained writes its cost grew with the store (20 minutes of batches ended at 0.56x of their first rate, against
+     * 0.85x tiered; {@code benchmarks/README.md}). They are compacted in tiers ({@code appendOnly}), waiting for 16
+     * runs, the txIds (looked up by every new transaction, one bloom filter per run) for 8. The accounts' records are
+     * few and rewritten, and keep RocksDB's leveled compaction and trigger of 4.
      */
-    private static final List<Family> FAMILIES = List.of(new Family("default", false, 4),
-            new Family("entries", false, 16), new Family("txids", true, 8), new Family("expiry", false, 16),
-            new Family("records", true, 4));
+    private static final List<Family> FAMILIES = List.of(new Family("default", false, 4, false),
+            new Family("entries", false, 16, true), new Family("txids", true, 8, true),
+            new Family("expiry", false, 16, true), new Family("records", true, 4, false));
     private static final int EXPIRY_DELETE_BATCH = 4_096;
 
-    /** A column family: its name, whether it is read by key (a bloom filter), and its first-level compaction trigger. */
-    private record Family(String name, boolean pointLookups, int firstLevelFiles) {
+    /**
+     * A column family: its name, whether it is read by key (a bloom filter), its first-level compaction trigger (the
+     * runs that wait, when compacted in tiers), and whether its keys are only ever added and deleted, never rewritten
+     * (compacted in tiers).
+     */
+    private record Family(String name, boolean pointLookups, int firstLevelFiles, boolean appendOnly) {
     }
 
     private final StoreSettings settings;
@@ -101,6 +109,8 @@ public final class JournalStore implements AutoCloseable {
     private final List<ColumnFamilyOptions> familyOptions;
     /** The bloom filter policies the family options refer to; native objects, closed with them. */
     private final List<BloomFilter> filters = new ArrayList<>();
+    /** The tiered compaction options the family options refer to; native objects, closed with them. */
+    private final List<CompactionOptionsUniversal> universal = new ArrayList<>();
     private final List<ColumnFamilyHandle> families;
     private final RocksDB db;
     private final GroupCommitter committer;
@@ -163,6 +173,17 @@ public final class JournalStore implements AutoCloseable {
                 .setLevel0FileNumCompactionTrigger(firstLevelFiles)
                 // Writes slow down, then stop, only well past the trigger (RocksDB's 20 and 36 for its trigger of 4).
                 .setLevel0SlowdownWritesTrigger(firstLevelFiles + 16).setLevel0StopWritesTrigger(firstLevelFiles + 32);
+        if (tuning.appendOnly()) {
+            // Tiered (universal) compaction: runs of about the same size (within 10%) are merged into one, and all of
+            // them once the newer runs hold twice the oldest (RocksDB's default bound on the disk's overhead, 200%),
+            // where leveled compaction rewrote each level's overlap with every file pushed into it. A write is
+            // rewritten fewer times, and that count no longer grows with the history; the disk may hold up to three
+            // times the history between full merges.
+            CompactionOptionsUniversal tiers = new CompactionOptionsUniversal().setSizeRatio(10)
+                    .setMaxSizeAmplificationPercent(200);
+            universal.add(tiers);
+            family.setCompactionStyle(CompactionStyle.UNIVERSAL).setCompactionOptionsUniversal(tiers);
+        }
         if (pointLookups) {
             // A bloom filter over the memtables' keys too (5% of their size): a txId that is not there is answered
             // without a walk of the skip list, which every new transaction's exactly-once check would cost.
@@ -677,6 +698,7 @@ public final class JournalStore implements AutoCloseable {
         options.close();
         familyOptions.forEach(ColumnFamilyOptions::close);
         filters.forEach(BloomFilter::close);
+        universal.forEach(CompactionOptionsUniversal::close);
         writeBuffers.close();
         cache.close();
     }
