@@ -3,10 +3,12 @@
 # app/target/partita.jar, durability flush by default) with -Xmx1g, ACCOUNTS accounts, then wrk posting batches of
 # 1,000 new debits and credits at 4 connections for MINUTES minutes. Every 30 s it prints the transactions recorded
 # (partita_journal_written_total and partita_journal_skipped_total: every entry recorded reaches the journal writer,
-# which copies it to the journal map or skips it, so a refused batch counts nothing), the rate since the last sample and
-# the heap after the last garbage collection
-# (/health/readiness), and at the end: whether the node ran out of memory, the highest heap after GC, the rate of the
-# last 5 minutes against the first 5, and whether the whole history of a few accounts still pages through
+# which copies it to the journal map or skips it, so a refused batch counts nothing), the rate since the last sample,
+# the live heap (after the last collection of the old generation, which decides refusals) and the heap after the last
+# collection of any kind (a young one leaves the old generation's garbage in it), both from /health/readiness, and at
+# the end: whether the node ran out of memory, the highest of each heap level, the rate of the last 5 minutes against
+# the first 5 (of the last half against the first in a shorter run), and whether the whole history of a few accounts
+# still pages through
 # GET /accounts/{id}/transactions (as many entries as the account's version). Needs wrk and a built jar.
 #   bash benchmarks/wrk/memory.sh      # MINUTES=20 ACCOUNTS=10000 MODE=flush HEAP=1g by default
 # JVM_OPTS adds options to the node's JVM (a GC log, say).
@@ -39,28 +41,34 @@ seq 0 $((ACCOUNTS - 1)) | xargs -P 8 -I{} curl -fs -o /dev/null -XPOST "localhos
 applied() {
     echo $(($(metric_sum partita_journal_written_total "$PORT") + $(metric_sum partita_journal_skipped_total "$PORT")))
 }
+# The readiness detail $1 (liveHeap or heapAfterLastCollection).
 heap() {
-    curl -s "localhost:$PORT/health/readiness" | grep -o '"heapAfterLastCollection":[0-9.]*' | cut -d: -f2
+    curl -s "localhost:$PORT/health/readiness" | grep -o "\"$1\":[0-9.]*" | cut -d: -f2
 }
 ACCOUNTS=$ACCOUNTS wrk -t2 -c4 -d"$((MINUTES * 60))s" -s benchmarks/wrk/batches.lua "http://127.0.0.1:$PORT" \
     > "$dir/wrk.txt" 2>&1 &
 load=$!
 echo "== $MODE, -Xmx$HEAP, $ACCOUNTS accounts, batches of 1,000 at 4 connections for $MINUTES min"
-printf "%8s %14s %10s %8s\n" seconds applied tx/s heap
+printf "%8s %14s %10s %8s %8s\n" seconds applied tx/s live after
 samples=$((MINUTES * 2))
-last=$(applied); maxheap=0; rates=()
+last=$(applied); maxlive=0; maxafter=0; rates=()
 for i in $(seq 1 "$samples"); do
     sleep 30
     kill -0 "$node" 2>/dev/null || { echo "the node died: see $dir/node.log"; exit 1; }
-    now=$(applied); h=$(heap); rate=$(((now - last) / 30)); last=$now; rates+=("$rate")
-    printf "%8d %14d %10d %8s\n" $((i * 30)) "$now" "$rate" "$h"
-    maxheap=$(echo "$h $maxheap" | awk '{print ($1 > $2) ? $1 : $2}')
+    now=$(applied); live=$(heap liveHeap); after=$(heap heapAfterLastCollection); rate=$(((now - last) / 30))
+    last=$now; rates+=("$rate")
+    printf "%8d %14d %10d %8s %8s\n" $((i * 30)) "$now" "$rate" "$live" "$after"
+    maxlive=$(echo "$live $maxlive" | awk '{print ($1 > $2) ? $1 : $2}')
+    maxafter=$(echo "$after $maxafter" | awk '{print ($1 > $2) ? $1 : $2}')
 done
 wait "$load" || true
 grep -E "Requests/sec|Non-2xx" "$dir/wrk.txt" | sed 's/^/wrk: /' || true
-first=$(printf "%s\n" "${rates[@]:0:10}" | awk '{s += $1} END {print s / NR}')
-lastfive=$(printf "%s\n" "${rates[@]: -10}" | awk '{s += $1} END {print s / NR}')
-echo "highest heap after GC: $maxheap; rate first 5 min $first, last 5 min $lastfive tx/s ($(echo "$lastfive $first" \
+# 5 minutes is 10 samples; a run shorter than 10 minutes compares its halves.
+span=$((samples / 2 < 10 ? samples / 2 : 10))
+first=$(printf "%s\n" "${rates[@]:0:span}" | awk '{s += $1} END {print s / NR}')
+lastfive=$(printf "%s\n" "${rates[@]: -span}" | awk '{s += $1} END {print s / NR}')
+echo "highest live heap: $maxlive; highest heap after any collection: $maxafter"
+echo "rate first $((span / 2)) min $first, last $((span / 2)) min $lastfive tx/s ($(echo "$lastfive $first" \
     | awk '{printf "%.2f", $1 / $2}')x)"
 grep -q "OutOfMemoryError" "$dir/node.log" && echo "OutOfMemoryError: yes" || echo "OutOfMemoryError: no"
 # An account's version counts every transaction it recorded; its history pages through all of them (the run is

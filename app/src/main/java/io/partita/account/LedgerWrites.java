@@ -123,12 +123,12 @@ public final class LedgerWrites {
         int size = Tail.size(tail);
         int room = JournalSettings.MAX_HELD - appended;
         long holdCutoff = host.holdCutoff();
-        int leaving = Tail.leavingCount(tail, holdCutoff, room);
+        int leaving = Tail.leavingCount(tail, size, holdCutoff, room);
         if (leaving == 0 || leaving < JournalSettings.TRIM_BATCH && size <= room) {
             return -1;
         }
         int journaled = 0;
-        for (String txId : Tail.leaving(tail, holdCutoff, room)) {
+        for (String txId : Tail.leaving(tail, size, holdCutoff, room)) {
             if (!host.kept(partition, accountId, txId)) {
                 break;
             }

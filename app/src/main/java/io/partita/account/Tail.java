@@ -107,22 +107,25 @@ public final class Tail {
     }
 
     /**
-     * The txIds of the oldest entries of {@code tail} that may leave it, oldest first: each one recorded before
-     * {@code recordedBefore}, or beyond the newest {@code atMost} entries. Stops at the first one that must stay.
+     * The txIds of the oldest entries of {@code tail} ({@code size} entries: the caller has counted them) that may
+     * leave it, oldest first: each one recorded before {@code recordedBefore}, or beyond the newest {@code atMost}
+     * entries. Stops at the first one that must stay.
      */
-    public static List<String> leaving(byte[] tail, long recordedBefore, int atMost) {
+    public static List<String> leaving(byte[] tail, int size, long recordedBefore, int atMost) {
         List<String> ids = new ArrayList<>();
-        walkLeaving(tail, recordedBefore, atMost, ids);
+        walkLeaving(tail, size, recordedBefore, atMost, ids);
         return ids;
     }
 
-    /** How many entries {@link #leaving} answers, without making their txIds: the write path asks on every write. */
-    public static int leavingCount(byte[] tail, long recordedBefore, int atMost) {
-        return walkLeaving(tail, recordedBefore, atMost, null);
+    /**
+     * How many entries {@link #leaving} answers, without making their txIds: the write path asks on every write.
+     */
+    public static int leavingCount(byte[] tail, int size, long recordedBefore, int atMost) {
+        return walkLeaving(tail, size, recordedBefore, atMost, null);
     }
 
-    private static int walkLeaving(byte[] tail, long recordedBefore, int atMost, List<String> ids) {
-        int excess = size(tail) - atMost;
+    private static int walkLeaving(byte[] tail, int size, long recordedBefore, int atMost, List<String> ids) {
+        int excess = size - atMost;
         int count = 0;
         Reader reader = new Reader(tail);
         while (reader.more()) {

@@ -64,6 +64,7 @@ class MemberReadiness implements HealthIndicator {
             details.put("recoveringFromDisk", recovering);
             // Reported, not a reason to be unready: the node still answers reads while it refuses new work.
             details.put("heapAfterLastCollection", Math.round(HeapPressure.jvm().afterLastCollection() * 100) / 100.0);
+            details.put("liveHeap", Math.round(HeapPressure.jvm().live() * 100) / 100.0);
             details.put("refusingWorkForMemory", HeapPressure.jvm().pressed());
             up = members >= minClusterSize && safe && majority && !recovering;
         }

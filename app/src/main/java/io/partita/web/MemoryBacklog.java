@@ -7,7 +7,7 @@ import jakarta.inject.Singleton;
 import java.time.Duration;
 
 /**
- * Refuses new work while the heap is nearly full after a collection ({@link HeapPressure}): the node sheds load rather
+ * Refuses new work while the heap is nearly full of live objects ({@link HeapPressure}): the node sheds load rather
  * than thrash or die of it, until a collection frees enough.
  */
 @Singleton
@@ -19,7 +19,7 @@ public class MemoryBacklog implements Backlog {
     @Override
     public String refusal() {
         return heap.pressed() ? "This node's memory is nearly full (heap at "
-                + Math.round(heap.afterLastCollection() * 100) + "% of its maximum after the last collection). "
+                + Math.round(heap.live() * 100) + "% of its maximum after the last collection of old objects). "
                 + "Retry shortly, or on another node." : null;
     }
 

@@ -53,12 +53,13 @@ class TailTest {
         byte[] tail = Tail.encode(List.of(entry("a", 1, 1, 10, null), entry("b", 1, 2, 20, null),
                 entry("c", 1, 3, 30, null), entry("d", 1, 4, 40, null)));
 
-        assertEquals(List.of("a", "b"), Tail.leaving(tail, 25, 4), "recorded before the cutoff");
-        assertEquals(List.of("a", "b", "c"), Tail.leaving(tail, 25, 1), "beyond the newest one");
-        assertEquals(List.of(), Tail.leaving(tail, 5, 4));
+        assertEquals(List.of("a", "b"), Tail.leaving(tail, Tail.size(tail), 25, 4), "recorded before the cutoff");
+        assertEquals(List.of("a", "b", "c"), Tail.leaving(tail, Tail.size(tail), 25, 1), "beyond the newest one");
+        assertEquals(List.of(), Tail.leaving(tail, Tail.size(tail), 5, 4));
         for (long cutoff : new long[]{5, 15, 25, 45}) {
             for (int atMost = 0; atMost <= 5; atMost++) {
-                assertEquals(Tail.leaving(tail, cutoff, atMost).size(), Tail.leavingCount(tail, cutoff, atMost));
+                assertEquals(Tail.leaving(tail, Tail.size(tail), cutoff, atMost).size(),
+                        Tail.leavingCount(tail, Tail.size(tail), cutoff, atMost));
             }
         }
     }
