@@ -45,7 +45,9 @@ applied() {
 heap() {
     curl -s "localhost:$PORT/health/readiness" | grep -o "\"$1\":[0-9.]*" | cut -d: -f2
 }
-ACCOUNTS=$ACCOUNTS wrk -t2 -c4 -d"$((MINUTES * 60))s" -s benchmarks/wrk/batches.lua "http://127.0.0.1:$PORT" \
+# wrk runs 30 s past the last sample (each sample takes a moment more than its 30 s), so that the last interval is
+# under load too.
+ACCOUNTS=$ACCOUNTS wrk -t2 -c4 -d"$((MINUTES * 60 + 30))s" -s benchmarks/wrk/batches.lua "http://127.0.0.1:$PORT" \
     > "$dir/wrk.txt" 2>&1 &
 load=$!
 echo "== $MODE, -Xmx$HEAP, $ACCOUNTS accounts, batches of 1,000 at 4 connections for $MINUTES min"
