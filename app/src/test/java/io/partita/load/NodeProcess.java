@@ -54,17 +54,26 @@ final class NodeProcess {
         }
     }
 
+    /** The JVM options of a test's node: a heap several can share on one machine, quick to start. */
+    static final List<String> TEST_JVM = List.of("-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+
     final String name;
     final Place place;
     private final Map<String, String> env;
+    private final List<String> jvm;
     private Process process;
     /** What the last GET answered (status and body, or why there was none), for a failure message. */
     private volatile String lastAnswer = "not asked yet";
 
     NodeProcess(String name, Place place, Map<String, String> env) {
+        this(name, place, env, TEST_JVM);
+    }
+
+    NodeProcess(String name, Place place, Map<String, String> env, List<String> jvm) {
         this.name = name;
         this.place = place;
         this.env = env;
+        this.jvm = jvm;
     }
 
     URI url() {
@@ -80,9 +89,10 @@ final class NodeProcess {
         Files.createDirectories(log().getParent());
         String jar = System.getProperty("partita.jar", "target/partita.jar");
         List<String> command = new ArrayList<>(place.launcher());
+        command.add(javaBinary());
+        command.addAll(jvm);
         // An operation that holds an operation thread for more than 10 s is logged with its stack.
-        command.addAll(List.of(javaBinary(), "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-Dhazelcast.phone.home.enabled=false",
+        command.addAll(List.of("-Dhazelcast.phone.home.enabled=false",
                 "-Dhazelcast.slow.operation.detector.stacktrace.logging.enabled=true", "-jar", jar));
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().putAll(env);
