@@ -72,7 +72,8 @@ class PrometheusEndpointTest {
         for (String name : List.of(
                 "partita_transaction_latency_seconds_bucket{mode=\"partitioned\",outcome=\"applied\",le=",
                 "partita_migrations_completed_total ", "partita_migrations_failed_total ",
-                "partita_partitions_moved_total ", "partita_migrations_in_flight ")) {
+                "partita_partitions_moved_total ", "partita_migrations_in_flight ", "partita_heap_live ",
+                "partita_heap_after_collection ", "partita_memory_refusing 0.0")) {
             assertTrue(scrape.contains(name), "missing: " + name);
         }
     }
