@@ -140,7 +140,12 @@ public final class DiskShares implements ManagedService, MigrationAwareService {
 
     /** The partition table's version of {@code partition} on this member: it changes whenever its holders do. */
     public static int holdersVersion(HazelcastInstance hazelcast, int partition) {
-        return Internals.nodeEngine(hazelcast).getPartitionService().getPartition(partition, false).version();
+        return table(Internals.nodeEngine(hazelcast), partition).version();
+    }
+
+    /** {@code partition}'s entry in this member's partition table: its replicas and version. */
+    private static InternalPartition table(NodeEngineImpl engine, int partition) {
+        return engine.getPartitionService().getPartition(partition, false);
     }
 
     /**
@@ -150,7 +155,7 @@ public final class DiskShares implements ManagedService, MigrationAwareService {
     private record Holders(int version, List<PartitionReplica> replicas) {
 
         static Holders of(NodeEngineImpl engine, int partition, int backups) {
-            InternalPartition table = engine.getPartitionService().getPartition(partition, false);
+            InternalPartition table = table(engine, partition);
             List<PartitionReplica> replicas = new ArrayList<>();
             for (int replica = 0; replica <= backups; replica++) {
                 replicas.add(table.getReplica(replica));
