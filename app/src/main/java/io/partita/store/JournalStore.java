@@ -15,6 +15,7 @@ import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
+import org.rocksdb.RocksObject;
 import org.rocksdb.Slice;
 import org.rocksdb.Snapshot;
 import org.rocksdb.WriteBatch;
@@ -107,10 +108,11 @@ public final class JournalStore implements AutoCloseable {
     private final WriteBufferManager writeBuffers;
     private final DBOptions options;
     private final List<ColumnFamilyOptions> familyOptions;
-    /** The bloom filter policies the family options refer to; native objects, closed with them. */
-    private final List<BloomFilter> filters = new ArrayList<>();
-    /** The tiered compaction options the family options refer to; native objects, closed with them. */
-    private final List<CompactionOptionsUniversal> universal = new ArrayList<>();
+    /**
+     * What the family options refer to (bloom filter policies, tiered compaction options): native objects, closed with
+     * them.
+     */
+    private final List<RocksObject> referenced = new ArrayList<>();
     private final List<ColumnFamilyHandle> families;
     private final RocksDB db;
     private final GroupCommitter committer;
@@ -163,7 +165,7 @@ public final class JournalStore implements AutoCloseable {
         if (pointLookups) {
             // 10 bits a key: about 1% false positives, so a txId that is not there almost never reads a data block.
             BloomFilter filter = new BloomFilter(10);
-            filters.add(filter);
+            referenced.add(filter);
             table.setFilterPolicy(filter).setWholeKeyFiltering(true).setPartitionFilters(true);
         }
         long perFamily = Math.max(1L << 20, settings.writeBufferBytes() / 4);
@@ -181,7 +183,7 @@ public final class JournalStore implements AutoCloseable {
             // times the history between full merges.
             CompactionOptionsUniversal tiers = new CompactionOptionsUniversal().setSizeRatio(10)
                     .setMaxSizeAmplificationPercent(200);
-            universal.add(tiers);
+            referenced.add(tiers);
             family.setCompactionStyle(CompactionStyle.UNIVERSAL).setCompactionOptionsUniversal(tiers);
         }
         if (pointLookups) {
@@ -697,8 +699,7 @@ public final class JournalStore implements AutoCloseable {
     private void closeOptions() {
         options.close();
         familyOptions.forEach(ColumnFamilyOptions::close);
-        filters.forEach(BloomFilter::close);
-        universal.forEach(CompactionOptionsUniversal::close);
+        referenced.forEach(RocksObject::close);
         writeBuffers.close();
         cache.close();
     }
