@@ -84,7 +84,8 @@ kill "$node"; wait "$node" 2>/dev/null || true
 # (every 10 min): the whole store's writes and stalls, then compaction per column family (default, entries, txids,
 # expiry, records).
 for log in "$dir"/partita-data/*/LOG; do
-    awk '/DUMPING STATS/ {block = ""} {block = block $0 "\n"} END {printf "%s", block}' "$log" \
-        | grep -E "^Cumulative (writes|stall|compaction)" | sed 's/^/store: /' || true
+    last=$(grep -n "DUMPING STATS" "$log" | tail -1 | cut -d: -f1 || true)
+    [ -z "$last" ] || tail -n +"$last" "$log" | grep -E "^Cumulative (writes|stall|compaction)" | sed 's/^/store: /' \
+        || true
 done
 rm -rf "$dir"
