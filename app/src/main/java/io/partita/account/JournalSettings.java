@@ -28,16 +28,18 @@ public record JournalSettings(Duration retention, Duration inMemory, int flushBa
                               Duration sweepInterval, Duration hold, boolean onDisk) {
 
     /**
-     * The most entries a tail keeps on purpose (within {@code hold}), so that a busy account's value stays small. Past
-     * it the oldest journaled entries leave the tail as usual; if a network split then merges this side into the
-     * other, they are put back from the journal first ({@link TailRestore}).
+     * The most entries a tail keeps on purpose (within {@code hold}), so that a busy account's value stays small: every
+     * write copies the tail it appends to, and at 128 those copies were the largest share of what a node allocated under
+     * batches (two fifths), and of the garbage its old generation gathered between collections. Past it the oldest journaled entries leave the tail
+     * as usual; if a network split then merges this side into the other, they are put back from the journal map or
+     * the disk first ({@link TailRestore}), and the side merged into finds its own there ({@link AccountUnion}).
      */
-    public static final int MAX_HELD = 128;
+    public static final int MAX_HELD = 32;
 
     /**
      * How many journaled entries past the hold a write lets gather in a tail before it trims them, all at once: a tail
      * is copied to be trimmed, so trimming one entry per write doubled what each write allocates. A tail over
-     * {@link #MAX_HELD} is trimmed at once whatever the count.
+     * {@link #MAX_HELD} sheds down to this many below it, whatever the count.
      */
     public static final int TRIM_BATCH = 16;
 

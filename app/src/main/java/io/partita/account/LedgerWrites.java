@@ -113,7 +113,8 @@ public final class LedgerWrites {
      * wrote them since), or -1: they leave the tail in the same write that appends, so that a busy account's tail
      * stays short without an operation of its own. An idle account's are trimmed by the sweep ({@link TrimTails}).
      * Entries recorded since {@link LedgerHost#holdCutoff()} stay, up to {@link JournalSettings#MAX_HELD}; those past
-     * the hold leave {@link JournalSettings#TRIM_BATCH} at a time.
+     * the hold leave {@link JournalSettings#TRIM_BATCH} at a time, and a tail over the bound sheds down to a batch
+     * below it.
      */
     private long journaledThrough(int partition, String accountId, Account before, int appended) {
         byte[] tail = before.tail();
@@ -122,13 +123,15 @@ public final class LedgerWrites {
         }
         int size = Tail.size(tail);
         int room = JournalSettings.MAX_HELD - appended;
+        // A tail over the bound sheds a batch more than it must, so that the next writes only append.
+        int keep = size > room ? Math.max(0, room - JournalSettings.TRIM_BATCH) : room;
         long holdCutoff = host.holdCutoff();
-        int leaving = Tail.leavingCount(tail, size, holdCutoff, room);
+        int leaving = Tail.leavingCount(tail, size, holdCutoff, keep);
         if (leaving == 0 || leaving < JournalSettings.TRIM_BATCH && size <= room) {
             return -1;
         }
         int journaled = 0;
-        for (String txId : Tail.leaving(tail, size, holdCutoff, room)) {
+        for (String txId : Tail.leaving(tail, size, holdCutoff, keep)) {
             if (!host.kept(partition, accountId, txId)) {
                 break;
             }

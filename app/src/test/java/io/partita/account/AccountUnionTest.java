@@ -3,6 +3,7 @@ package io.partita.account;
 import org.junit.jupiter.api.Test;
 
 import java.util.AbstractMap;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -175,8 +176,28 @@ class AccountUnionTest {
         }
 
         List<JournalEntry> tail = entry.getValue().tailEntries(ID);
-        assertEquals(JournalSettings.MAX_HELD, tail.size());
+        assertTrue(tail.size() <= JournalSettings.MAX_HELD, "held: " + tail.size());
         assertEquals("m-" + posted, tail.get(tail.size() - 1).txId());
+        assertEquals(1_000 + posted, entry.getValue().balance());
+    }
+
+    @Test
+    void shouldShedABatchBelowTheBoundOnceOverItSoThatTheNextWritesOnlyAppend() {
+        ours.holdCutoff = Long.MIN_VALUE;
+        Map.Entry<String, Account> entry = new AbstractMap.SimpleEntry<>(ID, Account.open(1_000, 0));
+        List<Integer> sizes = new ArrayList<>();
+        int posted = JournalSettings.MAX_HELD + JournalSettings.TRIM_BATCH + 2;
+        for (int i = 1; i <= posted; i++) {
+            entry.setValue(post(ours, entry.getValue(), "m-" + i, TxType.CREDIT, 1, NOW + i));
+            ours.journalQueued();
+            sizes.add(Tail.size(entry.getValue().tail()));
+        }
+
+        int bound = JournalSettings.MAX_HELD;
+        assertEquals(bound, sizes.get(bound - 1), "held in full up to the bound");
+        assertEquals(bound - JournalSettings.TRIM_BATCH, sizes.get(bound), "one write past it sheds a batch more");
+        assertEquals(bound, sizes.get(bound + JournalSettings.TRIM_BATCH), "the next writes only append");
+        assertEquals(bound - JournalSettings.TRIM_BATCH, sizes.get(bound + JournalSettings.TRIM_BATCH + 1));
         assertEquals(1_000 + posted, entry.getValue().balance());
     }
 
@@ -191,9 +212,10 @@ class AccountUnionTest {
             theirs.journalQueued();
         }
         Account other = entry.getValue();
-        assertEquals(JournalSettings.MAX_HELD, Tail.size(other.tail()), "the oldest left the tail: journaled");
+        int held = Tail.size(other.tail());
+        assertTrue(held <= JournalSettings.MAX_HELD, "the oldest left the tail, journaled; held: " + held);
         List<JournalEntry> journaled = theirs.journal.entrySet().stream()
-                .map(held -> held.getValue().entry(held.getKey())).toList();
+                .map(kept -> kept.getValue().entry(kept.getKey())).toList();
 
         Account restored = TailRestore.restored(ID, other, journaled);
 
@@ -203,7 +225,7 @@ class AccountUnionTest {
         AccountUnion.Result joined = AccountUnion.of(ID, before, restored, ours, 0);
         assertEquals(before.balance() + posted, joined.account().balance(), "every one of their credits counts");
         assertEquals(posted, joined.appended().size(), "the shared entries are known to our side");
-        assertEquals(before.balance() + JournalSettings.MAX_HELD,
+        assertEquals(before.balance() + held,
                 AccountUnion.of(ID, before, other, ours, 0).account().balance(),
                 "without the restore the merge could only count what the tail held");
     }

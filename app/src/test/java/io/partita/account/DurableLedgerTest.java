@@ -127,7 +127,8 @@ class DurableLedgerTest {
             HazelcastInstance member = cluster.member(0);
             assertFalse(member.getMap(AccountFeature.JOURNAL).containsKey(new JournalKey("hot", "hot-1")),
                     "the writer has not journaled it");
-            assertEquals(JournalSettings.MAX_HELD, Tail.size(AccountFeature.accounts(member).get("hot").tail()));
+            int held = Tail.size(AccountFeature.accounts(member).get("hot").tail());
+            assertTrue(held <= JournalSettings.MAX_HELD, "held: " + held);
 
             TxOutcome again = ledger.transactions.apply("hot", TxRequest.of("hot-1", TxType.CREDIT, 1,
                     ledger.accounts.now()), null).toCompletableFuture().join();
