@@ -29,10 +29,11 @@ public record JournalSettings(Duration retention, Duration inMemory, int flushBa
 
     /**
      * The most entries a tail keeps on purpose (within {@code hold}), so that a busy account's value stays small: every
-     * write copies the tail it appends to, and at 128 those copies were the largest share of what a node allocated under
-     * batches (two fifths), and of the garbage its old generation gathered between collections. Past it the oldest journaled entries leave the tail
-     * as usual; if a network split then merges this side into the other, they are put back from the journal map or
-     * the disk first ({@link TailRestore}), and the side merged into finds its own there ({@link AccountUnion}).
+     * write copies the tail it appends to, and at 128 those copies were the largest share of what a node allocated
+     * under batches (two fifths), and of the garbage its old generation gathered between collections. Past it the
+     * oldest journaled entries leave the tail as usual; if a network split then merges this side into the other, they
+     * are put back from the journal map or the disk first ({@link TailRestore}), and the side merged into finds its
+     * own there ({@link AccountUnion}).
      */
     public static final int MAX_HELD = 32;
 

@@ -36,6 +36,13 @@ class AccountUnionTest {
         return entry.getValue();
     }
 
+    /** {@code account} after a credit of 1 under {@code txId} at {@code NOW + i}, once the journal holds it. */
+    private Account creditJournaled(FakeLedgerHost host, Account account, String txId, int i) {
+        Account credited = post(host, account, txId, TxType.CREDIT, 1, NOW + i);
+        host.journalQueued();
+        return credited;
+    }
+
     /** Both sides before the split: opened, two transactions, both journaled and trimmed on both sides. */
     private Account shared() {
         Account account = Account.open(1_000, 0);
@@ -138,14 +145,12 @@ class AccountUnionTest {
         ours.holdCutoff = NOW + batch + 1;
         Map.Entry<String, Account> entry = new AbstractMap.SimpleEntry<>(ID, Account.open(1_000, 0));
         for (int i = 1; i <= batch; i++) {
-            entry.setValue(post(ours, entry.getValue(), "h-" + i, TxType.CREDIT, 1, NOW + i));
-            ours.journalQueued();
+            entry.setValue(creditJournaled(ours, entry.getValue(), "h-" + i, i));
         }
         assertEquals(batch, Tail.size(entry.getValue().tail()), "journaled and past the hold, but fewer than a batch");
 
         for (int i = batch + 1; i <= batch + 3; i++) {
-            entry.setValue(post(ours, entry.getValue(), "h-" + i, TxType.CREDIT, 1, NOW + i));
-            ours.journalQueued();
+            entry.setValue(creditJournaled(ours, entry.getValue(), "h-" + i, i));
         }
         assertEquals(List.of("h-" + (batch + 1), "h-" + (batch + 2), "h-" + (batch + 3)), txIds(entry.getValue()),
                 "a batch past the hold left at once; those recorded since the cutoff are still in the tail");
@@ -153,8 +158,7 @@ class AccountUnionTest {
         ours.holdCutoff = Long.MAX_VALUE;
         int last = 2 * batch + 1;
         for (int i = batch + 4; i <= last; i++) {
-            entry.setValue(post(ours, entry.getValue(), "h-" + i, TxType.CREDIT, 1, NOW + i));
-            ours.journalQueued();
+            entry.setValue(creditJournaled(ours, entry.getValue(), "h-" + i, i));
         }
         assertEquals(List.of("h-" + last), txIds(entry.getValue()),
                 "once the cutoff moves past them, the write that finds a batch trims all the journal holds");
@@ -171,8 +175,7 @@ class AccountUnionTest {
         Map.Entry<String, Account> entry = new AbstractMap.SimpleEntry<>(ID, Account.open(1_000, 0));
         int posted = JournalSettings.MAX_HELD + 5;
         for (int i = 1; i <= posted; i++) {
-            entry.setValue(post(ours, entry.getValue(), "m-" + i, TxType.CREDIT, 1, NOW + i));
-            ours.journalQueued();
+            entry.setValue(creditJournaled(ours, entry.getValue(), "m-" + i, i));
         }
 
         List<JournalEntry> tail = entry.getValue().tailEntries(ID);
@@ -188,8 +191,7 @@ class AccountUnionTest {
         List<Integer> sizes = new ArrayList<>();
         int posted = JournalSettings.MAX_HELD + JournalSettings.TRIM_BATCH + 2;
         for (int i = 1; i <= posted; i++) {
-            entry.setValue(post(ours, entry.getValue(), "m-" + i, TxType.CREDIT, 1, NOW + i));
-            ours.journalQueued();
+            entry.setValue(creditJournaled(ours, entry.getValue(), "m-" + i, i));
             sizes.add(Tail.size(entry.getValue().tail()));
         }
 
@@ -208,8 +210,7 @@ class AccountUnionTest {
         Map.Entry<String, Account> entry = new AbstractMap.SimpleEntry<>(ID, before);
         int posted = JournalSettings.MAX_HELD + 7;
         for (int i = 1; i <= posted; i++) {
-            entry.setValue(post(theirs, entry.getValue(), "t-" + i, TxType.CREDIT, 1, NOW + i));
-            theirs.journalQueued();
+            entry.setValue(creditJournaled(theirs, entry.getValue(), "t-" + i, i));
         }
         Account other = entry.getValue();
         int held = Tail.size(other.tail());
