@@ -13,13 +13,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Instant;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Test only: writes down every (method, path, status) a node in the unit tests answered, one line each, to
- * {@code target/openapi-observed/<pid>.txt}, so that {@code OpenApiContractIT}, which runs after the unit tests, can
- * check that every status the OpenAPI document promises was produced by some test. Each distinct line is written once.
+ * {@code target/openapi-observed/<pid>.txt} (one file per test JVM), so that {@code OpenApiContractIT}, which runs
+ * after the unit tests, can check that every status the OpenAPI document promises was produced by some test. Each
+ * distinct line is written once.
  * <b>Threads:</b> its response filter runs on every request's completing thread at once; the set of lines seen is
  * concurrent, and each new line is appended under this class's lock, which also guards {@code started}.
  */
@@ -43,12 +45,18 @@ class ObservedAnswers {
     private static synchronized void append(String line) {
         try {
             if (!started) {
-                // What an earlier run of the tests wrote would count for this one.
+                // What an earlier run of the tests wrote would count for this one; what the other test JVMs of this
+                // run write (Surefire starts them together) must stay. So only files last written before this JVM
+                // started go.
                 started = true;
+                Instant born = ProcessHandle.current().info().startInstant()
+                        .orElseThrow(() -> new IllegalStateException("this JVM's start time is not known"));
                 if (Files.isDirectory(DIRECTORY)) {
                     try (var old = Files.list(DIRECTORY)) {
                         for (Path file : old.toList()) {
-                            Files.delete(file);
+                            if (Files.getLastModifiedTime(file).toInstant().isBefore(born)) {
+                                Files.delete(file);
+                            }
                         }
                     }
                 }
