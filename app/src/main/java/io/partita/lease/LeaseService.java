@@ -147,7 +147,11 @@ public class LeaseService {
             return;
         }
         try {
-            groups.executeOnEntries(LeaseCall.expire(clock.getAsLong())).values().forEach(this::count);
+            // One question per member first: the expiry is an operation on every partition, every second, and most
+            // clusters have no lease group at all.
+            if (!groups.isEmpty()) {
+                groups.executeOnEntries(LeaseCall.expire(clock.getAsLong())).values().forEach(this::count);
+            }
         } catch (RuntimeException e) {
             // A minority member (split-brain protection) or one shutting down: the next round tries again.
         }
