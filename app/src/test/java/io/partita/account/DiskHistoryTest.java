@@ -4,7 +4,6 @@ import com.hazelcast.core.HazelcastInstance;
 import io.partita.node.DiskRecords;
 import io.partita.node.HazelcastConfigs;
 import io.partita.node.MemberDisk;
-import io.partita.node.MembershipNotice;
 import io.partita.support.TestCluster;
 import io.partita.transaction.TransactionService;
 import org.junit.jupiter.api.Test;
@@ -198,7 +197,7 @@ class DiskHistoryTest {
     private static void crashAndForget(TestCluster cluster, HazelcastInstance crashed, HazelcastInstance survivor) {
         cluster.terminate(crashed);
         cluster.awaitSize(1);
-        MembershipNotice.forgetMissing(survivor, "the test");
+        TestCluster.declareMissingGone(survivor);
         await("the survivor is the majority").atMost(Duration.ofSeconds(30))
                 .until(() -> HazelcastConfigs.majorityPresent(survivor));
         cluster.awaitSafe();

@@ -6,6 +6,8 @@ import io.partita.account.MemberLedger;
 import io.partita.node.HazelcastConfigs;
 import io.partita.node.MemberDisk;
 import io.partita.node.Members;
+import io.partita.node.Membership;
+import io.partita.node.MembershipNotice;
 import io.partita.node.PartitaProperties;
 import org.awaitility.core.ConditionTimeoutException;
 
@@ -80,6 +82,17 @@ public final class TestCluster implements AutoCloseable {
     }
 
     /** {@code size} members with CP in unsafe mode. */
+    /**
+     * An operator declaring {@code survivor}'s missing members gone, once {@code survivor}'s membership has seen every
+     * member Hazelcast removed: the removal reaches it on an event thread after the member list changes, and a
+     * declaration that came first would forget nothing (the member would then count as missing from then on).
+     */
+    public static void declareMissingGone(HazelcastInstance survivor) {
+        await("the survivor's membership has seen the members removed").atMost(Duration.ofSeconds(30))
+                .until(() -> Membership.of(survivor).view().present() == survivor.getCluster().getMembers().size());
+        MembershipNotice.forgetMissing(survivor, "the test");
+    }
+
     public static TestCluster start(int size) {
         return start(size, 0);
     }
