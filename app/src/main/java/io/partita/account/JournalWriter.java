@@ -258,10 +258,10 @@ final class JournalWriter {
             if (mine) {
                 // In memory mode, while members are missing the map keeps everything since the hold cutoff (which
                 // then stands still): a merge puts back from it what tails shed past their cap (TailRestore). With the
-                // journal on disk the merge reads the disk, and the map keeps its window only.
-                // One question per member first: the removal is an operation on every partition, each with its
-                // backup, and with the journal on disk it comes every 1.25 s, so on an idle cluster (an empty map)
-                // it was half of all the operations the members sent each other.
+                // journal on disk the merge reads the disk, and the map keeps its window only. The removal is an
+                // operation on every partition, each with its backup, every 1.25 s with the journal on disk: on an
+                // idle cluster it was half of what the members sent each other, so an empty map is asked first (one
+                // question per member).
                 long expired = now - settings.inMemory().toMillis();
                 IMap<JournalKey, JournalRecord> journal = journal();
                 if (!journal.isEmpty()) {

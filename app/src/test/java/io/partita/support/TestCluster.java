@@ -81,7 +81,6 @@ public final class TestCluster implements AutoCloseable {
         return cluster;
     }
 
-    /** {@code size} members with CP in unsafe mode. */
     /**
      * An operator declaring {@code survivor}'s missing members gone, once {@code survivor}'s membership has seen every
      * member Hazelcast removed: the removal reaches it on an event thread after the member list changes, and a
@@ -93,6 +92,7 @@ public final class TestCluster implements AutoCloseable {
         MembershipNotice.forgetMissing(survivor, "the test");
     }
 
+    /** {@code size} members with CP in unsafe mode. */
     public static TestCluster start(int size) {
         return start(size, 0);
     }
