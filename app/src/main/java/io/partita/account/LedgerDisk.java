@@ -37,7 +37,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -114,12 +113,6 @@ final class LedgerDisk {
     private final List<DiskRecords<?, ?>> kinds;
     /** The partitions this member's disk holds a whole copy of; only the disk thread reads and changes it. */
     private final BitSet held = new BitSet();
-    /**
-     * 1 for each partition this member's disk held when it started and has not yet joined into the cluster: a write
-     * there goes to the disk without the account's record, which would replace a newer one still to be read
-     * ({@link #stored}). Set before the member serves, cleared by the disk thread as it joins each partition.
-     */
-    private final AtomicIntegerArray unjoined = new AtomicIntegerArray(HazelcastConfigs.PARTITION_COUNT);
     /** Partitions whose copy was written as a migration brought it ({@link #copyArrived}), for the disk thread. */
     private final Set<Integer> writtenOnArrival = ConcurrentHashMap.newKeySet();
     /** Whether this member has recorded on its disk that it holds this cluster's data ({@link #markHoldsData}). */
@@ -168,9 +161,6 @@ final class LedgerDisk {
             return;
         }
         disk.onCopyArrived(this::copyArrived);
-        if (disk.recovering()) {
-            disk.use(store -> store.heldPartitions().stream().forEach(partition -> unjoined.set(partition, 1)));
-        }
         Thread thread = new Thread(this::run, "partita-disk-" + hazelcast.getName());
         thread.setDaemon(true);
         thread.start();
@@ -317,8 +307,9 @@ final class LedgerDisk {
         }
         // Until this disk's own copy of the partition is joined, the cluster's account may be an older copy's (another
         // disk's, read first): its record would replace this disk's newer one, whose transactions would then be lost
-        // to the join. The entries go all the same; the join writes the record.
-        List<StoredRecord> record = unjoined.get(partition) != 0 ? List.of()
+        // to the join. The entries go all the same; the join writes the record. (This member may not have started its
+        // ledger yet: it holds replicas, and takes their writes, from the moment it joins the cluster.)
+        List<StoredRecord> record = disk.unjoined(partition) ? List.of()
                 : List.of(new StoredRecord(accountKey(accountId), encode(after.withTail(Tail.EMPTY))));
         disk.use(store -> DiskAcks.write(store, store.prepare(partition, entries, record, false)));
     }
@@ -581,7 +572,7 @@ final class LedgerDisk {
         for (int partition = onDisk.nextSetBit(0); partition >= 0; partition = onDisk.nextSetBit(partition + 1)) {
             int p = partition;
             Members.repeatUntilDone(() -> recoverPartition(p, cutoff, offeredAt));
-            unjoined.set(p, 0);
+            disk.partitionJoined(p);
         }
         int offeredAgain = 0;
         for (int partition = onDisk.nextSetBit(0); partition >= 0; partition = onDisk.nextSetBit(partition + 1)) {

@@ -78,7 +78,6 @@ public final class HazelcastConfigs {
         // Which members found data on their disks at start (MemberDisk): a member with none starts a new ledger only
         // if no member has any.
         config.addMapConfig(setup.map(MemberDisk.DISKS, PutIfAbsentMergePolicy.class));
-        config.addMapConfig(setup.map(MemberDisk.JOINING, PutIfAbsentMergePolicy.class));
         // Lost exactly when a partition's data is lost (PartitionSentinels): the same backups as the ledger. A merge
         // never brings a sentinel into a partition this side lost, so that the other maps' policies can still tell.
         config.addMapConfig(setup.map(PartitionSentinels.MAP, DiscardMergePolicy.class)

@@ -1,5 +1,6 @@
 package io.partita.node;
 
+import com.hazelcast.cluster.Member;
 import com.hazelcast.config.Config;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.LifecycleEvent;
@@ -7,6 +8,9 @@ import com.hazelcast.internal.partition.InternalPartition;
 import com.hazelcast.internal.partition.PartitionReplica;
 import com.hazelcast.map.IMap;
 import com.hazelcast.spi.impl.NodeEngineImpl;
+import com.hazelcast.spi.impl.operationservice.Operation;
+import com.hazelcast.spi.impl.operationservice.ReadonlyOperation;
+import com.hazelcast.spi.impl.operationservice.impl.InvocationFuture;
 import io.partita.store.Durability;
 import io.partita.store.JournalStore;
 import io.partita.store.StoreSettings;
@@ -15,10 +19,10 @@ import org.slf4j.LoggerFactory;
 
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReadWriteLock;
@@ -34,6 +38,12 @@ import java.util.function.IntConsumer;
  * store's life, says whether the data on it is being recovered, and tells the cluster whether this member came back
  * with data ({@link #DISKS}), so that a member with an empty disk does not start a new ledger beside it.
  *
+ * <p>A member takes part in the cluster (it holds replicas, it receives writes) before its start has opened the store
+ * and started the ledger: everything a restart needs to know about the disk is therefore set where the store opens,
+ * on whichever thread touches it first, and the other members ask a member itself whether its disk found data and is
+ * still being joined ({@link Ask}), which opens its store if nothing had yet. A member never waits for another to
+ * announce itself.
+ *
  * <p>Threads: {@link #use} is called on partition threads (a write-through) and on the ledger's own thread; a read
  * lock lets them all in at once, and the close takes the write lock, so no thread ever touches a closed store (which
  * would crash the process in native code). The recovery flag is volatile.
@@ -42,8 +52,6 @@ public final class MemberDisk {
 
     /** Member name to whether it found data on its disk at start. */
     public static final String DISKS = "partita-disks";
-    /** Member UUID to name, for each member still joining the data it found on its disk into the cluster. */
-    public static final String JOINING = "partita-joining";
 
     private static final Logger LOG = LoggerFactory.getLogger(MemberDisk.class);
     private static final String USER_CONTEXT_KEY = "partita.member-disk";
@@ -62,6 +70,13 @@ public final class MemberDisk {
     private volatile boolean foundData;
     private boolean closed;
     private volatile boolean recovering;
+    /** Whether this member found data and has not joined all of it into the cluster yet ({@link #joined}). */
+    private volatile boolean joining;
+    /**
+     * 1 for each partition this disk found, until the ledger has joined its copy into the cluster ({@link
+     * #partitionJoined}).
+     */
+    private final AtomicIntegerArray unjoined = new AtomicIntegerArray(HazelcastConfigs.PARTITION_COUNT);
     /** Counts the requests for every copy this member holds to go to its disk again ({@link #rewriteAll}). */
     private final AtomicLong rewritesAsked = new AtomicLong(1);
     /** The last request a round took up; only the ledger's disk thread reads and changes it. */
@@ -100,8 +115,12 @@ public final class MemberDisk {
         }
         foundData = opening.marker().isPresent();
         recovering = foundData;
+        joining = foundData;
         BitSet held = foundData ? opening.heldPartitions() : new BitSet();
-        held.stream().forEach(partition -> heldBack.set(partition, 1));
+        held.stream().forEach(partition -> {
+            heldBack.set(partition, 1);
+            unjoined.set(partition, 1);
+        });
         LOG.info("Member data in {} ({}), {}", directory.toAbsolutePath(),
                 settings.durability().name().toLowerCase(Locale.ROOT),
                 foundData ? held.cardinality() + " partitions held when it last ran" : "empty");
@@ -131,35 +150,62 @@ public final class MemberDisk {
         disk.opened();
         if (disk.foundData) {
             Members.repeatUntilDone(() -> disks(member).put(disk.name, Boolean.TRUE));
-            Members.repeatUntilDone(() -> joining(member).put(localUuid(member), disk.name));
         }
         return disk;
     }
 
     /** This member has joined every partition its disk holds into the cluster ({@link #othersJoining}). */
     public void joined() {
-        Members.repeatUntilDone(() -> joining(hazelcast).delete(localUuid(hazelcast)));
+        joining = false;
+    }
+
+    /** Whether this member found data on its disk and has not joined all of it into the cluster yet. */
+    public boolean joining() {
+        opened();
+        return joining;
     }
 
     /**
-     * Whether another member present is still joining the data it found on its disk into the cluster. Until none is, a
-     * restarted cluster does not serve the partitions it recovers: a copy that is behind (a member that stopped
-     * earlier) may come first, and a write on it would take a seq that a newer copy still to come holds for another
-     * transaction.
+     * Whether another member present is still joining the data it found on its disk into the cluster, or could not say
+     * (it is busy, or leaving). Until none is, a restarted cluster does not serve the partitions it recovers: a copy
+     * that is behind (a member that stopped earlier) may come first, and a write on it would take a seq that a newer
+     * copy still to come holds for another transaction. Each member is asked ({@link Ask}), so that one whose start is
+     * slow counts from the moment it is present.
      */
     public boolean othersJoining() {
-        Set<String> present = new HashSet<>();
-        hazelcast.getCluster().getMembers().forEach(member -> present.add(member.getUuid().toString()));
-        present.remove(localUuid(hazelcast));
-        return joining(hazelcast).keySet().stream().anyMatch(present::contains);
+        try {
+            return others().stream().anyMatch(answer -> (answer & Ask.JOINING) != 0);
+        } catch (RuntimeException e) {
+            return true;
+        }
     }
 
-    private static String localUuid(HazelcastInstance member) {
-        return member.getCluster().getLocalMember().getUuid().toString();
-    }
-
-    static IMap<String, String> joining(HazelcastInstance hazelcast) {
-        return hazelcast.getMap(JOINING);
+    /**
+     * What each other member present says of its disk ({@link Ask}); a member that leaves meanwhile says nothing. A
+     * failure of any other kind is thrown.
+     */
+    private List<Integer> others() {
+        NodeEngineImpl engine = Internals.nodeEngine(hazelcast);
+        List<Member> asked = new ArrayList<>();
+        List<InvocationFuture<Integer>> answers = new ArrayList<>();
+        for (Member member : hazelcast.getCluster().getMembers()) {
+            if (!member.localMember()) {
+                asked.add(member);
+                answers.add(engine.getOperationService().invokeOnTarget(DiskShares.SERVICE_NAME, new Ask(),
+                        member.getAddress()));
+            }
+        }
+        List<Integer> said = new ArrayList<>();
+        for (int i = 0; i < asked.size(); i++) {
+            try {
+                said.add(answers.get(i).joinInternal());
+            } catch (RuntimeException e) {
+                if (hazelcast.getCluster().getMembers().contains(asked.get(i))) {
+                    throw e;
+                }
+            }
+        }
+        return said;
     }
 
     public Durability durability() {
@@ -188,7 +234,8 @@ public final class MemberDisk {
      * brought back yet is lost, not empty.
      */
     boolean clusterMayBeNew() {
-        return !foundData && !disks(hazelcast).containsValue(Boolean.TRUE);
+        return !foundData && !disks(hazelcast).containsValue(Boolean.TRUE)
+                && Members.repeatUntilDone(this::others).stream().noneMatch(answer -> (answer & Ask.FOUND_DATA) != 0);
     }
 
     /** Whether the data this member found is still being put back into the cluster (readiness is DOWN meanwhile). */
@@ -198,6 +245,21 @@ public final class MemberDisk {
 
     public void recovered() {
         recovering = false;
+    }
+
+    /**
+     * Whether the copy of {@code partition} this disk found is still to be joined into the cluster: until then a write
+     * there must not replace the account records this disk holds, which may be newer than the cluster's (another
+     * disk's copy, read first, may be behind). Any thread; set from the moment the store opens, before any write.
+     */
+    public boolean unjoined(int partition) {
+        opened();
+        return unjoined.get(partition) != 0;
+    }
+
+    /** The ledger has joined this disk's copy of {@code partition} into the cluster ({@link #unjoined}). */
+    public void partitionJoined(int partition) {
+        unjoined.set(partition, 0);
     }
 
     /** Migrations of {@code partition} carry its disk share again ({@link #shareHeldBack}). Any thread. */
@@ -320,5 +382,32 @@ public final class MemberDisk {
     /** The map of members that came back with data (see {@link #DISKS}). */
     static IMap<String, Boolean> disks(HazelcastInstance hazelcast) {
         return hazelcast.getMap(DISKS);
+    }
+
+    /**
+     * Asks a member about its disk, opening its store if its start has not yet: answers {@link #FOUND_DATA} if it found
+     * data there, with {@link #JOINING} until it has joined all of it into the cluster.
+     */
+    @ClassId(105)
+    public static final class Ask extends Operation implements Identified, ReadonlyOperation {
+
+        static final int FOUND_DATA = 1;
+        static final int JOINING = 2;
+
+        private transient int answer;
+
+        public Ask() {
+        }
+
+        @Override
+        public void run() {
+            MemberDisk disk = of(getNodeEngine().getHazelcastInstance());
+            answer = (disk.foundData() ? FOUND_DATA : 0) | (disk.joining() ? JOINING : 0);
+        }
+
+        @Override
+        public Object getResponse() {
+            return answer;
+        }
     }
 }

@@ -47,7 +47,7 @@ public final class Serialization {
         claim(classes, List.of(BackedUpCalls.Entries::new, BackedUpCalls.EntriesBackup::new, ReplaceValue::new,
                 MembershipNotice::new, ClusterClock.Reading::new, RemoveValue::new, DiskShares.Share::new,
                 DiskShares.Fill::new, DiskShares.Offer::new, DiskShares.Read::new, DiskShares.Page::new,
-                DiskShares.Rewrite::new), "the node");
+                DiskShares.Rewrite::new, MemberDisk.Ask::new), "the node");
         for (Feature feature : features) {
             claim(classes, feature.classes(), feature.getClass().getSimpleName());
         }

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 import static org.awaitility.Awaitility.await;
@@ -37,11 +38,14 @@ public final class TestCluster implements AutoCloseable {
     private final Path dataDir;
     /** A durable member's name (its directory under {@link #dataDir}) by its port. */
     private final Map<Integer, String> names = new ConcurrentHashMap<>();
-    /** Adds to each member's configuration, as a node's {@code MemberConfigCustomizer} beans do. */
-    private final Consumer<Config> customizer;
+    /**
+     * Adds to each member's configuration, as a node's {@code MemberConfigCustomizer} beans do; given the member's name
+     * (null for members in memory only).
+     */
+    private final BiConsumer<String, Config> customizer;
 
     private TestCluster(JoinList join, int cpMembers, PartitaProperties.Journal journal, Path dataDir,
-                        Consumer<Config> customizer) {
+                        BiConsumer<String, Config> customizer) {
         this.join = join;
         this.cpMembers = cpMembers;
         this.journal = journal;
@@ -61,17 +65,26 @@ public final class TestCluster implements AutoCloseable {
     /** {@link #durable(String, Path, String...)} with journal writers that run with {@code journal}. */
     public static TestCluster durable(String clusterName, Path dataDir, PartitaProperties.Journal journal,
                                       String... memberNames) {
-        return durable(clusterName, dataDir, journal, config -> { }, memberNames);
+        return durable(clusterName, dataDir, journal, (name, config) -> { }, memberNames);
     }
 
     /** {@link #durable(String, Path, String...)} with {@code customizer} adding to each member's configuration. */
     public static TestCluster durable(String clusterName, Path dataDir, Consumer<Config> customizer,
                                       String... memberNames) {
+        return durable(clusterName, dataDir, (name, config) -> customizer.accept(config), memberNames);
+    }
+
+    /**
+     * {@link #durable(String, Path, String...)} with {@code customizer} adding to each member's configuration, given
+     * the member's name.
+     */
+    public static TestCluster durable(String clusterName, Path dataDir, BiConsumer<String, Config> customizer,
+                                      String... memberNames) {
         return durable(clusterName, dataDir, TestProperties.journal(), customizer, memberNames);
     }
 
     private static TestCluster durable(String clusterName, Path dataDir, PartitaProperties.Journal journal,
-                                       Consumer<Config> customizer, String... memberNames) {
+                                       BiConsumer<String, Config> customizer, String... memberNames) {
         TestCluster cluster = new TestCluster(new JoinList(clusterName), 0, journal, dataDir, customizer);
         List<Integer> ports = cluster.join.reserve(memberNames.length);
         for (int i = 0; i < memberNames.length; i++) {
@@ -108,7 +121,7 @@ public final class TestCluster implements AutoCloseable {
     }
 
     private static TestCluster start(int size, int cpMembers, PartitaProperties.Journal journal) {
-        TestCluster cluster = new TestCluster(new JoinList(), cpMembers, journal, null, config -> { });
+        TestCluster cluster = new TestCluster(new JoinList(), cpMembers, journal, null, (name, config) -> { });
         cluster.startAll(cluster.join.reserve(size));
         return cluster;
     }
@@ -208,7 +221,7 @@ public final class TestCluster implements AutoCloseable {
                 report.append(", recovering ").append(MemberDisk.of(member).recovering())
                         .append(", majority ").append(HazelcastConfigs.majorityPresent(member))
                         .append(", members ").append(member.getCluster().getMembers())
-                        .append(", still joining ").append(member.getMap(MemberDisk.JOINING).keySet());
+                        .append(", joining its disk ").append(MemberDisk.of(member).joining());
             }
             report.append('\n');
         }
@@ -235,7 +248,7 @@ public final class TestCluster implements AutoCloseable {
 
     private HazelcastInstance startMember(int port) {
         Config config = HazelcastConfigs.memberConfig(properties(port), "http://127.0.0.1:0", AllFeatures.LIST);
-        customizer.accept(config);
+        customizer.accept(names.get(port), config);
         return Members.start(config, AllFeatures.LIST);
     }
 
