@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -197,6 +198,13 @@ final class NodeProcess {
     long logLinesContaining(String text) throws IOException {
         try (var lines = Files.lines(log(), StandardCharsets.UTF_8)) {
             return lines.filter(line -> line.contains(text)).count();
+        }
+    }
+
+    /** The last line of this node's log that {@code wanted} accepts, or null. */
+    String lastLogLine(Predicate<String> wanted) throws IOException {
+        try (var lines = Files.lines(log(), StandardCharsets.UTF_8)) {
+            return lines.filter(wanted).reduce((first, second) -> second).orElse(null);
         }
     }
 
