@@ -7,6 +7,7 @@ import com.hazelcast.core.LifecycleEvent;
 import com.hazelcast.internal.partition.InternalPartition;
 import com.hazelcast.internal.partition.PartitionReplica;
 import com.hazelcast.map.IMap;
+import com.hazelcast.spi.exception.RetryableHazelcastException;
 import com.hazelcast.spi.impl.NodeEngineImpl;
 import com.hazelcast.spi.impl.operationservice.Operation;
 import com.hazelcast.spi.impl.operationservice.ReadonlyOperation;
@@ -234,8 +235,15 @@ public final class MemberDisk {
      * brought back yet is lost, not empty.
      */
     boolean clusterMayBeNew() {
-        return !foundData && !disks(hazelcast).containsValue(Boolean.TRUE)
-                && Members.repeatUntilDone(this::others).stream().noneMatch(answer -> (answer & Ask.FOUND_DATA) != 0);
+        return !foundData && !disks(hazelcast).containsValue(Boolean.TRUE) && Members.repeatUntilDone(() -> {
+            try {
+                return others();
+            } catch (RuntimeException e) {
+                // A member present that did not answer in time (a busy machine), or could not open its disk (it then
+                // stops and leaves): asked again, as a retryable failure.
+                throw new RetryableHazelcastException("A member did not say whether its disk holds data", e);
+            }
+        }).stream().noneMatch(answer -> (answer & Ask.FOUND_DATA) != 0);
     }
 
     /** Whether the data this member found is still being put back into the cluster (readiness is DOWN meanwhile). */

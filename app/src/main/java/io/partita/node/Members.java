@@ -43,6 +43,8 @@ public final class Members {
             createProxies(member);
             CompactSchemas.replicate(member);
             MemberDisk disk = MemberDisk.open(member);
+            // The proxies waited for a majority (they touch maps under split-brain protection): whether the cluster
+            // is new is decided among a majority of its members, each asked whether its disk holds data.
             PartitionSentinels.of(member).start(disk.clusterMayBeNew());
             features.forEach(feature -> feature.start(member));
             awaitMajority(member);

@@ -1,6 +1,7 @@
 package io.partita.account;
 
 import com.hazelcast.config.Config;
+import com.hazelcast.core.Hazelcast;
 import com.hazelcast.config.ListenerConfig;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastInstanceAware;
@@ -298,16 +299,25 @@ class DurableLedgerTest {
         }
 
         // Two of the three original disks lost: the partitions whose both copies were on them are lost. Their
-        // accounts answer partition-lost, cannot be opened again, and a member with an empty disk joining changes
-        // nothing; the rest serve. Once an admin accepts the loss, those accounts are simply not there.
+        // accounts answer partition-lost, cannot be opened again, and a member with an empty disk changes nothing,
+        // though it starts first: with the cluster's size set (3 here: alone, it is not a majority), its start waits for
+        // a majority before it decides whether the cluster is new, and the other brings data. The rest serve. Once an admin accepts the loss,
+        // those accounts are simply not there.
         delete(dataDir.resolve("member-0"));
         delete(dataDir.resolve("member-2"));
         copy(saved.resolve("member-2"), dataDir.resolve("member-2"));
         delete(saved);
-        try (TestCluster cluster = TestCluster.durable(clusterName, dataDir, "member-2")) {
-            cluster.awaitRecovered();
-            HazelcastInstance member = cluster.member(0);
-            cluster.addDurableMember("member-0");
+        try (TestCluster cluster = TestCluster.durable(clusterName, dataDir, 3)) {
+            CompletableFuture<HazelcastInstance> first = CompletableFuture.supplyAsync(
+                    () -> cluster.addDurableMember("member-0"));
+            HazelcastInstance empty = await().atMost(Duration.ofMinutes(1)).until(() -> Hazelcast
+                    .getAllHazelcastInstances().stream().filter(instance -> instance.getConfig().getClusterName()
+                            .equals(clusterName)).findFirst(), Optional::isPresent).orElseThrow();
+            await("alone, it does not take the cluster for a new one").during(Duration.ofSeconds(3))
+                    .atMost(Duration.ofSeconds(10)).until(() -> empty.getMap(PartitionSentinels.MAP).isEmpty());
+            assertFalse(first.isDone(), "alone, it waits for a majority of the cluster's size");
+            HazelcastInstance member = cluster.addDurableMember("member-2");
+            first.join();
             cluster.awaitSize(2);
             cluster.awaitRecovered();
             Ledger ledger = new Ledger(cluster);
@@ -363,7 +373,6 @@ class DurableLedgerTest {
         }
     }
 
-    /** The services of the first member, and the workload the tests run through them. */
     /** Holds a member's start once it has joined the cluster, before the rest of its start runs ({@code hold}). */
     private static final class HeldStart implements LifecycleListener, HazelcastInstanceAware {
 
@@ -387,6 +396,7 @@ class DurableLedgerTest {
         }
     }
 
+    /** The services of the first member, and the workload the tests run through them. */
     private static final class Ledger {
         final AccountService accounts;
         final TransactionService transactions;

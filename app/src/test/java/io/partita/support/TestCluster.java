@@ -43,6 +43,8 @@ public final class TestCluster implements AutoCloseable {
      * (null for members in memory only).
      */
     private final BiConsumer<String, Config> customizer;
+    /** The members' {@code partita.cluster-size}; 0 to leave it unset. */
+    private int clusterSize;
 
     private TestCluster(JoinList join, int cpMembers, PartitaProperties.Journal journal, Path dataDir,
                         BiConsumer<String, Config> customizer) {
@@ -91,6 +93,17 @@ public final class TestCluster implements AutoCloseable {
             cluster.names.put(ports.get(i), memberNames[i]);
         }
         cluster.startAll(ports);
+        return cluster;
+    }
+
+    /**
+     * A durable cluster of {@code clusterSize} members ({@code partita.cluster-size}), none started yet: {@link
+     * #addDurableMember} starts each, and returns once it serves (once a majority of the size is present).
+     */
+    public static TestCluster durable(String clusterName, Path dataDir, int clusterSize) {
+        TestCluster cluster = new TestCluster(new JoinList(clusterName), 0, TestProperties.journal(), dataDir,
+                (name, config) -> { });
+        cluster.clusterSize = clusterSize;
         return cluster;
     }
 
@@ -170,6 +183,9 @@ public final class TestCluster implements AutoCloseable {
     public PartitaProperties properties(int port) {
         PartitaProperties properties = TestProperties.tcp(join.clusterName(), port, join.addresses(), cpMembers,
                 journal);
+        if (clusterSize > 0) {
+            properties = TestProperties.withClusterSize(properties, clusterSize);
+        }
         return dataDir == null ? properties : TestProperties.durable(properties, dataDir, names.get(port));
     }
 
