@@ -31,6 +31,8 @@ public final class MembershipNotice implements Callable<Boolean>, HazelcastInsta
     static final String EXECUTOR = "partita.membership";
     private static final Logger LOG = LoggerFactory.getLogger(MembershipNotice.class);
     private static final long LEAVE_WAIT_MILLIS = 2_000;
+    /** How long a declaration waits for the membership to have seen the member list's latest changes. */
+    private static final long CATCH_UP_MILLIS = 5_000;
 
     private transient HazelcastInstance hazelcast;
     private boolean forget;
@@ -71,6 +73,26 @@ public final class MembershipNotice implements Callable<Boolean>, HazelcastInsta
     }
 
     /**
+     * This member's membership once it has seen every change of the member list, or after 5 s: a member removed a moment
+     * ago reaches it on an event thread after the list has changed, and a declaration that came first would forget
+     * nothing (the member would count as missing from then on, and a survivor of two would lack its majority).
+     */
+    private static Membership caughtUp(HazelcastInstance hazelcast) {
+        Membership membership = Membership.of(hazelcast);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CATCH_UP_MILLIS);
+        while (membership.view().present() != hazelcast.getCluster().getMembers().size()
+                && System.nanoTime() - deadline < 0) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        return membership;
+    }
+
+    /**
      * Declares the missing members gone on every member, on behalf of {@code by}; answers what this member
      * declared.
      */
@@ -83,7 +105,7 @@ public final class MembershipNotice implements Callable<Boolean>, HazelcastInsta
         } catch (RejectedExecutionException e) {
             // The others left meanwhile: there is no one else to tell.
         }
-        return Membership.of(hazelcast).forgetMissing(by);
+        return caughtUp(hazelcast).forgetMissing(by);
     }
 
     private static IExecutorService executor(HazelcastInstance hazelcast) {
@@ -97,11 +119,10 @@ public final class MembershipNotice implements Callable<Boolean>, HazelcastInsta
 
     @Override
     public Boolean call() {
-        Membership membership = Membership.of(hazelcast);
         if (forget) {
-            membership.forgetMissing(by);
+            caughtUp(hazelcast).forgetMissing(by);
         } else {
-            membership.leaving(member);
+            Membership.of(hazelcast).leaving(member);
         }
         return true;
     }

@@ -6,7 +6,6 @@ import io.partita.account.MemberLedger;
 import io.partita.node.HazelcastConfigs;
 import io.partita.node.MemberDisk;
 import io.partita.node.Members;
-import io.partita.node.Membership;
 import io.partita.node.MembershipNotice;
 import io.partita.node.PartitaProperties;
 import org.awaitility.core.ConditionTimeoutException;
@@ -108,13 +107,10 @@ public final class TestCluster implements AutoCloseable {
     }
 
     /**
-     * An operator declaring {@code survivor}'s missing members gone, once {@code survivor}'s membership has seen every
-     * member Hazelcast removed: the removal reaches it on an event thread after the member list changes, and a
-     * declaration that came first would forget nothing (the member would then count as missing from then on).
+     * An operator declaring {@code survivor}'s missing members gone ({@code DELETE /cluster/missing}), right after a
+     * removal: the declaration waits until the survivor's membership has seen the members Hazelcast removed.
      */
     public static void declareMissingGone(HazelcastInstance survivor) {
-        await("the survivor's membership has seen the members removed").atMost(Duration.ofSeconds(30))
-                .until(() -> Membership.of(survivor).view().present() == survivor.getCluster().getMembers().size());
         MembershipNotice.forgetMissing(survivor, "the test");
     }
 
