@@ -162,7 +162,9 @@ public final class MemberDisk {
 
     /** Whether this member found data on its disk and has not joined all of it into the cluster yet. */
     public boolean joining() {
-        opened();
+        if (store == null) {
+            opened();
+        }
         return joining;
     }
 
@@ -192,8 +194,9 @@ public final class MemberDisk {
         for (Member member : hazelcast.getCluster().getMembers()) {
             if (!member.localMember()) {
                 asked.add(member);
-                answers.add(engine.getOperationService().invokeOnTarget(DiskShares.SERVICE_NAME, new Ask(),
-                        member.getAddress()));
+                // Tried twice, not Hazelcast's 250 times: a member that left meanwhile is not waited for.
+                answers.add(engine.getOperationService().createInvocationBuilder(DiskShares.SERVICE_NAME,
+                        new Ask(), member.getAddress()).setTryCount(2).invoke());
             }
         }
         List<Integer> said = new ArrayList<>();
@@ -261,7 +264,9 @@ public final class MemberDisk {
      * disk's copy, read first, may be behind). Any thread; set from the moment the store opens, before any write.
      */
     public boolean unjoined(int partition) {
-        opened();
+        if (store == null) {
+            opened();
+        }
         return unjoined.get(partition) != 0;
     }
 
@@ -396,7 +401,7 @@ public final class MemberDisk {
      * Asks a member about its disk, opening its store if its start has not yet: answers {@link #FOUND_DATA} if it found
      * data there, with {@link #JOINING} until it has joined all of it into the cluster.
      */
-    @ClassId(105)
+    @ClassId(94)
     public static final class Ask extends Operation implements Identified, ReadonlyOperation {
 
         static final int FOUND_DATA = 1;
