@@ -79,18 +79,19 @@ public abstract class DiskRecords<K, V> {
     /**
      * Writes {@code value} under {@code key} (or deletes it, when the kind does not keep it) to {@code member}'s disk,
      * before the call answers ({@link DiskAcks}); from the entry processor that stored it, on the partition thread.
-     * Not while this disk's own copy of the partition is still to be joined ({@link MemberDisk#unjoined}): the
-     * cluster's value may then be an older copy's (another disk's, read first), which would replace a newer one this
-     * disk still has to bring back; the first round after the recovery writes every copy.
+     * A value is not written while this disk's own copy of the partition is still to be joined ({@link
+     * MemberDisk#unjoined}): the cluster's value may then be an older copy's (another disk's, read first), which would
+     * replace a newer one this disk still has to bring back; the first round after the recovery writes every copy. A
+     * deletion is (the cluster is done with the record: nothing on this disk is further along).
      */
     public final void stored(HazelcastInstance member, K key, V value) {
         MemberDisk disk = MemberDisk.of(member);
         if (disk.onDisk()) {
             int partition = member.getPartitionService().getPartition(key).getPartitionId();
-            if (disk.unjoined(partition)) {
+            StoredRecord record = record(key, value);
+            if (record.value() != null && disk.unjoined(partition)) {
                 return;
             }
-            StoredRecord record = record(key, value);
             disk.use(store -> DiskAcks.write(store, store.prepare(partition, List.of(), List.of(record), false)));
         }
     }
