@@ -25,8 +25,9 @@ public final class Members {
     /**
      * Starts a member with the given configuration (from {@link HazelcastConfigs}, with the same features) after
      * making Partita's continuation pool Hazelcast's default async executor, creates its maps' proxies before anything
-     * uses them, tells the cluster its values' Compact schemas ({@link CompactSchemas}), and starts the member's partition sentinels and what each feature runs beside it. The member announces
-     * its leave to the others when it shuts down gracefully ({@link MembershipNotice}).
+     * uses them, tells the cluster its values' Compact schemas ({@link CompactSchemas}), and starts the member's
+     * partition sentinels and what each feature runs beside it. The member announces its leave to the others when it
+     * shuts down gracefully ({@link MembershipNotice}).
      */
     public static HazelcastInstance start(Config config, List<? extends Feature> features) {
         Continuations.install();

@@ -73,9 +73,9 @@ public final class MembershipNotice implements Callable<Boolean>, HazelcastInsta
     }
 
     /**
-     * This member's membership once it has seen every change of the member list, or after 5 s: a member removed a moment
-     * ago reaches it on an event thread after the list has changed, and a declaration that came first would forget
-     * nothing (the member would count as missing from then on, and a survivor of two would lack its majority).
+     * This member's membership once it has seen every change of the member list, or after 5 s: a member removed a
+     * moment ago reaches it on an event thread after the list has changed, and a declaration that came first would
+     * forget nothing (the member would count as missing from then on, and a survivor of two would lack its majority).
      */
     private static Membership caughtUp(HazelcastInstance hazelcast) {
         Membership membership = Membership.of(hazelcast);

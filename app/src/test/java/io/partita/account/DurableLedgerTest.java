@@ -300,16 +300,25 @@ class DurableLedgerTest {
 
         // Two of the three original disks lost: the partitions whose both copies were on them are lost. Their
         // accounts answer partition-lost, cannot be opened again, and a member with an empty disk changes nothing,
-        // though it starts first: with the cluster's size set (3 here: alone, it is not a majority), its start waits for
-        // a majority before it decides whether the cluster is new, and the other brings data. The rest serve. Once an admin accepts the loss,
-        // those accounts are simply not there.
+        // though it starts first: with the cluster's size set (3 here: alone, it is not a majority), its start waits
+        // for a majority before it decides whether the cluster is new. The member that brings data is then present
+        // but slow to start (held until the other has decided): asked, it says that its disk holds data. The rest
+        // serve. Once an admin accepts the loss, those accounts are simply not there.
         delete(dataDir.resolve("member-0"));
         delete(dataDir.resolve("member-2"));
         copy(saved.resolve("member-2"), dataDir.resolve("member-2"));
         delete(saved);
-        try (TestCluster cluster = TestCluster.durable(clusterName, dataDir, 3)) {
+        CountDownLatch decided = new CountDownLatch(1);
+        BiConsumer<String, Config> slowWithData = (name, config) -> {
+            if (name.equals("member-2")) {
+                config.addListenerConfig(new ListenerConfig(new HeldStart(member ->
+                        Blocking.run(() -> decided.await(2, TimeUnit.MINUTES)))));
+            }
+        };
+        try (TestCluster cluster = TestCluster.durable(clusterName, dataDir, 3, slowWithData)) {
             CompletableFuture<HazelcastInstance> first = CompletableFuture.supplyAsync(
                     () -> cluster.addDurableMember("member-0"));
+            first.whenComplete((member, failure) -> decided.countDown());
             HazelcastInstance empty = await().atMost(Duration.ofMinutes(1)).until(() -> Hazelcast
                     .getAllHazelcastInstances().stream().filter(instance -> instance.getConfig().getClusterName()
                             .equals(clusterName)).findFirst(), Optional::isPresent).orElseThrow();

@@ -100,8 +100,14 @@ public final class TestCluster implements AutoCloseable {
      * #addDurableMember} starts each, and returns once it serves (once a majority of the size is present).
      */
     public static TestCluster durable(String clusterName, Path dataDir, int clusterSize) {
+        return durable(clusterName, dataDir, clusterSize, (name, config) -> { });
+    }
+
+    /** {@link #durable(String, Path, int)} with {@code customizer} adding to each member's configuration. */
+    public static TestCluster durable(String clusterName, Path dataDir, int clusterSize,
+                                      BiConsumer<String, Config> customizer) {
         TestCluster cluster = new TestCluster(new JoinList(clusterName), 0, TestProperties.journal(), dataDir,
-                (name, config) -> { });
+                customizer);
         cluster.clusterSize = clusterSize;
         return cluster;
     }
