@@ -162,9 +162,7 @@ public final class MemberDisk {
 
     /** Whether this member found data on its disk and has not joined all of it into the cluster yet. */
     public boolean joining() {
-        if (store == null) {
-            opened();
-        }
+        ensureOpened();
         return joining;
     }
 
@@ -229,8 +227,18 @@ public final class MemberDisk {
 
     /** Whether this member found data on its disk at start. */
     public boolean foundData() {
-        opened();
+        ensureOpened();
         return foundData;
+    }
+
+    /**
+     * Opens the store if no thread has yet; once it is open, without taking the lock (what the opening sets is written
+     * before the store is published).
+     */
+    private void ensureOpened() {
+        if (store == null) {
+            opened();
+        }
     }
 
     /**
@@ -264,9 +272,7 @@ public final class MemberDisk {
      * disk's copy, read first, may be behind). Any thread; set from the moment the store opens, before any write.
      */
     public boolean unjoined(int partition) {
-        if (store == null) {
-            opened();
-        }
+        ensureOpened();
         return unjoined.get(partition) != 0;
     }
 

@@ -4,6 +4,7 @@ import com.hazelcast.core.HazelcastInstance;
 import io.partita.node.DiskRecords;
 import io.partita.node.HazelcastConfigs;
 import io.partita.node.MemberDisk;
+import io.partita.node.MembershipNotice;
 import io.partita.support.TestCluster;
 import io.partita.transaction.TransactionService;
 import org.junit.jupiter.api.Test;
@@ -197,7 +198,7 @@ class DiskHistoryTest {
     private static void crashAndForget(TestCluster cluster, HazelcastInstance crashed, HazelcastInstance survivor) {
         cluster.terminate(crashed);
         cluster.awaitSize(1);
-        TestCluster.declareMissingGone(survivor);
+        MembershipNotice.forgetMissing(survivor, "the test");
         await("the survivor is the majority").atMost(Duration.ofSeconds(30))
                 .until(() -> HazelcastConfigs.majorityPresent(survivor));
         cluster.awaitSafe();

@@ -1,6 +1,7 @@
 package io.partita.account;
 
 import com.hazelcast.core.HazelcastInstance;
+import io.partita.node.MembershipNotice;
 import io.partita.node.PartitaProperties;
 import io.partita.support.TestCluster;
 import org.junit.jupiter.api.Test;
@@ -57,7 +58,7 @@ class ExactlyOnceClusterTest {
             cluster.awaitSafe();
             // The crashed member is not coming back, and an operator says so: until then the tails would keep what a
             // merge with it needs, since a crash looks like a split from here ("Network splits").
-            TestCluster.declareMissingGone(cluster.member(0));
+            MembershipNotice.forgetMissing(cluster.member(0), "test");
             load.verify();
         }
     }

@@ -6,7 +6,6 @@ import io.partita.account.MemberLedger;
 import io.partita.node.HazelcastConfigs;
 import io.partita.node.MemberDisk;
 import io.partita.node.Members;
-import io.partita.node.MembershipNotice;
 import io.partita.node.PartitaProperties;
 import org.awaitility.core.ConditionTimeoutException;
 
@@ -43,10 +42,16 @@ public final class TestCluster implements AutoCloseable {
      */
     private final BiConsumer<String, Config> customizer;
     /** The members' {@code partita.cluster-size}; 0 to leave it unset. */
-    private int clusterSize;
+    private final int clusterSize;
 
     private TestCluster(JoinList join, int cpMembers, PartitaProperties.Journal journal, Path dataDir,
                         BiConsumer<String, Config> customizer) {
+        this(join, cpMembers, journal, dataDir, customizer, 0);
+    }
+
+    private TestCluster(JoinList join, int cpMembers, PartitaProperties.Journal journal, Path dataDir,
+                        BiConsumer<String, Config> customizer, int clusterSize) {
+        this.clusterSize = clusterSize;
         this.join = join;
         this.cpMembers = cpMembers;
         this.journal = journal;
@@ -106,18 +111,8 @@ public final class TestCluster implements AutoCloseable {
     /** {@link #durable(String, Path, int)} with {@code customizer} adding to each member's configuration. */
     public static TestCluster durable(String clusterName, Path dataDir, int clusterSize,
                                       BiConsumer<String, Config> customizer) {
-        TestCluster cluster = new TestCluster(new JoinList(clusterName), 0, TestProperties.journal(), dataDir,
-                customizer);
-        cluster.clusterSize = clusterSize;
-        return cluster;
-    }
-
-    /**
-     * An operator declaring {@code survivor}'s missing members gone ({@code DELETE /cluster/missing}), right after a
-     * removal: the declaration waits until the survivor's membership has seen the members Hazelcast removed.
-     */
-    public static void declareMissingGone(HazelcastInstance survivor) {
-        MembershipNotice.forgetMissing(survivor, "the test");
+        return new TestCluster(new JoinList(clusterName), 0, TestProperties.journal(), dataDir, customizer,
+                clusterSize);
     }
 
     /** {@code size} members with CP in unsafe mode. */

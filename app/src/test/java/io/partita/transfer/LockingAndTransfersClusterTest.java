@@ -23,9 +23,9 @@ import io.partita.account.TxStatus;
 import io.partita.account.TxType;
 import io.partita.locking.AccountLocks;
 import io.partita.locking.Held;
+import io.partita.node.MembershipNotice;
 import io.partita.node.ProcessingMode;
 import io.partita.refusal.Refusal;
-import io.partita.support.TestCluster;
 import io.partita.support.TestNodes;
 import io.partita.transaction.TransactionService;
 import io.partita.web.Refusals;
@@ -264,7 +264,7 @@ class LockingAndTransfersClusterTest {
         // Two of four members have crashed: the survivors cannot tell that from a network split, and keep-majority
         // stops a half without the oldest member, so the operator declares the crashed members gone.
         await().atMost(Duration.ofSeconds(60)).until(() -> nodes.member(0).getCluster().getMembers().size() == 2);
-        TestCluster.declareMissingGone(nodes.member(0));
+        MembershipNotice.forgetMissing(nodes.member(0), "test");
         TxRequest debit = TxRequest.of("t-1", TxType.DEBIT, 40, System.currentTimeMillis());
         // Raft elects a new leader within seconds on an idle machine; a loaded 2-core one can take much longer.
         await().atMost(Duration.ofSeconds(180)).ignoreExceptions().until(() ->
