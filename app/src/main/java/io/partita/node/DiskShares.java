@@ -5,13 +5,16 @@ import com.hazelcast.config.ConfigAccessor;
 import com.hazelcast.config.ServiceConfig;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.internal.partition.ChunkSupplier;
+import com.hazelcast.internal.partition.ChunkedMigrationAwareService;
 import com.hazelcast.internal.partition.InternalPartition;
-import com.hazelcast.internal.partition.MigrationAwareService;
 import com.hazelcast.internal.partition.MigrationEndpoint;
 import com.hazelcast.internal.partition.PartitionMigrationEvent;
 import com.hazelcast.internal.partition.PartitionReplica;
 import com.hazelcast.internal.partition.PartitionReplicationEvent;
+import com.hazelcast.internal.services.DistributedObjectNamespace;
 import com.hazelcast.internal.services.ManagedService;
+import com.hazelcast.internal.services.ServiceNamespace;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
 import com.hazelcast.spi.impl.NodeEngine;
@@ -24,16 +27,20 @@ import com.hazelcast.spi.impl.operationservice.PartitionAwareOperation;
 import com.hazelcast.spi.impl.operationservice.ReadonlyOperation;
 import io.partita.store.HistoryPage;
 import io.partita.store.SeqRun;
+import io.partita.store.SharePage;
 import io.partita.store.StoredEntry;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The journal history on members' disks, per partition: it moves with its partition, and it is read where it is. A
@@ -41,7 +48,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * {@link Read} reads it at the owner and {@link #push} writes to the owner's and backups' disks. Everything here runs on
  * the partition's thread, so a share is read and written with no write of the partition in between.
  */
-public final class DiskShares implements ManagedService, MigrationAwareService {
+public final class DiskShares implements ManagedService, ChunkedMigrationAwareService {
 
     /*
      * Moving with the partition
@@ -64,18 +71,27 @@ public final class DiskShares implements ManagedService, MigrationAwareService {
      *
      * Threads and size
      *
-     * Hazelcast calls prepareReplicationOperation on the partition's thread of the member that sends it, and runs every
-     * operation here on the partition's thread of the member that receives it, so a share is read and written with no
-     * write of the partition in between. A share is read in one piece: a partition's history for the retention must fit
-     * in one message (about 100 bytes an entry).
+     * Hazelcast asks for a partition's share on the partition's thread of the member that sends it, and runs every
+     * operation here on the partition's thread of the member that receives it; no write of a partition runs while it
+     * migrates. A share of any size travels in bounded memory: Hazelcast's chunked migration asks this service for the
+     * share's operations one at a time (newChunkSupplier), each a run of SHARE_RUN entries read from the disk as it is
+     * asked for, and sends them in messages of at most partita's chunk size (HazelcastConfigs), one message after the
+     * other, each written to the receiving disk as it arrives. The share is this service's one namespace, so
+     * Hazelcast's anti-entropy, which compares backup versions per namespace, never sends it again unasked.
      */
 
     public static final String SERVICE_NAME = "partita:disk-shares";
+    /** The entries one operation of a share carries: about 400 KB at 100 bytes an entry. */
+    public static final int SHARE_RUN = 4_096;
+    private static final ServiceNamespace SHARE = new DistributedObjectNamespace(SERVICE_NAME, "share");
 
     private final int backups;
     /** Per partition, the migrations under way that bring it to this member (between their before and their end). */
     private final AtomicIntegerArray arriving = new AtomicIntegerArray(HazelcastConfigs.PARTITION_COUNT);
     private volatile NodeEngine engine;
+    /** Share operations this member has written to its disk, and their entries, since it started. */
+    private final AtomicLong runsReceived = new AtomicLong();
+    private final AtomicLong entriesReceived = new AtomicLong();
 
     private DiskShares(int backups) {
         this.backups = backups;
@@ -225,19 +241,100 @@ public final class DiskShares implements ManagedService, MigrationAwareService {
     public void shutdown(boolean terminate) {
     }
 
-    /**
-     * The partition's whole share of this member's disk, for the member that becomes its owner or a backup; none while
-     * the recovery holds it back ({@link MemberDisk#shareHeldBack}).
-     */
+    /** Whether this member's disk has a share of the event's partition to send: none while the recovery holds it back. */
+    private boolean sends(PartitionReplicationEvent event) {
+        MemberDisk disk = MemberDisk.of(engine.getHazelcastInstance());
+        return disk.onDisk() && event.getReplicaIndex() <= backups && !disk.shareHeldBack(event.getPartitionId());
+    }
+
+    @Override
+    public Collection<ServiceNamespace> getAllServiceNamespaces(PartitionReplicationEvent event) {
+        return sends(event) ? List.of(SHARE) : List.of();
+    }
+
+    @Override
+    public boolean isKnownServiceNamespace(ServiceNamespace namespace) {
+        return SHARE.equals(namespace);
+    }
+
+    /** The share in one operation, where Hazelcast's chunked migration is turned off; see {@link #newChunkSupplier}. */
     @Override
     public Operation prepareReplicationOperation(PartitionReplicationEvent event) {
-        MemberDisk disk = MemberDisk.of(engine.getHazelcastInstance());
-        if (!disk.onDisk() || event.getReplicaIndex() > backups || disk.shareHeldBack(event.getPartitionId())) {
+        return prepareReplicationOperation(event, getAllServiceNamespaces(event));
+    }
+
+    @Override
+    public Operation prepareReplicationOperation(PartitionReplicationEvent event,
+                                                 Collection<ServiceNamespace> namespaces) {
+        if (!namespaces.contains(SHARE) || !sends(event)) {
             return null;
         }
         List<StoredEntry> share = new ArrayList<>();
-        disk.use(store -> store.export(event.getPartitionId(), 4_096, share::addAll));
+        MemberDisk.of(engine.getHazelcastInstance())
+                .use(store -> store.export(event.getPartitionId(), SHARE_RUN, share::addAll));
         return share.isEmpty() ? null : new Share(share);
+    }
+
+    /**
+     * The partition's share of this member's disk, for the member that becomes its owner or a backup, as operations
+     * of {@link #SHARE_RUN} entries each, read as Hazelcast asks for them; none while the recovery holds it back.
+     */
+    @Override
+    public ChunkSupplier newChunkSupplier(PartitionReplicationEvent event, Collection<ServiceNamespace> namespaces) {
+        return new ShareRuns(event.getPartitionId(), event.getReplicaIndex(),
+                namespaces.contains(SHARE) && sends(event));
+    }
+
+    /** What the migrations to this member have brought to its disk since it started. */
+    public static Received received(HazelcastInstance hazelcast) {
+        DiskShares shares = Internals.nodeEngine(hazelcast).getService(SERVICE_NAME);
+        return new Received(shares.runsReceived.get(), shares.entriesReceived.get());
+    }
+
+    /** Share operations (runs of at most {@link #SHARE_RUN} entries) written to a member's disk, and their entries. */
+    public record Received(long runs, long entries) {
+    }
+
+    /**
+     * A partition's share, a run at a time: each {@link #next} reads the next run from the disk, starting where the
+     * last one stopped, so that the sending member never holds more than a run and the message being filled.
+     */
+    private final class ShareRuns implements ChunkSupplier {
+
+        private final int partition;
+        private final int replica;
+        /** The run read ahead by {@link #hasNext} and not handed out yet. */
+        private SharePage ahead;
+        private byte[] from;
+        private boolean done;
+
+        ShareRuns(int partition, int replica, boolean sends) {
+            this.partition = partition;
+            this.replica = replica;
+            this.done = !sends;
+        }
+
+        @Override
+        public boolean hasNext() {
+            if (ahead == null && !done) {
+                ahead = MemberDisk.of(engine.getHazelcastInstance())
+                        .read(store -> store.share(partition, from, SHARE_RUN), null);
+                done = ahead == null || ahead.last();
+                from = ahead == null ? null : ahead.next();
+            }
+            return ahead != null && !ahead.entries().isEmpty();
+        }
+
+        @Override
+        public Operation next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
+            }
+            Share run = new Share(ahead.entries());
+            ahead = null;
+            run.setPartitionId(partition).setReplicaIndex(replica).setServiceName(SERVICE_NAME).setNodeEngine(engine);
+            return run;
+        }
     }
 
     /**
@@ -332,6 +429,9 @@ public final class DiskShares implements ManagedService, MigrationAwareService {
         public void run() {
             int partition = getPartitionId();
             disk(this).use(store -> store.writeNow(partition, entries(), List.of(), false));
+            DiskShares shares = getNodeEngine().getService(SERVICE_NAME);
+            shares.runsReceived.incrementAndGet();
+            shares.entriesReceived.addAndGet(entries().size());
         }
     }
 

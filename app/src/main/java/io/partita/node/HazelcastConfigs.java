@@ -28,6 +28,8 @@ public final class HazelcastConfigs {
 
     /** Fixed for the life of a cluster: a prime well above any node count, so a join moves only a share of them. */
     public static final int PARTITION_COUNT = 271;
+    /** The most a migration message carries, in MB; see {@link #memberConfig}. */
+    static final int MIGRATION_CHUNK_MB = 8;
     /** The member attribute that carries the node's HTTP URL, read by {@code GET /cluster}. */
     public static final String HTTP_URL_ATTRIBUTE = "partita.http-url";
     /** Binds the member to no particular interface and lets Hazelcast choose one. */
@@ -50,6 +52,10 @@ public final class HazelcastConfigs {
         // A backup that does not acknowledge turns into an IndeterminateOperationStateException, which the API
         // answers with a retryable 503, instead of a success that one crash could undo.
         config.setProperty(ClusterProperty.FAIL_ON_INDETERMINATE_OPERATION_STATE.getName(), "true");
+        // A partition's data, its disk share included, migrates in messages of at most this many MB, one after the other
+        // (Hazelcast's default, 250 MB a message, with up to 10 migrations at once, would not fit a 1 GiB heap).
+        config.setProperty(ClusterProperty.PARTITION_CHUNKED_MAX_MIGRATING_DATA_IN_MB.getName(),
+                String.valueOf(MIGRATION_CHUNK_MB));
         // Ctrl-C or SIGTERM hands this member's partitions to the others before the process exits.
         config.setProperty(ClusterProperty.SHUTDOWNHOOK_POLICY.getName(), "GRACEFUL");
         long heartbeatTimeout = Math.max(5, properties.heartbeatTimeout().toSeconds());

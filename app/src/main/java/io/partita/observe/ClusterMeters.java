@@ -6,6 +6,7 @@ import com.hazelcast.partition.Partition;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.annotation.Context;
 import io.partita.account.AccountFeature;
+import io.partita.node.DiskShares;
 import io.partita.node.Internals;
 
 import java.util.function.ToDoubleFunction;
@@ -51,6 +52,13 @@ class ClusterMeters {
                 "Changes of a partition's primary owner since this node joined");
         Meters.gauge(registry, "partita.migrations.in.flight", migrations, MigrationTracker::inFlight,
                 "Migrations of the running migration process not yet completed");
+        Meters.counter(registry, "partita.disk.share.runs", hazelcast,
+                guarded(h -> DiskShares.received(h).runs()),
+                "Runs of journal entries that migrations brought to this member's disk (a partition's share comes in "
+                        + "runs of " + DiskShares.SHARE_RUN + ")");
+        Meters.counter(registry, "partita.disk.share.entries", hazelcast,
+                guarded(h -> DiskShares.received(h).entries()),
+                "Journal entries that migrations brought to this member's disk");
         Meters.counter(registry, "partita.member.operations.received", hazelcast,
                 guarded(h -> Internals.operationsReceived(h)),
                 "Operations other members sent this member: forwarded calls, backups, migrations");

@@ -583,6 +583,38 @@ public final class JournalStore implements AutoCloseable {
         return exported;
     }
 
+    /**
+     * Up to {@code limit} of {@code partition}'s entries in key order, from the key {@code from} on (from the first when
+     * null): a partition's share a run at a time, so that a share of any size is read, sent and written in bounded
+     * memory. Each run is read as the store is then (no snapshot spans the runs): a migration runs while no write of the
+     * partition does. The txId and retention records are not sent, as in {@link #export}.
+     */
+    public SharePage share(int partition, byte[] from, int limit) {
+        Keys.checkPartition(partition);
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be positive");
+        }
+        byte[] start = Keys.partition(partition);
+        if (from != null && (Arrays.compareUnsigned(from, start) < 0
+                || Arrays.compareUnsigned(from, Keys.partitionEnd(partition)) > 0)) {
+            throw new IllegalArgumentException("a share's next run starts within its partition");
+        }
+        awaitQueued();
+        List<StoredEntry> entries = new ArrayList<>(Math.min(limit, 4_096));
+        try (Slice upper = new Slice(Keys.partitionEnd(partition));
+             ReadOptions options = new ReadOptions().setIterateUpperBound(upper).setFillCache(false);
+             RocksIterator it = db.newIterator(families.get(ENTRIES), options)) {
+            for (it.seek(from == null ? start : from); it.isValid(); it.next()) {
+                if (entries.size() == limit) {
+                    return new SharePage(entries, it.key());
+                }
+                entries.add(Keys.decodeEntry(it.key(), it.value()));
+            }
+            check(it);
+        }
+        return new SharePage(entries, null);
+    }
+
     /** Records that this disk holds a copy of {@code partition} (see {@link #heldPartitions}). */
     public CompletableFuture<Void> holdPartition(int partition) {
         byte[] key = Keys.held(partition);

@@ -1,10 +1,13 @@
 package io.partita.account;
 
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.spi.properties.ClusterProperty;
 import io.partita.node.DiskRecords;
+import io.partita.node.DiskShares;
 import io.partita.node.HazelcastConfigs;
 import io.partita.node.MemberDisk;
 import io.partita.node.MembershipNotice;
+import io.partita.store.StoredEntry;
 import io.partita.support.TestCluster;
 import io.partita.transaction.TransactionService;
 import org.junit.jupiter.api.Test;
@@ -13,6 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -132,6 +137,42 @@ class DiskHistoryTest {
             assertEquals("kept", member1.getMap(Pause.MAP).values().stream().findFirst().orElseThrow());
             crashAndForget(cluster, named(cluster, "member-0"), member1);
             assertEverythingServed(TestAccess.Services.on(member1, cluster.properties(0)));
+        }
+    }
+
+    /**
+     * A partition's share larger than a migration message (1 MB here) reaches the joining member whole, in runs read
+     * from the disk as they are sent, never read or sent in one piece.
+     */
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void shouldMoveAShareLargerThanAMigrationMessageInRuns() {
+        int entries = 5 * DiskShares.SHARE_RUN + 7;
+        try (TestCluster cluster = TestCluster.durable(clusterName, dataDir, config -> config.setProperty(
+                ClusterProperty.PARTITION_CHUNKED_MAX_MIGRATING_DATA_IN_MB.getName(), "1"), "member-0")) {
+            HazelcastInstance member0 = cluster.member(0);
+            int partition = member0.getPartitionService().getPartition("big").getPartitionId();
+            long now = TestAccess.Services.on(member0, cluster.properties(0)).accounts().now();
+            List<StoredEntry> share = new ArrayList<>();
+            for (int seq = 1; seq <= entries; seq++) {
+                JournalEntry entry = new JournalEntry("big", "tx-" + seq, TxType.CREDIT, 1, TxStatus.APPLIED, seq,
+                        now, seq, "r".repeat(150), false);
+                share.add(new StoredEntry("big", seq, entry.txId(), now, Tail.encode(entry)));
+            }
+            MemberDisk.of(member0).use(store -> store.writeNow(partition, share, List.of(), true));
+
+            HazelcastInstance member1 = cluster.addDurableMember("member-1");
+            awaitBalanced(cluster, member1);
+            List<StoredEntry> arrived = new ArrayList<>();
+            MemberDisk.of(member1).use(store -> store.export(partition, 1_000, arrived::addAll));
+            assertEquals(share.stream().map(StoredEntry::txId).toList(),
+                    arrived.stream().sorted(Comparator.comparingLong(StoredEntry::seq)).map(StoredEntry::txId)
+                            .toList());
+            // About 4 MB: several messages of 1 MB, each of whole runs (a migration that failed and ran again sends
+            // its runs again, so these are lower bounds).
+            DiskShares.Received received = DiskShares.received(member1);
+            assertTrue(received.entries() >= entries, "every entry sent: " + received);
+            assertTrue(received.runs() >= 6, "in runs of " + DiskShares.SHARE_RUN + ": " + received);
         }
     }
 

@@ -23,6 +23,10 @@ class JournalStoreTest {
     @TempDir
     Path dir;
 
+    private static String named(StoredEntry entry) {
+        return entry.accountId() + "/" + entry.seq() + "/" + entry.txId();
+    }
+
     private JournalStore open(String name) {
         return JournalStore.open(StoreSettings.of(dir.resolve(name), Durability.FLUSH));
     }
@@ -218,6 +222,39 @@ class JournalStoreTest {
             assertEquals(List.of(), to.history(12, "c-3", Long.MAX_VALUE, 10).entries());
             // The txId and expiry records were rebuilt on import: retention deletes there too.
             assertEquals(2 * 50, to.expireBefore(1_050));
+        }
+    }
+
+    @Test
+    void shouldReadAPartitionsShareInRunsThatResumeWhereTheLastStopped() throws Exception {
+        try (JournalStore store = open("share")) {
+            await(store.append(10, Entries.range("z-0", 0, 4, 1_000)));
+            await(store.append(11, Entries.range("a-1", 0, 149, 1_000)));
+            await(store.append(11, Entries.range("b-2", 0, 99, 1_000)));
+            await(store.append(12, Entries.range("c-3", 0, 9, 1_000)));
+            List<StoredEntry> exported = new ArrayList<>();
+            store.export(11, 1_000, exported::addAll);
+
+            List<StoredEntry> shared = new ArrayList<>();
+            List<Integer> runs = new ArrayList<>();
+            byte[] from = null;
+            SharePage page;
+            do {
+                page = store.share(11, from, 64);
+                runs.add(page.entries().size());
+                shared.addAll(page.entries());
+                from = page.next();
+            } while (!page.last());
+
+            assertEquals(List.of(64, 64, 64, 58), runs);
+            assertEquals(250, shared.size());
+            assertEquals(exported.stream().map(JournalStoreTest::named).toList(),
+                    shared.stream().map(JournalStoreTest::named).toList(),
+                    "the whole partition, in key order, nothing of the partitions beside it");
+            assertEquals(List.of(), store.share(13, null, 64).entries());
+            assertTrue(store.share(13, null, 64).last());
+            byte[] elsewhere = store.share(12, null, 5).next();
+            assertThrows(IllegalArgumentException.class, () -> store.share(11, elsewhere, 64));
         }
     }
 
