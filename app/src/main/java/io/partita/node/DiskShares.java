@@ -45,8 +45,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The journal history on members' disks, per partition: it moves with its partition, and it is read where it is. A
  * member that becomes owner or backup of a partition has the partition's history on its own disk before it serves;
- * {@link Read} reads it at the owner and {@link #push} writes to the owner's and backups' disks. Everything here runs on
- * the partition's thread, so a share is read and written with no write of the partition in between.
+ * {@link Read} reads it at the owner and {@link #push} writes to the owner's and backups' disks. Every operation here
+ * runs on its partition's thread.
  */
 public final class DiskShares implements ManagedService, ChunkedMigrationAwareService {
 
@@ -71,13 +71,14 @@ public final class DiskShares implements ManagedService, ChunkedMigrationAwareSe
      *
      * Threads and size
      *
-     * Hazelcast asks for a partition's share on the partition's thread of the member that sends it, and runs every
-     * operation here on the partition's thread of the member that receives it; no write of a partition runs while it
-     * migrates. A share of any size travels in bounded memory: Hazelcast's chunked migration asks this service for the
-     * share's operations one at a time (newChunkSupplier), each a run of SHARE_RUN entries read from the disk as it is
-     * asked for, and sends them in messages of at most partita's chunk size (HazelcastConfigs), one message after the
-     * other, each written to the receiving disk as it arrives. The share is this service's one namespace, so
-     * Hazelcast's anti-entropy, which compares backup versions per namespace, never sends it again unasked.
+     * A share of any size travels in bounded memory: Hazelcast's chunked migration asks this service for the share's
+     * operations one at a time (newChunkSupplier), each a run of SHARE_RUN entries read from the disk as it is asked for
+     * (on the partition's thread, or on Hazelcast's async thread for the messages after the first), and sends them in
+     * messages of about the master's chunk size (HazelcastConfigs), one after the other, each run written to the
+     * receiving disk on the partition's thread as it arrives. No operation of a partition runs while it migrates, so
+     * the runs, read one after the other, see one state of it. The share is this service's one namespace, so Hazelcast's
+     * anti-entropy, which compares backup versions per namespace, never sends it again unasked; a new backup after a
+     * crash is a migration, which sends it.
      */
 
     public static final String SERVICE_NAME = "partita:disk-shares";
@@ -92,6 +93,8 @@ public final class DiskShares implements ManagedService, ChunkedMigrationAwareSe
     /** Share operations this member has written to its disk, and their entries, since it started. */
     private final AtomicLong runsReceived = new AtomicLong();
     private final AtomicLong entriesReceived = new AtomicLong();
+    /** Per partition, the number of the run of a share this member expects next ({@link Share}). */
+    private final AtomicIntegerArray nextRun = new AtomicIntegerArray(HazelcastConfigs.PARTITION_COUNT);
 
     private DiskShares(int backups) {
         this.backups = backups;
@@ -257,12 +260,13 @@ public final class DiskShares implements ManagedService, ChunkedMigrationAwareSe
         return SHARE.equals(namespace);
     }
 
-    /** The share in one operation, where Hazelcast's chunked migration is turned off; see {@link #newChunkSupplier}. */
+    /** The share in one operation, where Hazelcast's fragmented migration is turned off. */
     @Override
     public Operation prepareReplicationOperation(PartitionReplicationEvent event) {
         return prepareReplicationOperation(event, getAllServiceNamespaces(event));
     }
 
+    /** The share in one operation, where Hazelcast's chunked migration is turned off; see {@link #newChunkSupplier}. */
     @Override
     public Operation prepareReplicationOperation(PartitionReplicationEvent event,
                                                  Collection<ServiceNamespace> namespaces) {
@@ -272,7 +276,7 @@ public final class DiskShares implements ManagedService, ChunkedMigrationAwareSe
         List<StoredEntry> share = new ArrayList<>();
         MemberDisk.of(engine.getHazelcastInstance())
                 .use(store -> store.export(event.getPartitionId(), SHARE_RUN, share::addAll));
-        return share.isEmpty() ? null : new Share(share);
+        return share.isEmpty() ? null : new Share(share, 0);
     }
 
     /**
@@ -307,6 +311,7 @@ public final class DiskShares implements ManagedService, ChunkedMigrationAwareSe
         private SharePage ahead;
         private byte[] from;
         private boolean done;
+        private int runs;
 
         ShareRuns(int partition, int replica, boolean sends) {
             this.partition = partition;
@@ -319,8 +324,13 @@ public final class DiskShares implements ManagedService, ChunkedMigrationAwareSe
             if (ahead == null && !done) {
                 ahead = MemberDisk.of(engine.getHazelcastInstance())
                         .read(store -> store.share(partition, from, SHARE_RUN), null);
-                done = ahead == null || ahead.last();
-                from = ahead == null ? null : ahead.next();
+                if (ahead == null) {
+                    // The store closed (the member is stopping): a share cut short must fail its migration.
+                    throw new IllegalStateException("This member's disk closed while partition " + partition
+                            + "'s share was being sent");
+                }
+                done = ahead.last();
+                from = ahead.next();
             }
             return ahead != null && !ahead.entries().isEmpty();
         }
@@ -330,7 +340,7 @@ public final class DiskShares implements ManagedService, ChunkedMigrationAwareSe
             if (!hasNext()) {
                 throw new NoSuchElementException();
             }
-            Share run = new Share(ahead.entries());
+            Share run = new Share(ahead.entries(), runs++);
             ahead = null;
             run.setPartitionId(partition).setReplicaIndex(replica).setServiceName(SERVICE_NAME).setNodeEngine(engine);
             return run;
@@ -412,26 +422,51 @@ public final class DiskShares implements ManagedService, ChunkedMigrationAwareSe
     }
 
     /**
-     * A partition's whole share from its holder, for a member that becomes its owner or a backup: every entry written
-     * (one under an account and seq the disk holds replaces it).
+     * A run of a partition's share from its holder, for a member that becomes its owner or a backup: every entry written
+     * (one under an account and seq the disk holds replaces it). Runs are numbered from 0 within one sending of the
+     * share; a run that does not follow the last one this member wrote of the partition fails, and with it the
+     * migration, which Hazelcast then runs again from the first run. (Hazelcast serializes a message again when it
+     * retries sending it, and the runs it then reads are the next ones: those of the lost message would be missing.)
      */
     @ClassId(87)
     public static final class Share extends WriteEntries implements BackupOperation {
 
+        private int run;
+
         public Share() {
         }
 
-        Share(List<StoredEntry> entries) {
+        Share(List<StoredEntry> entries, int run) {
             super(entries);
+            this.run = run;
         }
 
         @Override
         public void run() {
             int partition = getPartitionId();
-            disk(this).use(store -> store.writeNow(partition, entries(), List.of(), false));
             DiskShares shares = getNodeEngine().getService(SERVICE_NAME);
-            shares.runsReceived.incrementAndGet();
-            shares.entriesReceived.addAndGet(entries().size());
+            int expected = shares.nextRun.get(partition);
+            if (run != 0 && run != expected) {
+                throw new IllegalStateException("Run " + run + " of partition " + partition + "'s disk share came after "
+                        + "run " + (expected - 1) + ": the runs between were lost, so the migration runs again");
+            }
+            if (disk(this).use(store -> store.writeNow(partition, entries(), List.of(), false))) {
+                shares.runsReceived.incrementAndGet();
+                shares.entriesReceived.addAndGet(entries().size());
+            }
+            shares.nextRun.set(partition, run + 1);
+        }
+
+        @Override
+        protected void writeInternal(ObjectDataOutput out) throws IOException {
+            super.writeInternal(out);
+            out.writeInt(run);
+        }
+
+        @Override
+        protected void readInternal(ObjectDataInput in) throws IOException {
+            super.readInternal(in);
+            run = in.readInt();
         }
     }
 

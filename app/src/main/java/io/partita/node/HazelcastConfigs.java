@@ -52,8 +52,9 @@ public final class HazelcastConfigs {
         // A backup that does not acknowledge turns into an IndeterminateOperationStateException, which the API
         // answers with a retryable 503, instead of a success that one crash could undo.
         config.setProperty(ClusterProperty.FAIL_ON_INDETERMINATE_OPERATION_STATE.getName(), "true");
-        // A partition's data, its disk share included, migrates in messages of at most this many MB, one after the other
-        // (Hazelcast's default, 250 MB a message, with up to 10 migrations at once, would not fit a 1 GiB heap).
+        // A partition's data, its disk share included, migrates in messages of about this many MB, one after the other
+        // (Hazelcast's default, 250 MB a message, with up to 10 migrations at once, would not fit a 1 GiB heap). The
+        // master's setting applies to every migration it runs.
         config.setProperty(ClusterProperty.PARTITION_CHUNKED_MAX_MIGRATING_DATA_IN_MB.getName(),
                 String.valueOf(MIGRATION_CHUNK_MB));
         // Ctrl-C or SIGTERM hands this member's partitions to the others before the process exits.
