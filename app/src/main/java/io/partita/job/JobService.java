@@ -272,10 +272,7 @@ public class JobService {
     private Job stored(String id) {
         Job job = jobs.get(id);
         if (job == null) {
-            int partition = hazelcast.getPartitionService().getPartition(id).getPartitionId();
-            if (PartitionSentinels.of(hazelcast).lostAtOwner(partition)) {
-                throw Refusal.partitionLost("Job", id, partition);
-            }
+            PartitionSentinels.of(hazelcast).refuseIfLost("Job", id);
         }
         return job;
     }

@@ -58,6 +58,7 @@ class LeaseController {
             content = @Content(schema = @Schema(implementation = LeaseApi.GroupSummary.class)))
     @BodyRefusals
     @ApiResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
+    @ApiResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     @Put("/{group}")
     CompletionStage<HttpResponse<LeaseApi.GroupSummary>> create(
             @PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String group,
@@ -84,6 +85,7 @@ class LeaseController {
     @Operation(operationId = "getGroup")
     @ApiResponse(responseCode = "200", description = "The group, its workers and shards")
     @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @ApiResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     @Get("/{group}")
     @ExecuteOn(TaskExecutors.BLOCKING)
     LeaseApi.GroupView get(@PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String group) {
@@ -94,6 +96,7 @@ class LeaseController {
     @Operation(operationId = "deleteGroup")
     @ApiResponse(responseCode = "204", description = "Deleted")
     @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @ApiResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     @Delete("/{group}")
     @ExecuteOn(TaskExecutors.BLOCKING)
     HttpResponse<Void> delete(@PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String group) {
@@ -107,6 +110,7 @@ class LeaseController {
     @ApiResponse(responseCode = "201", description = "The worker joined; the shards it holds now")
     @BodyRefusals
     @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @ApiResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     @Post("/{group}/workers")
     CompletionStage<HttpResponse<LeaseApi.Lease>> join(
             @PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String group,
@@ -121,6 +125,7 @@ class LeaseController {
     @Operation(operationId = "renewLease")
     @ApiResponse(responseCode = "200", description = "The lease renewed; the shards the worker holds now")
     @ApiResponse(responseCode = "410", ref = ApiDocs.GONE)
+    @ApiResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     @Post("/{group}/workers/{workerId}/renew")
     CompletionStage<LeaseApi.Lease> renew(
             @PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String group,
@@ -134,6 +139,7 @@ class LeaseController {
     @Operation(operationId = "leaveGroup")
     @ApiResponse(responseCode = "204", description = "The worker left; its shards go to the others")
     @ApiResponse(responseCode = "410", ref = ApiDocs.GONE)
+    @ApiResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     @Delete("/{group}/workers/{workerId}")
     CompletionStage<HttpResponse<Void>> leave(
             @PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String group,
@@ -148,6 +154,7 @@ class LeaseController {
     @ApiResponse(responseCode = "200", description = "Whether the token is the shard's current one")
     @BodyRefusals
     @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @ApiResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     @Post("/{group}/fences/check")
     CompletionStage<LeaseApi.CheckAnswer> check(
             @PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String group,

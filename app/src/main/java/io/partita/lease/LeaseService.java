@@ -20,6 +20,7 @@ import jakarta.inject.Inject;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -36,6 +37,9 @@ import java.util.function.LongSupplier;
  */
 @Context
 public class LeaseService {
+
+    /** What the partition-lost refusals name. */
+    private static final String WHAT = "Lease group";
 
     private final HazelcastInstance hazelcast;
     private final IMap<String, LeaseGroup> groups;
@@ -83,7 +87,7 @@ public class LeaseService {
         int partition = hazelcast.getPartitionService().getPartition(group).getPartitionId();
         return PartitionSentinels.of(hazelcast).lostAtOwnerAsync(partition).thenCompose(lost -> {
             if (lost) {
-                throw Refusal.partitionLost("Lease group", group, partition);
+                throw Refusal.partitionLost(WHAT, group, partition);
             }
             return call(group, LeaseCall.create(shards, leaseMillis, now));
         }).exceptionally(LeaseService::translate);
@@ -102,12 +106,18 @@ public class LeaseService {
     }
 
     CompletionStage<LeaseAnswer> check(String group, int shard, long token) {
-        return groups.submitToKey(group, new FenceCheck(shard, token)).exceptionally(LeaseService::translate);
+        return groups.submitToKey(group, new FenceCheck(shard, token)).thenCompose(answer -> found(group, answer))
+                .exceptionally(LeaseService::translate);
     }
 
+    /** The group, or empty when there is none; refused as partition-lost while its partition has no data. */
     Optional<LeaseGroup> find(String group) {
         try {
-            return Optional.ofNullable(groups.get(group));
+            LeaseGroup found = groups.get(group);
+            if (found == null) {
+                PartitionSentinels.of(hazelcast).refuseIfLost(WHAT, group);
+            }
+            return Optional.ofNullable(found);
         } catch (RuntimeException e) {
             throw GridFailures.translate(e);
         }
@@ -121,10 +131,15 @@ public class LeaseService {
         }
     }
 
+    /** Whether the group was there to delete; refused as partition-lost while its partition has no data. */
     boolean delete(String group) {
         try {
-            return Boolean.TRUE.equals(BackedUpCalls.executeOnKey(hazelcast, groups.getName(), group,
+            boolean deleted = Boolean.TRUE.equals(BackedUpCalls.executeOnKey(hazelcast, groups.getName(), group,
                     new RemoveValue<>(LeaseFeature.LEASE_GROUPS)));
+            if (!deleted) {
+                PartitionSentinels.of(hazelcast).refuseIfLost(WHAT, group);
+            }
+            return deleted;
         } catch (RuntimeException e) {
             throw GridFailures.translate(e);
         }
@@ -162,10 +177,21 @@ public class LeaseService {
      * is durable, off the partition thread.
      */
     private CompletionStage<LeaseAnswer> call(String group, LeaseCall call) {
-        return BackedUpCalls.submitToKey(hazelcast, LeaseFeature.LEASE_GROUPS, group, call).thenApply(answer -> {
+        return BackedUpCalls.submitToKey(hazelcast, LeaseFeature.LEASE_GROUPS, group, call).thenCompose(answer -> {
             count(answer);
-            return answer;
+            return found(group, answer);
         }).exceptionally(LeaseService::translate);
+    }
+
+    /**
+     * {@code answer}, unless it found no group while the group's partition has no data (a restart still bringing it
+     * back from disk, or every copy lost): then it may exist, and the stage fails as partition-lost.
+     */
+    private CompletionStage<LeaseAnswer> found(String group, LeaseAnswer answer) {
+        if (answer.status() != LeaseAnswer.Status.NO_GROUP) {
+            return CompletableFuture.completedFuture(answer);
+        }
+        return PartitionSentinels.of(hazelcast).refuseIfLostAsync(WHAT, group).thenApply(none -> answer);
     }
 
     private void count(LeaseAnswer answer) {

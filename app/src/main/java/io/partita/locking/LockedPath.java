@@ -8,6 +8,7 @@ import io.partita.account.AccountFeature;
 import io.partita.account.TxOutcome;
 import io.partita.account.TxRequest;
 import io.partita.node.PartitaProperties;
+import io.partita.node.PartitionSentinels;
 import io.partita.node.ProcessingMode;
 import io.partita.refusal.Refusal;
 import io.partita.transaction.TransactionPath;
@@ -61,6 +62,7 @@ class LockedPath implements TransactionPath {
      * so a request for a made-up id must not create one (accounts are never deleted, so the answer cannot go stale).
      */
 
+    private final HazelcastInstance hazelcast;
     private final IMap<String, Account> accounts;
     private final AccountLocks locks;
     private final Executor executor;
@@ -72,12 +74,13 @@ class LockedPath implements TransactionPath {
     LockedPath(HazelcastInstance hazelcast, AccountLocks locks,
                @Named(TaskExecutors.BLOCKING) ExecutorService executor, PartitaProperties properties,
                InFlightLimit inFlight) {
-        this(AccountFeature.accounts(hazelcast), locks, executor, properties.requestTimeout(), inFlight.max());
+        this(hazelcast, locks, (Executor) executor, properties.requestTimeout(), inFlight.max());
     }
 
-    LockedPath(IMap<String, Account> accounts, AccountLocks locks, Executor executor, Duration requestTimeout,
+    LockedPath(HazelcastInstance hazelcast, AccountLocks locks, Executor executor, Duration requestTimeout,
                int maxTasks) {
-        this.accounts = accounts;
+        this.hazelcast = hazelcast;
+        this.accounts = AccountFeature.accounts(hazelcast);
         this.locks = locks;
         this.executor = executor;
         this.requestTimeout = requestTimeout;
@@ -130,7 +133,10 @@ class LockedPath implements TransactionPath {
     private TxOutcome run(String accountId, TxRequest request, Deadline deadline) {
         deadline.check();
         if (deadline.await(accounts.getAsync(accountId)) == null) {
-            return TxOutcome.notFound();
+            // Partition-lost rather than not found while the account's partition has no data: it may exist.
+            int partition = hazelcast.getPartitionService().getPartition(accountId).getPartitionId();
+            return deadline.await(PartitionSentinels.of(hazelcast).lostAtOwnerAsync(partition))
+                    ? TxOutcome.partitionLost() : TxOutcome.notFound();
         }
         try (Held held = locks.lock(deadline, accountId)) {
             return held.apply(accountId, request);

@@ -4,6 +4,7 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.LifecycleEvent;
 import com.hazelcast.map.IMap;
 import com.hazelcast.partition.PartitionLostEvent;
+import io.partita.refusal.Refusal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,6 +68,11 @@ public final class PartitionSentinels {
         hazelcast.getLifecycleService().addLifecycleListener(this::lifecycle);
         IMap<String, Long> sentinels = map();
         if (mayBeNew && sentinels.isEmpty()) {
+            // Said where it is decided: a node started alone with an empty disk cannot tell a new cluster from one
+            // whose other members, and their disks, are still to come.
+            LOG.info("Starting a new, empty ledger: none of the {} members present found data on its disk. If this "
+                    + "cluster held data before, its members with data must start before one whose data directory "
+                    + "was lost, or all with partita.cluster-size set", hazelcast.getCluster().getMembers().size());
             long now = ClusterClock.now(hazelcast);
             Members.repeatUntilDone(() -> {
                 for (int partition = 0; partition < HazelcastConfigs.PARTITION_COUNT; partition++) {
@@ -89,6 +95,32 @@ public final class PartitionSentinels {
     /** {@link #lostAtOwner}, answered later: from any thread, without waiting. */
     public CompletionStage<Boolean> lostAtOwnerAsync(int partition) {
         return map().getAsync(PartitionKeys.of(hazelcast, partition)).thenApply(Objects::isNull);
+    }
+
+    /**
+     * Where {@code what} under {@code key} was not found: throws a partition-lost refusal when the partition of {@code
+     * key} has no data now (a restart still bringing it back from disk, or every copy lost), for then it may exist, and
+     * returns when it does not. Asked of the owner: from any thread but the partition's own.
+     */
+    public void refuseIfLost(String what, String key) {
+        int partition = partitionOf(key);
+        if (lostAtOwner(partition)) {
+            throw Refusal.partitionLost(what, key, partition);
+        }
+    }
+
+    /** {@link #refuseIfLost}, answered later: the stage fails with the refusal, or completes. Any thread. */
+    public CompletionStage<Void> refuseIfLostAsync(String what, String key) {
+        int partition = partitionOf(key);
+        return lostAtOwnerAsync(partition).thenAccept(lost -> {
+            if (lost) {
+                throw Refusal.partitionLost(what, key, partition);
+            }
+        });
+    }
+
+    private int partitionOf(String key) {
+        return hazelcast.getPartitionService().getPartition(key).getPartitionId();
     }
 
     /** The partitions without their data now, as the whole cluster holds it. */

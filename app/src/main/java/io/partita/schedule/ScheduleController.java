@@ -43,6 +43,7 @@ class ScheduleController {
     @Operation(operationId = "putSchedule")
     @ApiResponse(responseCode = "200", description = "The schedule, created or replaced")
     @BodyRefusals
+    @ApiResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     @Put("/{name}")
     ScheduleApi.ScheduleView put(@PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String name,
                             @Valid @Body ScheduleApi.ScheduleRequest body) {
@@ -64,6 +65,7 @@ class ScheduleController {
     @Operation(operationId = "getSchedule")
     @ApiResponse(responseCode = "200", description = "The schedule")
     @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @ApiResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     @Get("/{name}")
     ScheduleApi.ScheduleView get(@PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String name) {
         return ScheduleApi.ScheduleView.of(GridFailures.call(() -> schedules.find(name))
@@ -74,6 +76,7 @@ class ScheduleController {
     @ApiResponse(responseCode = "204", description = "Deleted; no firing follows")
     @ApiResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
     @ApiResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @ApiResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     @Delete("/{name}")
     HttpResponse<Void> delete(@PathVariable @Pattern(regexp = Ids.PATTERN, message = Ids.MESSAGE) String name) {
         GridFailures.call(() -> {

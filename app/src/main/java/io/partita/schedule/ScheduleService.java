@@ -5,6 +5,7 @@ import com.hazelcast.map.IMap;
 import io.partita.job.JobSpec;
 import io.partita.node.BackedUpCalls;
 import io.partita.node.ClusterClock;
+import io.partita.node.PartitionSentinels;
 import io.partita.node.RemoveValue;
 import io.partita.node.ReplaceValue;
 import io.partita.refusal.Refusal;
@@ -38,6 +39,8 @@ class ScheduleService {
      * never fires.
      */
     Schedule put(String name, String cron, JobSpec job) {
+        // A schedule created while its partition has no data would take the place of the one a restart brings back.
+        PartitionSentinels.of(hazelcast).refuseIfLost("Schedule", name);
         try {
             Cron.parse(cron);
         } catch (IllegalArgumentException e) {
@@ -61,13 +64,23 @@ class ScheduleService {
         return schedules.values().stream().sorted(Comparator.comparing(Schedule::name)).toList();
     }
 
+    /**
+     * The schedule, or empty when there is none; refused as partition-lost while its partition has no data (it may
+     * exist).
+     */
     Optional<Schedule> find(String name) {
-        return Optional.ofNullable(schedules.get(name));
+        Schedule schedule = schedules.get(name);
+        if (schedule == null) {
+            PartitionSentinels.of(hazelcast).refuseIfLost("Schedule", name);
+        }
+        return Optional.ofNullable(schedule);
     }
 
+    /** Deletes the schedule; refused as not found, or as partition-lost while its partition has no data. */
     void delete(String name) {
         if (!Boolean.TRUE.equals(BackedUpCalls.executeOnKey(hazelcast, schedules.getName(), name,
                 new RemoveValue<>(ScheduleFeature.SCHEDULES)))) {
+            PartitionSentinels.of(hazelcast).refuseIfLost("Schedule", name);
             throw Refusal.notFound("Schedule", name);
         }
     }

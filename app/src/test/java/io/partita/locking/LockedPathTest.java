@@ -94,7 +94,7 @@ class LockedPathTest {
     void shouldDoNothingWhenItsTaskStartsAfterTheDeadline() {
         String id = open(1_000);
         Queued executor = new Queued();
-        LockedPath path = new LockedPath(AccountFeature.accounts(member), locks, executor, Duration.ZERO, 10);
+        LockedPath path = new LockedPath(member, locks, executor, Duration.ZERO, 10);
 
         CompletableFuture<TxOutcome> late = path.apply(id, TxRequest.of("t-1", TxType.DEBIT, 100, now()))
                 .toCompletableFuture();
@@ -112,7 +112,7 @@ class LockedPathTest {
     void shouldAnswer503AtOnceBeyondItsTaskLimitAndCountATaskUntilItEnds() {
         String id = open(1_000);
         Queued executor = new Queued();
-        LockedPath path = new LockedPath(AccountFeature.accounts(member), locks, executor, Duration.ofSeconds(30), 1);
+        LockedPath path = new LockedPath(member, locks, executor, Duration.ofSeconds(30), 1);
 
         CompletableFuture<TxOutcome> queued = path.apply(id, TxRequest.of("t-1", TxType.DEBIT, 100, now()))
                 .toCompletableFuture();
@@ -136,7 +136,7 @@ class LockedPathTest {
     @Test
     void shouldStopWaitingForALockAtTheDeadlineAndWriteNothingAfterIt() {
         String id = open(1_000);
-        LockedPath path = new LockedPath(AccountFeature.accounts(member), locks, THREADS, Duration.ofSeconds(1), 10);
+        LockedPath path = new LockedPath(member, locks, THREADS, Duration.ofSeconds(1), 10);
         CompletableFuture<TxOutcome> waiting;
         long started;
         try (Held held = locks.lock(id)) {
