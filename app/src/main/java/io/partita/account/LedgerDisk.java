@@ -104,6 +104,11 @@ final class LedgerDisk {
     private static final Duration PARTITION_TASKS = Duration.ofMinutes(2);
     /** Entries one message of a {@link DiskShares#push} carries. */
     private static final int PUSH_CHUNK = 4_096;
+    /**
+     * Rounds a partition whose share a migration from here went without waits for its holders to change before its
+     * history is offered anyway (a migration that was rolled back changes none).
+     */
+    private static final int WITHHELD_ROUNDS = 10;
 
     private final HazelcastInstance hazelcast;
     private final MemberDisk disk;
@@ -113,6 +118,8 @@ final class LedgerDisk {
     private final List<DiskRecords<?, ?>> kinds;
     /** The partitions this member's disk holds a whole copy of; only the disk thread reads and changes it. */
     private final BitSet held = new BitSet();
+    /** Per partition, the rounds {@link #offerWithheld} has waited for its holders to change; the disk thread's. */
+    private final int[] withheldRounds = new int[HazelcastConfigs.PARTITION_COUNT];
     /** Partitions whose copy was written as a migration brought it ({@link #copyArrived}), for the disk thread. */
     private final Set<Integer> writtenOnArrival = ConcurrentHashMap.newKeySet();
     /** Whether this member has recorded on its disk that it holds this cluster's data ({@link #markHoldsData}). */
@@ -394,6 +401,7 @@ final class LedgerDisk {
                 throw e;
             }
         }
+        offerWithheld();
         copyCopies();
         long now = ClusterClock.now(hazelcast);
         if (now < nextRetention) {
@@ -402,6 +410,30 @@ final class LedgerDisk {
         long cutoff = now - settings.retention().toMillis();
         disk.use(store -> store.expireBefore(Math.max(0, cutoff)));
         nextRetention = now + RETENTION_EVERY_MILLIS;
+    }
+
+    /**
+     * Offers again the older history of each partition that a migration from here took without its disk share while
+     * the recovery held it back ({@link MemberDisk#shareWithheld}), once that migration is over: the recovery offered
+     * it to the holders it found, and the member the migration made a holder may have come after. Until then this disk
+     * keeps the partition ({@link #copyCopies}).
+     */
+    private void offerWithheld() {
+        long cutoff = -1;
+        for (int partition = 0; partition < HazelcastConfigs.PARTITION_COUNT; partition++) {
+            int at = disk.withheldAt(partition);
+            if (at < 0 || disk.shareHeldBack(partition) || DiskShares.migrating(hazelcast, partition)) {
+                continue;
+            }
+            if (DiskShares.holdersVersion(hazelcast, partition) == at && ++withheldRounds[partition] < WITHHELD_ROUNDS) {
+                continue;
+            }
+            withheldRounds[partition] = 0;
+            if (disk.clearWithheld(partition, at)) {
+                cutoff = cutoff < 0 ? ClusterClock.now(hazelcast) - settings.retention().toMillis() : cutoff;
+                offer(partition, readCopy(partition, cutoff).older());
+            }
+        }
     }
 
     /**
@@ -427,6 +459,11 @@ final class LedgerDisk {
         }
         BitSet drop = (BitSet) held.clone();
         drop.andNot(replicas);
+        for (int partition = drop.nextSetBit(0); partition >= 0; partition = drop.nextSetBit(partition + 1)) {
+            if (disk.withheldAt(partition) >= 0) {
+                drop.clear(partition);
+            }
+        }
         if (copy.isEmpty() && drop.isEmpty()) {
             if (all) {
                 rewritten = serving;

@@ -162,6 +162,11 @@ public final class DiskShares implements ManagedService, ChunkedMigrationAwareSe
         return table(Internals.nodeEngine(hazelcast), partition).version();
     }
 
+    /** Whether a migration of {@code partition} is under way on this member (as its source or destination). */
+    public static boolean migrating(HazelcastInstance hazelcast, int partition) {
+        return table(Internals.nodeEngine(hazelcast), partition).isMigrating();
+    }
+
     /** {@code partition}'s entry in this member's partition table: its replicas and version. */
     private static InternalPartition table(NodeEngineImpl engine, int partition) {
         return engine.getPartitionService().getPartition(partition, false);
@@ -244,10 +249,21 @@ public final class DiskShares implements ManagedService, ChunkedMigrationAwareSe
     public void shutdown(boolean terminate) {
     }
 
-    /** Whether this member's disk has a share of the event's partition to send: none while the recovery holds it back. */
+    /**
+     * Whether this member's disk has a share of the event's partition to send: none while the recovery holds it back,
+     * which it then offers again once the migration is over ({@link MemberDisk#shareWithheld}).
+     */
     private boolean sends(PartitionReplicationEvent event) {
         MemberDisk disk = MemberDisk.of(engine.getHazelcastInstance());
-        return disk.onDisk() && event.getReplicaIndex() <= backups && !disk.shareHeldBack(event.getPartitionId());
+        int partition = event.getPartitionId();
+        if (!disk.onDisk() || event.getReplicaIndex() > backups) {
+            return false;
+        }
+        if (disk.shareHeldBack(partition)) {
+            disk.shareWithheld(partition, holdersVersion(engine.getHazelcastInstance(), partition));
+            return false;
+        }
+        return true;
     }
 
     @Override

@@ -84,6 +84,11 @@ public final class MemberDisk {
     private long rewritesTaken;
     /** 1 for each partition whose disk share a migration does not carry from here ({@link #shareHeldBack}). */
     private final AtomicIntegerArray heldBack = new AtomicIntegerArray(HazelcastConfigs.PARTITION_COUNT);
+    /**
+     * For each partition, 1 + its holders' version when a migration from here went without its held-back share
+     * ({@link #shareWithheld}); 0 for none.
+     */
+    private final AtomicIntegerArray withheld = new AtomicIntegerArray(HazelcastConfigs.PARTITION_COUNT);
     /** Writes a copy a migration brought ({@link #copyArrived}); set by the ledger, null until it starts. */
     private volatile IntConsumer arrivals;
 
@@ -296,6 +301,29 @@ public final class MemberDisk {
     public boolean shareHeldBack(int partition) {
         opened();
         return heldBack.get(partition) != 0;
+    }
+
+    /**
+     * A migration of {@code partition} from here, its holders at {@code holdersVersion} in the partition table, goes
+     * without the disk share it holds back: the member it goes to may lack the history the recovery offers to the
+     * holders it finds, so the history is offered again once the migration is over, and this disk keeps the partition
+     * until then (the ledger's disk thread: {@link #withheldAt}). Any thread.
+     */
+    public void shareWithheld(int partition, int holdersVersion) {
+        withheld.set(partition, holdersVersion + 1);
+    }
+
+    /** The holders' version at which a migration of {@code partition} went without its share, or -1. Any thread. */
+    public int withheldAt(int partition) {
+        return withheld.get(partition) - 1;
+    }
+
+    /**
+     * Forgets that a migration of {@code partition} went without its share, unless another has since ({@link
+     * #shareWithheld}): answers whether it did. Any thread.
+     */
+    public boolean clearWithheld(int partition, int holdersVersion) {
+        return withheld.compareAndSet(partition, holdersVersion + 1, 0);
     }
 
     /**

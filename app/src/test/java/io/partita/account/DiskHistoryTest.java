@@ -176,6 +176,45 @@ class DiskHistoryTest {
         }
     }
 
+    /**
+     * A migration from a member whose recovery still held its disk share back (see {@code MemberDisk#shareHeldBack})
+     * went without it: once the migration is over, the member offers the partition's history again to the holders it
+     * has then, and the one that lacked it gets it. (The recovery offers each partition to the holders it finds, and
+     * offers it once more if they changed before it looked again; a migration that was still under way then, or that
+     * committed after it looked, left its new holder without the history, and a retried txId found nothing there.)
+     * Here the history is on member-0's disk only, as a migration without its share leaves it, and member-0 is told
+     * that such a migration of its partition is over.
+     */
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void shouldOfferTheHistoryAgainOnceAMigrationWithoutItsShareIsOver() {
+        try (TestCluster cluster = TestCluster.durable(clusterName, dataDir, "member-0", "member-1")) {
+            HazelcastInstance member0 = cluster.member(0);
+            HazelcastInstance member1 = cluster.member(1);
+            cluster.awaitRecovered();
+            int partition = member0.getPartitionService().getPartition("withheld").getPartitionId();
+            long now = TestAccess.Services.on(member0, cluster.properties(0)).accounts().now();
+            List<StoredEntry> history = new ArrayList<>();
+            for (int seq = 1; seq <= 50; seq++) {
+                JournalEntry entry = new JournalEntry("withheld", "w-" + seq, TxType.CREDIT, 1, TxStatus.APPLIED, seq,
+                        now - HOUR, seq, null, false);
+                history.add(new StoredEntry("withheld", seq, entry.txId(), entry.at(), Tail.encode(entry)));
+            }
+            MemberDisk.of(member0).use(store -> store.writeNow(partition, history, List.of(), true));
+            assertEquals(0, historyOn(member1, partition), "member-1's disk lacks it");
+
+            MemberDisk.of(member0).shareWithheld(partition, DiskShares.holdersVersion(member0, partition) - 1);
+
+            await().atMost(Duration.ofSeconds(60)).until(() -> historyOn(member1, partition) == history.size());
+            assertEquals(-1, MemberDisk.of(member0).withheldAt(partition), "offered once");
+        }
+    }
+
+    private static int historyOn(HazelcastInstance member, int partition) {
+        return MemberDisk.of(member).read(store -> store.history(partition, "withheld", Long.MAX_VALUE, 1_000)
+                .entries().size(), 0);
+    }
+
     /** Opens the accounts, each with its old debits an hour back and a new credit; the old ones only on disk. */
     private void recordOldAndNew(TestCluster cluster, TestAccess.Services ledger) {
         long now = ledger.accounts().now();
