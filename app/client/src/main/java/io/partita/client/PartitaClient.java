@@ -174,6 +174,7 @@ public final class PartitaClient implements AutoCloseable {
 
     /**
      * One transaction ({@code POST /accounts/{id}/transactions}) with the caller's txId, sent to the account's owner.
+     * A null {@code txId} is one the client makes ({@link #newTxId}), which the result carries.
      *
      * @return applied or rejected, with the balance after
      * @throws NotFoundException       no such account
@@ -183,11 +184,12 @@ public final class PartitaClient implements AutoCloseable {
      *                                 (also when this thread is interrupted while its gathered call waits)
      */
     public TxResult post(String accountId, TxType type, long amount, String txId) {
+        String id = txId != null ? txId : newTxId();
         if (coalescer != null) {
-            return await(coalescer.submit(new BatchItem(txId, accountId, type, amount)), txId);
+            return await(coalescer.submit(new BatchItem(id, accountId, type, amount)), id);
         }
-        return send("transaction", "transaction on " + accountId, txId, "POST", transactionPath(accountId) + modeQuery,
-                transactionBody(txId, type, amount), accountId, (answer, attempt) ->
+        return send("transaction", "transaction on " + accountId, id, "POST", transactionPath(accountId) + modeQuery,
+                transactionBody(id, type, amount), accountId, (answer, attempt) ->
                         txResult(Json.object(answer.body()), answer.status(), answer.replayed(), attempt));
     }
 
@@ -199,7 +201,8 @@ public final class PartitaClient implements AutoCloseable {
         if (coalescer != null) {
             return coalescer.submit(new BatchItem(txId, accountId, type, amount));
         }
-        return async(() -> post(accountId, type, amount, txId));
+        String id = txId != null ? txId : newTxId();
+        return async(() -> post(accountId, type, amount, id));
     }
 
     static String transactionPath(String accountId) {
@@ -230,11 +233,15 @@ public final class PartitaClient implements AutoCloseable {
     }
 
     /**
-     * A transfer ({@code POST /transfers}), exactly once per txId, sent to the owner of the source account.
+     * A transfer ({@code POST /transfers}), exactly once per txId, sent to the owner of the source account. A null
+     * {@code txId} is one the client makes ({@link #newTxId}), which the result carries.
      *
      * @return completed or rejected (the source lacks the funds)
      */
     public TransferResult transfer(String txId, String from, String to, long amount) {
+        if (txId == null) {
+            return transfer(newTxId(), from, to, amount);
+        }
         String body = "{\"txId\":" + Json.quote(txId) + ",\"from\":" + Json.quote(from) + ",\"to\":" + Json.quote(to)
                 + ",\"amount\":" + amount + "}";
         return send("transfer", "transfer " + txId, txId, "POST", "/transfers" + modeQuery, body, from,
@@ -247,7 +254,8 @@ public final class PartitaClient implements AutoCloseable {
     }
 
     public CompletableFuture<TransferResult> transferAsync(String txId, String from, String to, long amount) {
-        return async(() -> transfer(txId, from, to, amount));
+        String id = txId != null ? txId : newTxId();
+        return async(() -> transfer(id, from, to, amount));
     }
 
     /**
@@ -264,7 +272,9 @@ public final class PartitaClient implements AutoCloseable {
                     for (Object element : (List<Object>) Json.parse(answer.body())) {
                         Map<String, Object> item = (Map<String, Object>) element;
                         int status = (int) number(item, "httpStatus");
-                        String txId = (String) item.get("txId");
+                        // The answers come in the items' order; a refused item's body may not repeat its txId.
+                        String txId = outcomes.size() < items.size() ? items.get(outcomes.size()).txId()
+                                : (String) item.get("txId");
                         if (status == 200 || status == 422 && "REJECTED".equals(item.get("status"))) {
                             outcomes.add(new BatchOutcome(txId, status, txResult(item, status,
                                     Boolean.TRUE.equals(item.get("replayed")), attempt), null));
@@ -623,8 +633,15 @@ public final class PartitaClient implements AutoCloseable {
         return map.get(field) instanceof Number n ? n.longValue() : null;
     }
 
+    /**
+     * {@code id} as one segment of a path. URLEncoder encodes for forms, where a space is '+', which a path keeps as a
+     * plus sign: it is written %20 here, so that the node sees the id as given (and refuses it as such).
+     */
     private static String path(String id) {
-        return URLEncoder.encode(id, StandardCharsets.UTF_8);
+        if (id == null || id.isEmpty()) {
+            throw new IllegalArgumentException("an id is required (1 to 64 characters)");
+        }
+        return URLEncoder.encode(id, StandardCharsets.UTF_8).replace("+", "%20");
     }
 
     private static String txPrefix() {

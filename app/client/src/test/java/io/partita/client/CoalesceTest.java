@@ -352,7 +352,7 @@ class CoalesceTest {
             odd.get(5, TimeUnit.SECONDS);
             plain.get(5, TimeUnit.SECONDS);
             assertTrue(node.requests.stream().anyMatch(r -> r.line().equals(
-                    "POST /accounts/a+b/transactions HTTP/1.1")), "alone, for the single route's own 400: "
+                    "POST /accounts/a%20b/transactions HTTP/1.1")), "alone, for the single route's own 400: "
                     + node.requests);
             assertFalse(node.requests.stream().filter(FakeAnswers::isBatch).anyMatch(r -> r.body().contains("a b")));
         }
