@@ -1,5 +1,6 @@
 package io.partita.observe;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.partition.Partition;
@@ -211,8 +212,12 @@ class ClusterController {
                           long recoveredAccounts, long recoveredEntries) {
     }
 
-    /** @param partitions the partitions whose loss was accepted; their accounts start empty */
+    /**
+     * @param partitions the partitions whose loss was accepted; their accounts start empty. Always there, empty when no
+     *                   partition was lost
+     */
     @Serdeable
+    @JsonInclude(JsonInclude.Include.ALWAYS)
     record LossAccepted(String by, List<Integer> partitions) {
     }
 

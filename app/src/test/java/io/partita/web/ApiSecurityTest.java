@@ -12,6 +12,7 @@ import io.partita.support.Api;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.UUID;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -89,6 +90,7 @@ class ApiSecurityTest {
         Api.Reply accepted = as("admin", "admin-secret", HttpRequest.DELETE("/cluster/lost"));
         assertEquals(200, accepted.status(), accepted.toString());
         assertEquals("admin", accepted.text("by"), accepted.toString());
+        assertEquals(List.of(), accepted.map().get("partitions"), accepted.toString());
         assertEquals(200, as("client", "client-secret", HttpRequest.GET("/cluster")).status());
     }
 
