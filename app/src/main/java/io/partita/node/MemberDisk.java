@@ -19,6 +19,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -89,6 +90,8 @@ public final class MemberDisk {
      * ({@link #shareWithheld}); 0 for none.
      */
     private final AtomicIntegerArray withheld = new AtomicIntegerArray(HazelcastConfigs.PARTITION_COUNT);
+    /** Whether a memory-mode member has looked for data it leaves alone ({@link #warnOfIgnoredData}). */
+    private boolean warnedOfIgnoredData;
     /** Writes a copy a migration brought ({@link #copyArrived}); set by the ledger, null until it starts. */
     private volatile IntConsumer arrivals;
 
@@ -100,11 +103,32 @@ public final class MemberDisk {
     }
 
     /**
+     * In memory mode, says once that a data directory this member would use holds data, which it leaves untouched and
+     * does not serve: a node restarted in memory mode by mistake starts an empty ledger beside it.
+     */
+    private void warnOfIgnoredData() {
+        if (warnedOfIgnoredData || settings.dataDir() == null) {
+            return;
+        }
+        warnedOfIgnoredData = true;
+        Path directory = StoreSettings.memberDirectory(settings.dataDir(), memberName(hazelcast, settings.memberName()));
+        if (Files.exists(directory.resolve("CURRENT"))) {
+            LOG.warn("This node runs in memory mode: it neither reads nor writes the data in {}, which a durable run "
+                    + "of this member left, and its ledger starts empty. Start it with PARTITA_DURABILITY=flush (or "
+                    + "fsync) to serve that data", directory.toAbsolutePath());
+        }
+    }
+
+    /**
      * Opens the store the first time it is asked for, from whichever thread asks first (the member's start, or an
      * entry processor that reached the member before that): one store per member, however many threads ask at once.
      */
     private synchronized JournalStore opened() {
-        if (store != null || closed || !settings.durability().onDisk()) {
+        if (!settings.durability().onDisk()) {
+            warnOfIgnoredData();
+            return null;
+        }
+        if (store != null || closed) {
             return store;
         }
         name = memberName(hazelcast, settings.memberName());
