@@ -431,7 +431,13 @@ final class LedgerDisk {
             withheldRounds[partition] = 0;
             if (disk.clearWithheld(partition, at)) {
                 cutoff = cutoff < 0 ? ClusterClock.now(hazelcast) - settings.retention().toMillis() : cutoff;
-                offer(partition, readCopy(partition, cutoff).older());
+                try {
+                    offer(partition, readCopy(partition, cutoff).older());
+                } catch (RuntimeException e) {
+                    // Offered again by the next round, and kept on this disk until then.
+                    disk.shareWithheld(partition, at);
+                    throw e;
+                }
             }
         }
     }
