@@ -419,7 +419,7 @@ final class LedgerDisk {
      * keeps the partition ({@link #copyCopies}).
      */
     private void offerWithheld() {
-        long cutoff = -1;
+        long cutoff = ClusterClock.now(hazelcast) - settings.retention().toMillis();
         for (int partition = 0; partition < HazelcastConfigs.PARTITION_COUNT; partition++) {
             int at = disk.withheldAt(partition);
             if (at < 0 || disk.shareHeldBack(partition) || DiskShares.migrating(hazelcast, partition)) {
@@ -430,7 +430,6 @@ final class LedgerDisk {
             }
             withheldRounds[partition] = 0;
             if (disk.clearWithheld(partition, at)) {
-                cutoff = cutoff < 0 ? ClusterClock.now(hazelcast) - settings.retention().toMillis() : cutoff;
                 try {
                     offer(partition, readCopy(partition, cutoff).older());
                 } catch (RuntimeException e) {

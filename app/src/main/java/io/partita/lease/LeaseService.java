@@ -12,7 +12,6 @@ import io.partita.node.PartitionSentinels;
 import io.partita.node.RemoveValue;
 import io.partita.node.Timers;
 import io.partita.refusal.GridFailures;
-import io.partita.refusal.Refusal;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Inject;
@@ -84,13 +83,9 @@ public class LeaseService {
      */
     CompletionStage<LeaseAnswer> create(String group, int shards, long leaseMillis) {
         long now = clock.getAsLong();
-        int partition = hazelcast.getPartitionService().getPartition(group).getPartitionId();
-        return PartitionSentinels.of(hazelcast).lostAtOwnerAsync(partition).thenCompose(lost -> {
-            if (lost) {
-                throw Refusal.partitionLost(WHAT, group, partition);
-            }
-            return call(group, LeaseCall.create(shards, leaseMillis, now));
-        }).exceptionally(LeaseService::translate);
+        return PartitionSentinels.of(hazelcast).refuseIfLostAsync(WHAT, group)
+                .thenCompose(none -> call(group, LeaseCall.create(shards, leaseMillis, now)))
+                .exceptionally(LeaseService::translate);
     }
 
     CompletionStage<LeaseAnswer> join(String group, String requestId) {

@@ -103,7 +103,7 @@ public final class PartitionSentinels {
      * returns when it does not. Asked of the owner: from any thread but the partition's own.
      */
     public void refuseIfLost(String what, String key) {
-        int partition = partitionOf(key);
+        int partition = stores.partitionOf(key);
         if (lostAtOwner(partition)) {
             throw Refusal.partitionLost(what, key, partition);
         }
@@ -111,16 +111,12 @@ public final class PartitionSentinels {
 
     /** {@link #refuseIfLost}, answered later: the stage fails with the refusal, or completes. Any thread. */
     public CompletionStage<Void> refuseIfLostAsync(String what, String key) {
-        int partition = partitionOf(key);
+        int partition = stores.partitionOf(key);
         return lostAtOwnerAsync(partition).thenAccept(lost -> {
             if (lost) {
                 throw Refusal.partitionLost(what, key, partition);
             }
         });
-    }
-
-    private int partitionOf(String key) {
-        return hazelcast.getPartitionService().getPartition(key).getPartitionId();
     }
 
     /** The partitions without their data now, as the whole cluster holds it. */
