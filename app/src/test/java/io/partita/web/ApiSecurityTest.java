@@ -7,14 +7,19 @@ import io.micronaut.http.MutableHttpRequest;
 import io.micronaut.http.client.HttpClient;
 import io.micronaut.http.client.annotation.Client;
 import io.micronaut.json.JsonMapper;
+import io.micronaut.runtime.server.EmbeddedServer;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import io.partita.support.Api;
+import io.partita.support.RawHttp;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
+import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -34,6 +39,9 @@ class ApiSecurityTest {
 
     @Inject
     JsonMapper json;
+
+    @Inject
+    EmbeddedServer server;
 
     private Api.Reply as(String user, String password, MutableHttpRequest<?> request) {
         if (user != null) {
@@ -92,6 +100,37 @@ class ApiSecurityTest {
         assertEquals("admin", accepted.text("by"), accepted.toString());
         assertEquals(List.of(), accepted.map().get("partitions"), accepted.toString());
         assertEquals(200, as("client", "client-secret", HttpRequest.GET("/cluster")).status());
+    }
+
+    /**
+     * A target that is not a valid URI is the caller's mistake, whoever calls: 400 to the admin, to a client and to a
+     * caller without credentials (it used to be 401 to all three, the admin included), and it changes nothing.
+     */
+    @Test
+    void shouldAnswerATargetThatIsNotAUriWith400WhoeverAsks() {
+        String id = "sec-" + UUID.randomUUID().toString().substring(0, 8);
+        RawHttp http = new RawHttp(server.getURL());
+        String admin = "Basic " + Base64.getEncoder().encodeToString("admin:admin-secret".getBytes(UTF_8));
+        String client = "Basic " + Base64.getEncoder().encodeToString("client:client-secret".getBytes(UTF_8));
+        for (Map<String, String> who : List.of(Map.of("Authorization", admin), Map.of("Authorization", client),
+                Map.<String, String>of())) {
+            for (String target : List.of("/accounts/%zz", "/accounts/" + id + "%zz/transactions", "/jobs/%g1",
+                    "/%")) {
+                RawHttp.Answer answer = http.send("GET", target, who, null);
+                assertEquals(400, answer.status(), target + " " + who.keySet() + ": " + answer);
+                assertEquals("application/problem+json", answer.header("content-type"), answer.toString());
+                assertTrue(answer.body().contains("not a valid URI"), answer.toString());
+                assertFalse(answer.body().contains("Exception"), answer.toString());
+            }
+            RawHttp.Answer opened = http.send("POST", "/accounts/%zz", Map.of("Authorization", admin,
+                    "Content-Type", "application/json"), ("{\"id\":\"" + id + "\"}").getBytes(UTF_8));
+            assertEquals(400, opened.status(), opened.toString());
+        }
+        assertEquals(404, as("admin", "admin-secret", HttpRequest.GET("/accounts/" + id)).status(),
+                "nothing was opened");
+        // A valid target is still judged by its credentials.
+        assertEquals(401, http.send("GET", "/accounts/" + id, Map.of(), null).status());
+        assertEquals(200, http.send("GET", "/", Map.of("Authorization", client), null).status());
     }
 
     @Test

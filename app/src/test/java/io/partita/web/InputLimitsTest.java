@@ -101,6 +101,19 @@ class InputLimitsTest {
         assertEquals(404, http.send("GET", "/accounts/" + id, Map.of(), null).status());
     }
 
+    /** A target that is not a valid URI: 400, saying so rather than blaming a body (an open node; see ApiSecurityTest). */
+    @Test
+    void shouldAnswer400ToATargetThatIsNotAUri() {
+        for (String target : List.of("/accounts/%zz", "/accounts/" + id + "/transactions?limit=%zz", "/%")) {
+            RawHttp.Answer answer = http.send("GET", target, Map.of(), null);
+            assertProblem(answer, 400);
+            assertTrue(answer.body().contains("not a valid URI"), answer.toString());
+        }
+        assertProblem(http.send("POST", "/accounts/%zz", JSON,
+                ("{\"id\":\"" + id + "\"}").getBytes(StandardCharsets.UTF_8)), 400);
+        assertEquals(404, http.send("GET", "/accounts/" + id, Map.of(), null).status());
+    }
+
     @Test
     void shouldAnswer415ToAJsonRouteWithoutAJsonContentType() {
         byte[] account = ("{\"id\":\"" + id + "\"}").getBytes(StandardCharsets.UTF_8);
