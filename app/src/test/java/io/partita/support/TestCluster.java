@@ -7,7 +7,6 @@ import io.partita.node.HazelcastConfigs;
 import io.partita.node.MemberDisk;
 import io.partita.node.Members;
 import io.partita.node.PartitaProperties;
-import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
 
 import java.nio.file.Path;
@@ -28,21 +27,6 @@ import static org.awaitility.Awaitility.await;
  * joined by TCP on 127.0.0.1 under a cluster name no other test uses. Conditions are awaited, never slept on.
  */
 public final class TestCluster implements AutoCloseable {
-
-    static {
-        quietMemberThreads();
-    }
-
-    /**
-     * Awaitility fails an await, by default, when any thread of the JVM dies of an uncaught exception. Members these
-     * tests crash now and then leave one of Hazelcast's own threads on a survivor to do so (seen: a reconnection task
-     * throwing "Connecting to self!" after two of four members were terminated), which says nothing about what a test
-     * checks; Partita's own threads catch and log what they throw. So the multi-member tests await their conditions
-     * only. Called once per JVM by the classes that start members.
-     */
-    static void quietMemberThreads() {
-        Awaitility.doNotCatchUncaughtExceptionsByDefault();
-    }
 
     private final JoinList join;
     private final List<HazelcastInstance> members = new CopyOnWriteArrayList<>();

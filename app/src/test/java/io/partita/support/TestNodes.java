@@ -21,10 +21,6 @@ import static org.awaitility.Awaitility.await;
  */
 public final class TestNodes implements AutoCloseable {
 
-    static {
-        TestCluster.quietMemberThreads();
-    }
-
     private final JoinList join = new JoinList();
     private final List<EmbeddedServer> servers = new CopyOnWriteArrayList<>();
     private final Map<String, Object> extra;
