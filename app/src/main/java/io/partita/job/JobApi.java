@@ -37,7 +37,7 @@ public final class JobApi {
             @Pattern(regexp = "FEE|INTEREST|AUDIT", message = "must be FEE, INTEREST or AUDIT") String type,
             @Nullable @StrictJson.Whole @DecimalMin("1") @DecimalMax(Ledger.MAX_AMOUNT_TEXT) BigDecimal amount,
             @Nullable @StrictJson.Whole @DecimalMin("1") @DecimalMax(MAX_RATE) BigDecimal rateBasisPoints,
-            @Nullable Boolean concurrent) {
+            @Nullable @StrictJson.Flag Boolean concurrent) {
 
         /**
          * The job this request asks for, once the fields that depend on its type are checked.

@@ -35,8 +35,9 @@ class ScheduleService {
 
     /**
      * Creates or replaces a schedule. Replacing starts it afresh: its first firing is the first cron time after now,
-     * and its counters restart. Refused as {@code INVALID}, naming {@code cron}, when the expression is not valid or
-     * never fires.
+     * and its counters restart. A PUT that repeats the schedule's cron and job changes nothing (a deployment that
+     * applies its schedules again keeps their record) and answers the schedule as it is. Refused as {@code INVALID},
+     * naming {@code cron}, when the expression is not valid or never fires.
      */
     Schedule put(String name, String cron, JobSpec job) {
         // A schedule created while its partition has no data would take the place of the one a restart brings back.
@@ -49,6 +50,10 @@ class ScheduleService {
             throw Refusal.invalidField("cron", "'" + shorten(cron.trim()) + "' is not a cron expression of 5 "
                     + "fields (minute hour day-of-month month day-of-week) or 6 (seconds first), in UTC, that fires "
                     + "at least once");
+        }
+        Schedule existing = schedules.get(name);
+        if (existing != null && existing.cron().equals(cron.trim()) && existing.job().equals(job)) {
+            return existing;
         }
         Schedule schedule = Schedule.create(name, cron.trim(), job, ClusterClock.now(hazelcast));
         BackedUpCalls.executeOnKey(hazelcast, schedules.getName(), name,

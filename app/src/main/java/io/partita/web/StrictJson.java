@@ -19,8 +19,8 @@ import java.math.BigInteger;
  * Deserializers that take a JSON value only in the shape the API gives it (app/README.md). Micronaut Serde converts
  * between scalars by default: {@code "amount":"7"}, {@code "amount":true} and {@code "amount":[7]} would all become a
  * number, and {@code "txId":123} a string; for money that is a request the client did not mean. A record component
- * marked {@link Whole} or {@link Text} refuses any other shape with a 400 that names the field. A JSON null is still
- * read as absent, so the usual {@code @NotNull} says when a field is required.
+ * marked {@link Whole}, {@link Text} or {@link Flag} refuses any other shape with a 400 that names the field. A JSON
+ * null is still read as absent, so the usual {@code @NotNull} says when a field is required.
  */
 public final class StrictJson {
 
@@ -51,6 +51,13 @@ public final class StrictJson {
     @Retention(RetentionPolicy.RUNTIME)
     @Serdeable.Deserializable(using = TextValue.class)
     public @interface Text {
+    }
+
+    /** The field is a JSON boolean: read with {@link BooleanValue}. */
+    @Documented
+    @Retention(RetentionPolicy.RUNTIME)
+    @Serdeable.Deserializable(using = BooleanValue.class)
+    public @interface Flag {
     }
 
     /**
@@ -104,6 +111,21 @@ public final class StrictJson {
                 }
                 throw e;
             }
+        }
+    }
+
+    /** A JSON {@code true} or {@code false}, and nothing else: {@code "true"}, {@code 1} or {@code [true]} is refused. */
+    @Singleton
+    public static final class BooleanValue implements Deserializer<Boolean> {
+
+        @Override
+        public Boolean deserialize(Decoder decoder, DecoderContext context, Argument<? super Boolean> type)
+                throws IOException {
+            JsonNode node = decoder.decodeNode();
+            if (!node.isBoolean()) {
+                throw Refusal.invalidField(type.getName(), "must be true or false, written as a JSON boolean");
+            }
+            return node.getBooleanValue();
         }
     }
 
