@@ -2,6 +2,7 @@ package io.partita.web;
 
 import io.micronaut.context.BeanContext;
 import io.micronaut.context.annotation.Replaces;
+import io.micronaut.http.HttpMethod;
 import io.micronaut.http.HttpStatus;
 import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.server.exceptions.response.Error;
@@ -121,7 +122,10 @@ class ProblemResponseProcessor implements ErrorResponseProcessor<Problem> {
                     + "shape, with whole numbers for amounts.";
             // The path is not echoed: the client has it, and echoing it makes any text look like the node's own.
             case NOT_FOUND -> "There is no resource at this path.";
-            case METHOD_NOT_ALLOWED -> "This resource does not accept " + context.getRequest().getMethod() + ".";
+            // A method HTTP does not define is not named: Micronaut knows it only as CUSTOM.
+            case METHOD_NOT_ALLOWED -> context.getRequest().getMethod() == HttpMethod.CUSTOM
+                    ? "This resource does not accept this method."
+                    : "This resource does not accept " + context.getRequest().getMethod() + ".";
             case UNSUPPORTED_MEDIA_TYPE -> "The body must be sent as application/json.";
             case NOT_ACCEPTABLE -> "This resource answers in application/json only.";
             case REQUEST_ENTITY_TOO_LARGE -> "The request body is larger than this node accepts.";

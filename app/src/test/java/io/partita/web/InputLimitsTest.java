@@ -114,6 +114,32 @@ class InputLimitsTest {
         assertEquals(404, http.send("GET", "/accounts/" + id, Map.of(), null).status());
     }
 
+    /**
+     * An HTTP/1.1 request without exactly one Host header is answered 400 (RFC 9112), and a method HTTP does not define
+     * is refused 405 without the name Micronaut gives it inside.
+     */
+    @Test
+    void shouldAnswer400ToAnHttp11RequestWithoutExactlyOneHostAnd405ToAnUnknownMethod() {
+        http.send("POST", "/accounts", JSON, ("{\"id\":\"" + id + "\"}").getBytes(StandardCharsets.UTF_8));
+        String target = "/accounts/" + id;
+        String debit = "{\"txId\":\"t-1\",\"type\":\"DEBIT\",\"amount\":1}";
+        for (String head : List.of("GET " + target + " HTTP/1.1\r\nConnection: close\r\n\r\n",
+                "GET " + target + " HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n",
+                "POST " + target + "/transactions HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: "
+                        + debit.length() + "\r\nConnection: close\r\n\r\n" + debit)) {
+            RawHttp.Answer answer = http.exchange(head.getBytes(StandardCharsets.ISO_8859_1));
+            assertProblem(answer, 400);
+            assertTrue(answer.body().contains("exactly one Host header"), answer.toString());
+        }
+        RawHttp.Answer read = http.send("GET", target, Map.of(), null);
+        assertEquals(200, read.status(), read.toString());
+        assertTrue(read.body().contains("\"version\":0"), "the refused debit changed nothing: " + read);
+
+        RawHttp.Answer unknown = http.send("FOO", target, Map.of(), null);
+        assertProblem(unknown, 405);
+        assertFalse(unknown.body().contains("CUSTOM"), unknown.toString());
+    }
+
     @Test
     void shouldAnswer415ToAJsonRouteWithoutAJsonContentType() {
         byte[] account = ("{\"id\":\"" + id + "\"}").getBytes(StandardCharsets.UTF_8);
