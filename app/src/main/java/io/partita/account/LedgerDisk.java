@@ -413,10 +413,14 @@ final class LedgerDisk {
     }
 
     /**
-     * Offers again the older history of each partition that a migration from here took without its disk share while
-     * the recovery held it back ({@link MemberDisk#shareWithheld}), once that migration is over: the recovery offered
-     * it to the holders it found, and the member the migration made a holder may have come after. Until then this disk
-     * keeps the partition ({@link #copyCopies}).
+     * Offers again the history of each partition that a migration from here took without its disk share while the
+     * recovery held it back ({@link MemberDisk#shareWithheld}), once that migration is over: the recovery offered its
+     * older history to the holders it found, and the member the migration made a holder may have come after. The whole
+     * of it, the recent entries too: the recovery joined those into the tails, which carried only what they still held
+     * when the migration came (a busy account's tail keeps its last few dozen), so the new holder may lack the rest (found
+     * from outside: after a node's restart under load, entries of the last seconds before it missing from their new
+     * owner's disk, which a later restart then joined as new, applying them twice). The holders add what they lack and
+     * never replace an entry they hold. Until then this disk keeps the partition ({@link #copyCopies}).
      */
     private void offerWithheld() {
         long cutoff = ClusterClock.now(hazelcast) - settings.retention().toMillis();
@@ -431,7 +435,7 @@ final class LedgerDisk {
             withheldRounds[partition] = 0;
             if (disk.clearWithheld(partition, at)) {
                 try {
-                    offer(partition, readCopy(partition, cutoff).older());
+                    offer(partition, readCopy(partition, cutoff).whole());
                 } catch (RuntimeException e) {
                     // Offered again by the next round, and kept on this disk until then.
                     disk.shareWithheld(partition, at);
@@ -547,16 +551,17 @@ final class LedgerDisk {
         return pushed.holdersVersion();
     }
 
-    /** On the partition's thread: its accounts and journal as this member holds them, in one write. */
     /**
      * A migration brought a copy of {@code partition} to this member ({@link MemberDisk#copyArrived}): written now, on
      * its partition thread, so that it is on this disk, held whole, before the migration completes, whether or not this
      * member's disk thread still runs (it stops as the member starts to shut down, and a stop of every node at once
-     * moves partitions between stopping members). Not during a recovery or a merge, after which every copy is written
-     * again; a copy that fails here is written by the disk thread's next round.
+     * moves partitions between stopping members). During a recovery or a merge, after which every copy is written
+     * again, only its entries ({@link #entriesArrived}); a copy that fails here is written by the disk thread's next
+     * round.
      */
     private void copyArrived(int partition) {
         if (merging || disk.recovering()) {
+            entriesArrived(partition);
             return;
         }
         try {
@@ -571,17 +576,51 @@ final class LedgerDisk {
         }
     }
 
-    private void writeCopy(LocalStores stores, int partition) {
-        List<StoredRecord> records = new ArrayList<>();
+    /**
+     * A copy that arrived during a recovery or a merge: its records wait for the round that writes every copy after it
+     * (until this disk's own copy is joined, a record written now could replace a newer one it holds), but its entries
+     * go to this disk now, those it lacks, never replacing one it holds. They cannot wait: an owner whose own disk
+     * holds them lets them go from the tails (past the hold, or past a tail's bound), and the round would then write
+     * the accounts without them, leaving this disk's copy of their history with a gap that a retry of such a txId, or
+     * a later join, would not see (found from outside: after a restart of every node, accounts whose journal on their
+     * new owner's disk was empty, and acknowledged txIds applied again). On the partition thread, before the migration
+     * completes; one that fails here is left to the round, as before.
+     */
+    private void entriesArrived(int partition) {
+        try {
+            List<StoredEntry> entries = copyEntries(LocalStores.of(hazelcast), partition, null);
+            if (!entries.isEmpty()) {
+                disk.use(store -> store.writeAbsent(partition, entries));
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("Partition {}'s entries were not written as its copy arrived; the disk thread writes them: {}",
+                    partition, e.toString());
+        }
+    }
+
+    /**
+     * The journal entries of {@code partition}'s copy in this member's maps: its accounts' tails and its journal map;
+     * with {@code records} not null, the accounts' records go there too.
+     */
+    private static List<StoredEntry> copyEntries(LocalStores stores, int partition,
+                                                 @Nullable List<StoredRecord> records) {
         List<StoredEntry> entries = new ArrayList<>();
         stores.forEach(AccountFeature.ACCOUNTS, partition, (key, value) -> {
             String accountId = (String) key;
             Account account = (Account) value;
-            records.add(new StoredRecord(accountKey(accountId), encode(account)));
+            if (records != null) {
+                records.add(new StoredRecord(accountKey(accountId), encode(account)));
+            }
             account.tailEntries(accountId).forEach(entry -> entries.add(stored(entry)));
         });
         stores.forEach(AccountFeature.JOURNAL, partition, (key, value) ->
                 entries.add(stored(((JournalRecord) value).entry((JournalKey) key))));
+        return entries;
+    }
+
+    private void writeCopy(LocalStores stores, int partition) {
+        List<StoredRecord> records = new ArrayList<>();
+        List<StoredEntry> entries = copyEntries(stores, partition, records);
         for (DiskRecords<?, ?> kind : kinds) {
             stores.forEach(kind.mapName(), partition, (key, value) -> {
                 StoredRecord record = kind.record(key, value);
@@ -621,7 +660,7 @@ final class LedgerDisk {
             disk.releaseShare(partition);
             Integer offered = offeredAt.get(partition);
             if (offered != null && offered != DiskShares.holdersVersion(hazelcast, partition)) {
-                offer(partition, readCopy(partition, cutoff).older());
+                offer(partition, readCopy(partition, cutoff).whole());
                 offeredAgain++;
             }
         }
@@ -648,10 +687,12 @@ final class LedgerDisk {
      * A partition's copy on this disk: its accounts and other records, and its entries within the retention, split into
      * the recent ones of each account it has a record of (within the hold or the journal map's window, whichever is
      * longer, of its newest entry: the last moments in which copies can differ, and what the tails hold on purpose) and
-     * the older history, with every entry of an account it has no record of.
+     * the older history, with every entry of an account it has no record of; and all of them together ({@code whole}),
+     * what is offered where no join of the accounts follows.
      */
     private record DiskCopy(Map<String, Account> accounts, Map<DiskRecords<?, ?>, List<StoredRecord>> others,
-                            Map<String, Map<Long, JournalEntry>> recent, List<StoredEntry> older) {
+                            Map<String, Map<Long, JournalEntry>> recent, List<StoredEntry> older,
+                            List<StoredEntry> whole) {
     }
 
     /** {@code partition}'s copy on this disk, timed for the recovery's log line. */
@@ -681,6 +722,8 @@ final class LedgerDisk {
         }));
         Map<String, Map<Long, JournalEntry>> recent = new HashMap<>();
         List<StoredEntry> older = new ArrayList<>();
+        List<StoredEntry> whole = new ArrayList<>();
+        stored.values().forEach(whole::addAll);
         long window = Math.max(settings.inMemory().toMillis(), settings.hold().toMillis());
         stored.forEach((accountId, entries) -> {
             long newest = entries.stream().mapToLong(StoredEntry::at).max().orElse(0);
@@ -696,7 +739,7 @@ final class LedgerDisk {
             }
         });
         readingNanos += System.nanoTime() - started;
-        return new DiskCopy(accounts, others, recent, older);
+        return new DiskCopy(accounts, others, recent, older, whole);
     }
 
     /**
@@ -715,6 +758,10 @@ final class LedgerDisk {
         // The older history straight to the disks of the partition's holders now, before its accounts are back.
         if (!copy.older().isEmpty()) {
             offeredAt.put(partition, offer(partition, copy.older()));
+        } else if (!copy.whole().isEmpty()) {
+            // Nothing older to offer: the entries are joined below, through the holders of now; should those change
+            // before the partitions serve, the whole copy is offered to the new ones.
+            offeredAt.put(partition, DiskShares.holdersVersion(hazelcast, partition));
         }
         recoveredEntries.addAndGet(copy.older().size());
         long joining = System.nanoTime();
@@ -753,7 +800,8 @@ final class LedgerDisk {
         return account.withTail(tail.toByteArray());
     }
 
-    private static byte[] accountKey(String accountId) {
+    /** The key of an account's record on the disk. */
+    static byte[] accountKey(String accountId) {
         byte[] id = accountId.getBytes(StandardCharsets.UTF_8);
         byte[] key = new byte[id.length + 1];
         key[0] = ACCOUNT;

@@ -8,6 +8,7 @@ import io.partita.node.HazelcastConfigs;
 import io.partita.node.MemberDisk;
 import io.partita.node.MembershipNotice;
 import io.partita.store.StoredEntry;
+import io.partita.store.StoredRecord;
 import io.partita.support.TestCluster;
 import io.partita.transaction.TransactionService;
 import org.junit.jupiter.api.Test;
@@ -188,6 +189,22 @@ class DiskHistoryTest {
     @Test
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     void shouldOfferTheHistoryAgainOnceAMigrationWithoutItsShareIsOver() {
+        offerAgainAfterAMigrationWithoutItsShare(false);
+    }
+
+    /**
+     * The same with the account's record on the disk, and all of its entries recorded within a second of its newest:
+     * the recent entries, which the recovery joins into the tails rather than offering them, are offered again too
+     * (the tails carried only what they still held when the migration came). Before, only the older history was
+     * offered again, and the new holder never got these.
+     */
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void shouldOfferAnAccountsRecentEntriesAgainOnceAMigrationWithoutItsShareIsOver() {
+        offerAgainAfterAMigrationWithoutItsShare(true);
+    }
+
+    private void offerAgainAfterAMigrationWithoutItsShare(boolean withRecord) {
         try (TestCluster cluster = TestCluster.durable(clusterName, dataDir, "member-0", "member-1")) {
             HazelcastInstance member0 = cluster.member(0);
             HazelcastInstance member1 = cluster.member(1);
@@ -197,10 +214,12 @@ class DiskHistoryTest {
             List<StoredEntry> history = new ArrayList<>();
             for (int seq = 1; seq <= 50; seq++) {
                 JournalEntry entry = new JournalEntry("withheld", "w-" + seq, TxType.CREDIT, 1, TxStatus.APPLIED, seq,
-                        now - HOUR, seq, null, false);
+                        now - HOUR + seq, seq, null, false);
                 history.add(new StoredEntry("withheld", seq, entry.txId(), entry.at(), Tail.encode(entry)));
             }
-            MemberDisk.of(member0).use(store -> store.writeNow(partition, history, List.of(), true));
+            List<StoredRecord> records = withRecord ? List.of(new StoredRecord(LedgerDisk.accountKey("withheld"),
+                    LedgerDisk.encode(new Account(50, 0, 50, 0, 0, Tail.EMPTY, List.of(), 0)))) : List.of();
+            MemberDisk.of(member0).use(store -> store.writeNow(partition, history, records, true));
             assertEquals(0, historyOn(member1, partition), "member-1's disk lacks it");
 
             MemberDisk.of(member0).shareWithheld(partition, DiskShares.holdersVersion(member0, partition) - 1);
