@@ -182,7 +182,8 @@ final class PartitaHttpLedger implements PeerLedger {
                     }
                     before = Math.min(before, line.seq());
                 }
-                if (page.size() < HISTORY_PAGE) {
+                // The end: an empty page, or seq 1 (a page covers HISTORY_PAGE seqs: shorter where seqs are missing).
+                if (page.isEmpty() || before <= 1) {
                     break;
                 }
             }
