@@ -2,6 +2,7 @@ package io.partita.node;
 
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.HazelcastInstanceNotActiveException;
 import com.hazelcast.core.HazelcastInstanceAware;
 import com.hazelcast.core.IExecutorService;
 import org.slf4j.Logger;
@@ -53,11 +54,11 @@ public final class MembershipNotice implements Callable<Boolean>, HazelcastInsta
      * member that does not hear it in time takes the removal for a possible split: safe, it only holds more.
      */
     static void announceLeave(HazelcastInstance hazelcast) {
-        Member local = hazelcast.getCluster().getLocalMember();
-        if (hazelcast.getCluster().getMembers().size() < 2) {
-            return;
-        }
         try {
+            Member local = hazelcast.getCluster().getLocalMember();
+            if (hazelcast.getCluster().getMembers().size() < 2) {
+                return;
+            }
             Map<Member, Future<Boolean>> sent = executor(hazelcast).submitToMembers(
                     new MembershipNotice(false, local.getUuid(), ""), member -> !member.localMember());
             long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(LEAVE_WAIT_MILLIS);
@@ -66,6 +67,10 @@ public final class MembershipNotice implements Callable<Boolean>, HazelcastInsta
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } catch (HazelcastInstanceNotActiveException e) {
+            // Stopped already: a SIGTERM runs Hazelcast's own shutdown hook, which announced the leave, and then
+            // Micronaut's stop of the instance, which fires SHUTTING_DOWN once more on a member that is gone.
+            LOG.debug("This member stopped before it could say again that it is leaving");
         } catch (ExecutionException | TimeoutException | RuntimeException e) {
             LOG.warn("Not every member heard that this one is leaving ({}); they hold what a merge needs until as "
                     + "many members are back", e.toString());
