@@ -652,7 +652,18 @@ final class LedgerDisk {
         Map<Integer, Integer> offeredAt = new HashMap<>();
         for (int partition = onDisk.nextSetBit(0); partition >= 0; partition = onDisk.nextSetBit(partition + 1)) {
             int p = partition;
-            Members.repeatUntilDone(() -> recoverPartition(p, cutoff, offeredAt));
+            Members.repeatUntilDone(() -> offerOlder(p, cutoff, offeredAt));
+        }
+        // The accounts are joined once every member present that found data has offered its older history: a join
+        // checks a txId against the owner's disk, which must hold by then what another disk has as older history and
+        // this one as recent (MemberDisk#othersOffering).
+        disk.offered();
+        while (disk.othersOffering() && hazelcast.getLifecycleService().isRunning()) {
+            TimeUnit.MILLISECONDS.sleep(100);
+        }
+        for (int partition = onDisk.nextSetBit(0); partition >= 0; partition = onDisk.nextSetBit(partition + 1)) {
+            int p = partition;
+            Members.repeatUntilDone(() -> joinPartition(p, cutoff));
             disk.partitionJoined(p);
         }
         int offeredAgain = 0;
@@ -743,27 +754,34 @@ final class LedgerDisk {
     }
 
     /**
-     * Puts back one partition of this disk ({@link #readCopy}). The older history goes first, straight to the disks of
-     * the partition's owner and backups ({@link DiskShares#push}, which sends only what they lack); {@code offeredAt}
-     * takes the partition table's version of the partition its holders had. Then each account comes back with its
-     * recent entries in its tail (the journal writer moves them to the journal, as it does new ones): so a txId the disk
-     * knows is known the moment the account is back. An account the cluster holds already is joined with the disk's
-     * copy by txId ({@link RecoverAccounts}), never overwritten, and the recent entries go through that join rather than
-     * straight into the journal, where one the cluster's account does not count would make its journal disagree with
-     * its balance: copies of a partition on several disks differ only in their last moments (a write the owner made and
-     * its backup did not), which the recent window covers.
+     * The first step of putting back one partition of this disk ({@link #readCopy}): its older history, straight to the
+     * disks of the partition's owner and backups ({@link DiskShares#push}, which sends only what they lack), before
+     * any member joins its accounts; {@code offeredAt} takes the partition table's version of the partition its
+     * holders had.
      */
-    private void recoverPartition(int partition, long cutoff, Map<Integer, Integer> offeredAt) {
+    private void offerOlder(int partition, long cutoff, Map<Integer, Integer> offeredAt) {
         DiskCopy copy = readCopy(partition, cutoff);
-        // The older history straight to the disks of the partition's holders now, before its accounts are back.
         if (!copy.older().isEmpty()) {
             offeredAt.put(partition, offer(partition, copy.older()));
         } else if (!copy.whole().isEmpty()) {
-            // Nothing older to offer: the entries are joined below, through the holders of now; should those change
+            // Nothing older to offer: the entries are joined later, through the holders of then; should those change
             // before the partitions serve, the whole copy is offered to the new ones.
             offeredAt.put(partition, DiskShares.holdersVersion(hazelcast, partition));
         }
         recoveredEntries.addAndGet(copy.older().size());
+    }
+
+    /**
+     * The second step, once every member present has offered its older history ({@link #offerOlder}): each account
+     * comes back with its recent entries in its tail (the journal writer moves them to the journal, as it does new
+     * ones), so a txId the disk knows is known the moment the account is back. An account the cluster holds already is
+     * joined with the disk's copy by txId ({@link RecoverAccounts}), never overwritten, and the recent entries go
+     * through that join rather than straight into the journal, where one the cluster's account does not count would
+     * make its journal disagree with its balance: copies of a partition on several disks differ only in their last
+     * moments (a write the owner made and its backup did not), which the recent window covers.
+     */
+    private void joinPartition(int partition, long cutoff) {
+        DiskCopy copy = readCopy(partition, cutoff);
         long joining = System.nanoTime();
         Map<String, Account> accounts = copy.accounts();
         accounts.replaceAll((accountId, account) -> withHistory(accountId, account,

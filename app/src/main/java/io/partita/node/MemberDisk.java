@@ -74,6 +74,8 @@ public final class MemberDisk {
     private volatile boolean recovering;
     /** Whether this member found data and has not joined all of it into the cluster yet ({@link #joined}). */
     private volatile boolean joining;
+    /** Whether this member found data and has not offered its older history to the holders yet ({@link #offered}). */
+    private volatile boolean offering;
     /**
      * 1 for each partition this disk found, until the ledger has joined its copy into the cluster ({@link
      * #partitionJoined}).
@@ -146,6 +148,7 @@ public final class MemberDisk {
         foundData = opening.marker().isPresent();
         recovering = foundData;
         joining = foundData;
+        offering = foundData;
         BitSet held = foundData ? opening.heldPartitions() : new BitSet();
         held.stream().forEach(partition -> {
             heldBack.set(partition, 1);
@@ -182,6 +185,33 @@ public final class MemberDisk {
             Members.repeatUntilDone(() -> disks(member).put(disk.name, Boolean.TRUE));
         }
         return disk;
+    }
+
+    /** This member has offered the older history of every partition its disk holds ({@link #othersOffering}). */
+    public void offered() {
+        offering = false;
+    }
+
+    /** Whether this member found data on its disk and has not offered all of its older history yet. */
+    public boolean offering() {
+        ensureOpened();
+        return offering;
+    }
+
+    /**
+     * Whether another member present is still offering the older history it found on its disk, or could not say. A
+     * recovery joins its accounts only once none is: an entry that is older history on one disk (before the hold of
+     * that copy's newest) may be recent on another (whose copy stopped a moment earlier), and a join checks a txId
+     * against the owner's disk, so that disk must hold what the first offers before the second joins; otherwise the
+     * join takes the entry for one the account does not count and applies it again (found from outside, after a
+     * stop of every node by SIGTERM, whose members stop seconds apart).
+     */
+    public boolean othersOffering() {
+        try {
+            return others().stream().anyMatch(answer -> (answer & Ask.OFFERING) != 0);
+        } catch (RuntimeException e) {
+            return true;
+        }
     }
 
     /** This member has joined every partition its disk holds into the cluster ({@link #othersJoining}). */
@@ -457,13 +487,15 @@ public final class MemberDisk {
 
     /**
      * Asks a member about its disk, opening its store if its start has not yet: answers {@link #FOUND_DATA} if it found
-     * data there, with {@link #JOINING} until it has joined all of it into the cluster.
+     * data there, with {@link #JOINING} until it has joined all of it into the cluster and {@link #OFFERING} until it
+     * has offered all of its older history.
      */
     @ClassId(94)
     public static final class Ask extends Operation implements Identified, ReadonlyOperation {
 
         static final int FOUND_DATA = 1;
         static final int JOINING = 2;
+        static final int OFFERING = 4;
 
         private transient int answer;
 
@@ -473,7 +505,8 @@ public final class MemberDisk {
         @Override
         public void run() {
             MemberDisk disk = of(getNodeEngine().getHazelcastInstance());
-            answer = (disk.foundData() ? FOUND_DATA : 0) | (disk.joining() ? JOINING : 0);
+            answer = (disk.foundData() ? FOUND_DATA : 0) | (disk.joining() ? JOINING : 0)
+                    | (disk.offering() ? OFFERING : 0);
         }
 
         @Override
