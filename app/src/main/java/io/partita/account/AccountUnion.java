@@ -35,11 +35,33 @@ final class AccountUnion {
     }
 
     static Result of(String accountId, Account existing, Account merging, LedgerHost host, int partition) {
+        return of(accountId, existing, merging, host, partition, false);
+    }
+
+    /**
+     * As {@link #of}, for a restart's join of a disk's copy into the account the cluster put back from another disk:
+     * copies of one history, not two sides of a split. An entry at a seq the account counts, below its tail, of which
+     * this member's disk holds no entry at all, is the account's own history that has not reached this disk yet (the
+     * other disk offered it to the holders of its moment, and the partition moved since), not a transaction to add: a
+     * transaction that differs from the cluster's at a seq the cluster counts was never acknowledged (flush writes
+     * both copies before the answer), and its client retries it. Without this, such an entry was applied a second
+     * time (found from outside: two credits of about 30 s before a stop of every node, again after the restart).
+     */
+    static Result restart(String accountId, Account existing, Account merging, LedgerHost host, int partition) {
+        return of(accountId, existing, merging, host, partition, true);
+    }
+
+    private static Result of(String accountId, Account existing, Account merging, LedgerHost host, int partition,
+                             boolean oneHistory) {
         Account joined = existing;
         List<JournalEntry> appended = new ArrayList<>();
+        long tailFrom = existing.version() - Tail.size(existing.tail()) + 1;
         for (JournalEntry theirs : merging.tailEntries(accountId)) {
             if (joined.recorded(accountId, theirs.txId()) != null
                     || host.known(partition, accountId, theirs.txId(), joined.version()) != null) {
+                continue;
+            }
+            if (oneHistory && theirs.seq() < tailFrom && !host.holdsSeq(partition, accountId, theirs.seq())) {
                 continue;
             }
             long seq = joined.version() + 1;

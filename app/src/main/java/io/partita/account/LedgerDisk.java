@@ -321,6 +321,15 @@ final class LedgerDisk {
         disk.use(store -> DiskAcks.write(store, store.prepare(partition, entries, record, false)));
     }
 
+    /** Whether this member's disk holds an entry of {@code accountId} at {@code seq}; true in memory mode. */
+    boolean holdsSeq(int partition, String accountId, long seq) {
+        if (!disk.onDisk()) {
+            return true;
+        }
+        return disk.read(store -> store.history(partition, accountId, seq + 1, 1).entries().stream()
+                .anyMatch(entry -> entry.seq() == seq), true);
+    }
+
     /**
      * The entry this member's disk holds under {@code txId} for {@code accountId} with a seq at most {@code
      * throughSeq}, or null (none in memory mode).

@@ -37,6 +37,14 @@ public interface LedgerHost {
         return journaled(partition, accountId, txId);
     }
 
+    /**
+     * Whether this member's disk holds an entry of {@code accountId} at {@code seq}; true where it cannot tell (no disk),
+     * which keeps a restart's join as a merge's ({@link AccountUnion#restart}).
+     */
+    default boolean holdsSeq(int partition, String accountId, long seq) {
+        return true;
+    }
+
     /** Whether the partition lost its data (owner and backups gone at once): an absent account may exist elsewhere. */
     boolean lost(int partition);
 

@@ -159,11 +159,12 @@ public final class LedgerWrites {
     }
 
     /**
-     * {@code existing} joined with {@code merging}, another copy of the same account, as a split-brain merge joins
-     * them; the entries it appends go to the journal writer.
+     * {@code existing} joined with {@code merging}, another disk's copy of the same account at a restart, as a
+     * split-brain merge joins them but as copies of one history ({@link AccountUnion#restart}); the entries it appends
+     * go to the journal writer.
      */
     AccountUnion.Result union(int partition, String accountId, Account existing, Account merging) {
-        AccountUnion.Result joined = AccountUnion.of(accountId, existing, merging, host, partition);
+        AccountUnion.Result joined = AccountUnion.restart(accountId, existing, merging, host, partition);
         if (!joined.appended().isEmpty()) {
             host.recorded(partition, joined.appended());
         }

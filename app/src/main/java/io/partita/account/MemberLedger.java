@@ -95,6 +95,11 @@ public final class MemberLedger implements LedgerHost {
     }
 
     @Override
+    public boolean holdsSeq(int partition, String accountId, long seq) {
+        return disk.holdsSeq(partition, accountId, seq);
+    }
+
+    @Override
     public boolean lost(int partition) {
         return sentinels.lost(partition);
     }

@@ -54,6 +54,36 @@ class AccountUnionTest {
         return entry.getValue();
     }
 
+    /**
+     * A restart joins another disk's copy of one history: an entry below the account's tail at a seq it counts, that
+     * this member's disk does not hold yet (offered to the holders of before a migration), is the account's own, not a
+     * transaction to add; a merge of a split's two sides still adds it, and a restart adds an entry the disk holds a
+     * different one at, or one past the account's version.
+     */
+    @Test
+    void shouldNotAddAtARestartAnEntryAtASeqTheAccountCountsWhenTheDiskHoldsNoneThere() {
+        Account before = shared();
+        Account copy = post(theirs, before, "c-1", TxType.CREDIT, 7);
+        Account existing = new Account(copy.balance(), copy.overdraftLimit(), copy.version(), copy.fence(),
+                copy.openingBalance(), Tail.EMPTY, copy.jobs(), copy.conflicts());
+        ours.onDisk = Map.of();
+
+        assertEquals(List.of(), AccountUnion.restart(ID, existing, copy, ours, 0).appended(),
+                "c-1 is the account's seq 3, which the cluster counts");
+        assertEquals(copy.balance(), AccountUnion.restart(ID, existing, copy, ours, 0).account().balance());
+        assertEquals(List.of("c-1"), AccountUnion.of(ID, existing, copy, ours, 0).appended().stream()
+                .map(JournalEntry::txId).toList(), "a merge adds it");
+
+        ours.onDisk = Map.of(ID, java.util.Set.of(3L));
+        assertEquals(List.of("c-1"), AccountUnion.restart(ID, existing, copy, ours, 0).appended().stream()
+                .map(JournalEntry::txId).toList(), "the disk holds another transaction at seq 3");
+
+        Account further = post(theirs, copy, "c-2", TxType.CREDIT, 5);
+        ours.onDisk = Map.of();
+        assertEquals(List.of("c-2"), AccountUnion.restart(ID, existing, further, ours, 0).appended().stream()
+                .map(JournalEntry::txId).toList(), "past the account's version: the copy went further");
+    }
+
     @Test
     void shouldKeepBothSidesTransactionsAndRecomputeTheBalance() {
         Account before = shared();

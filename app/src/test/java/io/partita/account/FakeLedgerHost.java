@@ -15,6 +15,8 @@ public final class FakeLedgerHost implements LedgerHost {
     public final Map<JournalKey, JournalRecord> journal = new HashMap<>();
     public final List<JournalEntry> queued = new ArrayList<>();
     public boolean lost;
+    /** The seqs this member's disk holds, by account; null: it cannot tell, as without a disk. */
+    public Map<String, java.util.Set<Long>> onDisk;
     /** Entries recorded at or after it stay in their tails even once journaled; by default none does. */
     public long holdCutoff = Long.MAX_VALUE;
 
@@ -28,6 +30,11 @@ public final class FakeLedgerHost implements LedgerHost {
         JournalKey key = new JournalKey(accountId, txId);
         JournalRecord record = journal.get(key);
         return record == null ? null : record.entry(key);
+    }
+
+    @Override
+    public boolean holdsSeq(int partition, String accountId, long seq) {
+        return onDisk == null || onDisk.getOrDefault(accountId, java.util.Set.of()).contains(seq);
     }
 
     @Override
