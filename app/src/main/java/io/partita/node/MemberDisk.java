@@ -207,11 +207,7 @@ public final class MemberDisk {
      * stop of every node by SIGTERM, whose members stop seconds apart).
      */
     public boolean othersOffering() {
-        try {
-            return others().stream().anyMatch(answer -> (answer & Ask.OFFERING) != 0);
-        } catch (RuntimeException e) {
-            return true;
-        }
+        return othersSay(Ask.OFFERING);
     }
 
     /** This member has joined every partition its disk holds into the cluster ({@link #othersJoining}). */
@@ -233,8 +229,13 @@ public final class MemberDisk {
      * slow counts from the moment it is present.
      */
     public boolean othersJoining() {
+        return othersSay(Ask.JOINING);
+    }
+
+    /** Whether another member present answers {@code bit} ({@link Ask}), or could not say. */
+    private boolean othersSay(int bit) {
         try {
-            return others().stream().anyMatch(answer -> (answer & Ask.JOINING) != 0);
+            return others().stream().anyMatch(answer -> (answer & bit) != 0);
         } catch (RuntimeException e) {
             return true;
         }
