@@ -38,6 +38,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 
 /**
  * The ledger on a member's own disk ({@link MemberDisk}): every account this member holds a copy of, as owner or
@@ -649,9 +650,7 @@ final class LedgerDisk {
      * offered again.
      */
     private void recover() throws InterruptedException {
-        while (!HazelcastConfigs.majorityPresent(hazelcast) && hazelcast.getLifecycleService().isRunning()) {
-            TimeUnit.MILLISECONDS.sleep(100);
-        }
+        awaitWhile(() -> !HazelcastConfigs.majorityPresent(hazelcast));
         BitSet onDisk = new BitSet();
         disk.use(store -> onDisk.or(store.heldPartitions()));
         LOG.info("Recovering {} partitions from this member's disk", onDisk.cardinality());
@@ -667,9 +666,7 @@ final class LedgerDisk {
         // checks a txId against the owner's disk, which must hold by then what another disk has as older history and
         // this one as recent (MemberDisk#othersOffering).
         disk.offered();
-        while (disk.othersOffering() && hazelcast.getLifecycleService().isRunning()) {
-            TimeUnit.MILLISECONDS.sleep(100);
-        }
+        awaitWhile(disk::othersOffering);
         for (int partition = onDisk.nextSetBit(0); partition >= 0; partition = onDisk.nextSetBit(partition + 1)) {
             int p = partition;
             Members.repeatUntilDone(() -> joinPartition(p, cutoff));
@@ -687,9 +684,7 @@ final class LedgerDisk {
         // The partitions serve once every member present that found data has joined its copies: a copy that is behind
         // may have come first, and a write on it would take a seq a newer copy still to come holds for another txId.
         disk.joined();
-        while (disk.othersJoining() && hazelcast.getLifecycleService().isRunning()) {
-            TimeUnit.MILLISECONDS.sleep(100);
-        }
+        awaitWhile(disk::othersJoining);
         for (int partition = onDisk.nextSetBit(0); partition >= 0; partition = onDisk.nextSetBit(partition + 1)) {
             int p = partition;
             Members.repeatUntilDone(() -> sentinels.restore(p));
@@ -701,6 +696,13 @@ final class LedgerDisk {
                 onDisk.cardinality(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
                 TimeUnit.NANOSECONDS.toMillis(readingNanos), TimeUnit.NANOSECONDS.toMillis(sendingNanos), sentEntries,
                 offeredAgain, TimeUnit.NANOSECONDS.toMillis(joiningNanos));
+    }
+
+    /** Waits while {@code condition} holds and the member runs, looking again every 100 ms. */
+    private void awaitWhile(BooleanSupplier condition) throws InterruptedException {
+        while (condition.getAsBoolean() && hazelcast.getLifecycleService().isRunning()) {
+            TimeUnit.MILLISECONDS.sleep(100);
+        }
     }
 
     /**
