@@ -1,5 +1,8 @@
 package io.partita.web;
 
+import io.partita.client.NotFoundException;
+import io.partita.client.PartitaClient;
+import io.partita.client.TlsException;
 import io.partita.support.Ports;
 import io.partita.support.TestNodes;
 import org.junit.jupiter.api.Test;
@@ -26,7 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * HTTPS as the README sets it up: a self-signed certificate made with the JDK's keytool, handed to the node through
  * {@code micronaut.ssl.*}, and a client that trusts exactly that certificate. The node answers over TLS, with basic
- * authentication on top, and a client that does not trust the certificate is refused by its own TLS check.
+ * authentication on top, and a client that does not trust the certificate is refused by its own TLS check. The node
+ * advertises its HTTPS URL in the partition table, which the partition-aware Java client routes by.
  */
 class HttpsTest {
 
@@ -71,10 +75,22 @@ class HttpsTest {
                     .header("Authorization", "Basic " + basic).build(), HttpResponse.BodyHandlers.ofString());
             assertEquals(200, answer.statusCode(), answer.body());
             assertTrue(answer.body().contains("\"partitionCount\":271"), answer.body());
+            // The node advertises its HTTPS port, so the partition-aware client reaches it there.
+            assertTrue(answer.body().contains("\"httpUrl\":\"https://127.0.0.1:" + httpsPort + "\""), answer.body());
+            try (PartitaClient partita = PartitaClient.builder("https://localhost:" + httpsPort).tls(tls)
+                    .credentials("client", "client-secret").retryBudget(Duration.ofSeconds(20)).build()) {
+                // A definite answer from the owner (no such account), over TLS.
+                assertThrows(NotFoundException.class, () -> partita.account("tls-1"));
+            }
 
             HttpClient untrusting = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
             assertThrows(javax.net.ssl.SSLHandshakeException.class, () -> untrusting.send(
                     HttpRequest.newBuilder(cluster).build(), HttpResponse.BodyHandlers.ofString()));
+            // The Java client that does not trust it is refused at once, not retried as an unknown outcome.
+            try (PartitaClient partita = PartitaClient.builder("https://localhost:" + httpsPort)
+                    .credentials("client", "client-secret").partitionAware(false).build()) {
+                assertThrows(TlsException.class, () -> partita.account("tls-1"));
+            }
         }
     }
 }

@@ -213,6 +213,7 @@ final class Coalescer implements AutoCloseable {
             answer = transport.exchange(node, "POST", PartitaClient.transactionPath(item.accountId()),
                     PartitaClient.transactionBody(item.txId(), item.type(), item.amount()));
         } catch (IOException e) {
+            refuseIfUntrusted(node, e);
             router.failed(node);
             retry(node, List.of(new Again(call, 0, e, 0)));
             return;
@@ -244,6 +245,7 @@ final class Coalescer implements AutoCloseable {
         try {
             answer = transport.exchange(node, "POST", "/transactions/batch", PartitaClient.batchBody(items));
         } catch (IOException e) {
+            refuseIfUntrusted(node, e);
             router.failed(node);
             retry(node, calls.stream().map(call -> new Again(call, 0, e, 0)).toList());
             return;
@@ -283,6 +285,13 @@ final class Coalescer implements AutoCloseable {
         for (Call call : calls) {
             call.alone = true;
             enqueue(call);
+        }
+    }
+
+    /** A node the TLS check refused: thrown, and each call of the send ends with it, as the single call would. */
+    private static void refuseIfUntrusted(URI node, IOException e) {
+        if (e instanceof Http1Transport.Untrusted) {
+            throw new TlsException("the TLS check refused " + node + "; nothing was sent", e.getCause());
         }
     }
 

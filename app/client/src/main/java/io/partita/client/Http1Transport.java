@@ -1,5 +1,6 @@
 package io.partita.client;
 
+import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.SSLSocketFactory;
@@ -13,6 +14,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.security.cert.CertificateException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -60,33 +62,43 @@ final class Http1Transport implements AutoCloseable {
      * other failure is the caller's to retry.
      *
      * @param body JSON, or null for a request without a body
+     * @throws NotSent    the request was not sent (no connection, the client closed, the node's certificate
+     *                    refused): nothing can have changed
      * @throws IOException a connection error or no answer within the read timeout: the outcome is unknown
      */
     Answer exchange(URI node, String method, String pathAndQuery, String body) throws IOException {
+        return exchange(node, method, pathAndQuery, body, readTimeout.toMillis());
+    }
+
+    /** As above, waiting at most {@code timeoutMillis} (at least 1) for the answer instead of the read timeout. */
+    Answer exchange(URI node, String method, String pathAndQuery, String body, long timeoutMillis)
+            throws IOException {
         if (closed) {
-            throw new IOException("client closed");
+            throw new Closed();
         }
+        int timeout = (int) Math.max(1, Math.min(timeoutMillis, readTimeout.toMillis()));
         byte[] request = request(node, method, pathAndQuery, body);
         ConcurrentLinkedDeque<Connection> pool = idle.computeIfAbsent(key(node), k -> new ConcurrentLinkedDeque<>());
         Connection pooled = pool.pollFirst();
         if (pooled != null) {
             try {
-                return exchange(pooled, pool, request);
+                return exchange(pooled, pool, request, timeout);
             } catch (StaleConnection e) {
                 // The node closed it while idle: nothing of the request was read. Once more, on a new one.
             }
         }
         try {
-            return exchange(open(node), pool, request);
+            return exchange(open(node), pool, request, timeout);
         } catch (StaleConnection e) {
             throw new EOFException("connection closed by " + node + " before it answered");
         }
     }
 
-    private Answer exchange(Connection connection, ConcurrentLinkedDeque<Connection> pool, byte[] request)
-            throws IOException {
+    private Answer exchange(Connection connection, ConcurrentLinkedDeque<Connection> pool, byte[] request,
+                            int timeoutMillis) throws IOException {
         boolean keep = false;
         try {
+            connection.socket.setSoTimeout(timeoutMillis);
             connection.out.write(request);
             connection.out.flush();
             Answer answer = connection.read();
@@ -101,6 +113,10 @@ final class Http1Transport implements AutoCloseable {
         }
     }
 
+    /**
+     * A new connection to {@code node}, its TLS handshake done: nothing of a request has been sent on it, so each
+     * failure here is a {@link NotSent}.
+     */
     private Connection open(URI node) throws IOException {
         boolean secure = "https".equalsIgnoreCase(node.getScheme());
         int port = node.getPort() > 0 ? node.getPort() : secure ? 443 : 80;
@@ -116,13 +132,30 @@ final class Http1Transport implements AutoCloseable {
                 parameters.setEndpointIdentificationAlgorithm("HTTPS");
                 tlsSocket.setSSLParameters(parameters);
                 socket = tlsSocket;
+                tlsSocket.setSoTimeout((int) connectTimeout.toMillis());
+                tlsSocket.startHandshake();
             }
-            socket.setSoTimeout((int) readTimeout.toMillis());
             return new Connection(socket);
-        } catch (IOException | RuntimeException e) {
+        } catch (SSLHandshakeException e) {
+            socket.close();
+            throw refusedCertificate(e) ? new Untrusted(node, e) : new NotSent(node, e);
+        } catch (IOException e) {
+            socket.close();
+            throw new NotSent(node, e);
+        } catch (RuntimeException e) {
             socket.close();
             throw e;
         }
+    }
+
+    /** Whether a handshake failed on the node's certificate (not trusted, or not naming the host). */
+    private static boolean refusedCertificate(SSLHandshakeException e) {
+        for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+            if (cause instanceof CertificateException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private byte[] request(URI node, String method, String pathAndQuery, String body) {
@@ -162,6 +195,34 @@ final class Http1Transport implements AutoCloseable {
                 connection.close();
             }
         });
+    }
+
+    /**
+     * The request was not sent: no connection to the node (refused, timed out, a handshake cut short), so nothing can
+     * have changed; sending it again, there or elsewhere, may succeed.
+     */
+    static class NotSent extends IOException {
+        NotSent(URI node, IOException cause) {
+            super("not sent to " + node + ": " + cause, cause);
+        }
+
+        NotSent(String message) {
+            super(message);
+        }
+    }
+
+    /** Not sent, and sending again cannot help: the client is closed. */
+    static final class Closed extends NotSent {
+        Closed() {
+            super("client closed");
+        }
+    }
+
+    /** Not sent, and sending again cannot help: the client's TLS check refused the node's certificate. */
+    static final class Untrusted extends NotSent {
+        Untrusted(URI node, SSLHandshakeException cause) {
+            super(node, cause);
+        }
     }
 
     /** A pooled connection that ended before the first byte of its answer: the node closed it while it was idle. */

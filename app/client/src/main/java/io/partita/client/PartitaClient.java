@@ -22,14 +22,16 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
  * A Partita cluster seen from Java: accounts, transactions, transfers, batches, journal reads, jobs and worker
- * leases, each sent to the node that owns the account, retried exactly once on an unknown outcome, answered as typed
- * results or exceptions. Thread-safe; make one per application and {@link #close} it at the end.
+ * leases, each sent to the node that owns the account, sent again with the same txId on an unknown outcome (so
+ * applied exactly once), answered as typed results or exceptions. Thread-safe; make one per application and {@link #close} it at the end.
  *
  * <pre>{@code
  * try (PartitaClient partita = PartitaClient.builder("http://localhost:8080").build()) {
@@ -121,14 +123,24 @@ public final class PartitaClient implements AutoCloseable {
     /**
      * Opens an account ({@code POST /accounts}; the admin's route when the cluster has credentials).
      *
-     * @throws AlreadyExistsException the id exists (when an earlier attempt of this call, whose answer was lost,
-     *                                opened it, the account is read back and returned instead)
+     * @throws AlreadyExistsException the id exists. When an earlier attempt of this call may have reached a node and
+     *                                its answer was lost, the account is read back: returned when it is as this call
+     *                                opens it (version 0, this balance and overdraft limit), the exception otherwise
+     *                                (so an account this call opened and another caller changed at once is reported
+     *                                as existing, never an older account as opened)
      */
     public Account openAccount(String id, long balance, long overdraftLimit) {
         String body = "{\"id\":" + Json.quote(id) + ",\"balance\":" + balance + ",\"overdraftLimit\":"
                 + overdraftLimit + "}";
         return send("open-account", "open account " + id, null, "POST", "/accounts", body, id,
-                (answer, attempt) -> readAccount(answer, id), () -> account(id));
+                (answer, attempt) -> readAccount(answer, id), exists -> {
+                    Account found = account(id);
+                    if (found.version() == 0 && found.balance() == balance
+                            && found.overdraftLimit() == overdraftLimit) {
+                        return found;
+                    }
+                    throw exists;
+                }, System.nanoTime() + budgetNanos);
     }
 
     /** Reads an account ({@code GET /accounts/{id}}) at its owner. @throws NotFoundException no such account */
@@ -259,11 +271,73 @@ public final class PartitaClient implements AutoCloseable {
     }
 
     /**
-     * Up to 10,000 transactions in one call ({@code POST /transactions/batch}); the answers in the same order. The
-     * whole batch is retried on an unknown outcome: each item keeps its txId, so none is applied twice.
+     * Up to 10,000 transactions in one call ({@code POST /transactions/batch}); the answers in the same order, each
+     * as its single call would have ended. Within one retry budget: the whole batch is sent again on an unknown
+     * outcome of the call, and the items the node answered without a definite outcome (an item's 503, 429, ...) or
+     * with {@code partition-lost} are sent again, alone in a smaller batch, as the single call would have retried them;
+     * each item keeps its txId, so none is applied twice. An item still without a definite answer when the budget ends
+     * has an {@link OutcomeUnknownException} as its error (send it again with the same txId later), one whose
+     * partition is still lost a {@link PartitionLostException}.
+     *
+     * @throws OutcomeUnknownException the first send of the whole batch got no definite answer within the budget
      */
-    @SuppressWarnings("unchecked")
     public List<BatchOutcome> batch(List<BatchItem> items) {
+        long deadline = System.nanoTime() + budgetNanos;
+        BatchOutcome[] outcomes = new BatchOutcome[items.size()];
+        List<Integer> open = new ArrayList<>(items.size());
+        for (int i = 0; i < items.size(); i++) {
+            open.add(i);
+        }
+        long backoff = FIRST_BACKOFF_NANOS;
+        for (int round = 1; ; round++) {
+            List<BatchItem> sending = open.size() == items.size() ? items : open.stream().map(items::get).toList();
+            List<BatchOutcome> answers;
+            try {
+                answers = sendBatch(sending, deadline);
+            } catch (OutcomeUnknownException e) {
+                if (round == 1) {
+                    throw e;
+                }
+                for (int index : open) {
+                    outcomes[index] = unknownItem(items.get(index), e.attempts(), e.getCause());
+                }
+                return List.of(outcomes);
+            }
+            List<Integer> again = new ArrayList<>();
+            for (int i = 0; i < open.size(); i++) {
+                outcomes[open.get(i)] = answers.get(i);
+                if (retried(answers.get(i).httpStatus())) {
+                    again.add(open.get(i));
+                }
+            }
+            if (again.isEmpty()) {
+                return List.of(outcomes);
+            }
+            if (System.nanoTime() + backoff > deadline) {
+                for (int index : again) {
+                    BatchOutcome last = outcomes[index];
+                    if (!(last.error() instanceof PartitionLostException)) {
+                        outcomes[index] = unknownItem(items.get(index), round, last.error());
+                    }
+                }
+                return List.of(outcomes);
+            }
+            listener.onRetry("batch", router.route(items.get(again.get(0)).accountId()), round,
+                    outcomes[again.get(0)].httpStatus(), backoff);
+            pause(backoff);
+            backoff = Math.min(backoff * 2, MAX_BACKOFF_NANOS);
+            open = again;
+        }
+    }
+
+    private static BatchOutcome unknownItem(BatchItem item, int attempts, Throwable last) {
+        return new BatchOutcome(item.txId(), 0, null, new OutcomeUnknownException("transaction on "
+                + item.accountId(), item.txId(), attempts, last));
+    }
+
+    /** One send of a batch (retried as a whole on an unknown outcome, until {@code deadline}), its items' answers. */
+    @SuppressWarnings("unchecked")
+    private List<BatchOutcome> sendBatch(List<BatchItem> items, long deadline) {
         String body = batchBody(items);
         String key = items.isEmpty() ? null : items.get(0).accountId();
         return send("batch", "batch of " + items.size(), items.isEmpty() ? null : items.get(0).txId(), "POST",
@@ -283,7 +357,7 @@ public final class PartitaClient implements AutoCloseable {
                         }
                     }
                     return List.copyOf(outcomes);
-                });
+                }, null, deadline);
     }
 
     static String batchBody(List<BatchItem> items) {
@@ -311,31 +385,40 @@ public final class PartitaClient implements AutoCloseable {
 
     /** Starts a FEE job: {@code amount} from every account that can pay it. See {@link #startJob}. */
     public JobStatus startFee(String jobId, long amount) {
-        return startJob(jobId, "FEE", ",\"amount\":" + amount);
+        return startJob(jobId, "FEE", "amount", amount);
     }
 
     /** Starts an INTEREST job: {@code rateBasisPoints} of every positive balance. See {@link #startJob}. */
     public JobStatus startInterest(String jobId, int rateBasisPoints) {
-        return startJob(jobId, "INTEREST", ",\"rateBasisPoints\":" + rateBasisPoints);
+        return startJob(jobId, "INTEREST", "rateBasisPoints", (long) rateBasisPoints);
     }
 
     /** Starts an AUDIT job: every account's balance against its journal. See {@link #startJob}. */
     public JobStatus startAudit(String jobId) {
-        return startJob(jobId, "AUDIT", "");
+        return startJob(jobId, "AUDIT", null, null);
     }
 
     /**
      * {@code POST /jobs}. A job touches each account exactly once; {@code jobId} null lets the client make one, so
-     * that a retry after a lost answer cannot start a second job (it reads the first back instead).
+     * that a retry after a lost answer cannot start a second job: it reads the first back instead, and returns it when
+     * it is this call's (its type and figure, not started by a schedule), or throws {@link AlreadyExistsException}.
      *
      * @throws AlreadyExistsException a job with this id exists
      * @throws PartitaException       409 when a job of this type is running, 400 for a bad amount or rate
      */
-    private JobStatus startJob(String jobId, String type, String fields) {
+    private JobStatus startJob(String jobId, String type, String figure, Long value) {
         String id = jobId == null ? "job-" + newTxId() : jobId;
+        String fields = figure == null ? "" : ",\"" + figure + "\":" + value;
         String body = "{\"id\":" + Json.quote(id) + ",\"type\":\"" + type + "\"" + fields + "}";
         return send("start-job", "start job " + id, null, "POST", "/jobs", body, null,
-                (answer, attempt) -> jobStatus(answer), () -> job(id));
+                (answer, attempt) -> jobStatus(answer), exists -> {
+                    JobStatus found = job(id);
+                    if (type.equals(found.type()) && found.results().get("schedule") == null
+                            && (figure == null || value.equals(found.count(figure)))) {
+                        return found;
+                    }
+                    throw exists;
+                }, System.nanoTime() + budgetNanos);
     }
 
     /** {@code GET /jobs/{id}}. @throws NotFoundException no such job */
@@ -439,7 +522,7 @@ public final class PartitaClient implements AutoCloseable {
      */
     private <T> T send(String operation, String what, String txId, String method, String path, String body,
                        String key, Reader<T> read) {
-        return send(operation, what, txId, method, path, body, key, read, null);
+        return send(operation, what, txId, method, path, body, key, read, null, System.nanoTime() + budgetNanos);
     }
 
     /** Reads a definite answer; {@code attempt} is how many sends it took (1: no retry). */
@@ -448,13 +531,13 @@ public final class PartitaClient implements AutoCloseable {
     }
 
     /**
-     * As above; {@code afterLostCreate}, when given, answers a 409 that follows an attempt with an unknown outcome
-     * (that attempt created what this call creates).
+     * As above, retrying until {@code deadline}; {@code afterLostCreate}, when given, answers a 409 {@code *-exists}
+     * that follows an attempt with an unknown outcome (that attempt may have created what this call creates): the
+     * created thing, when it is this call's, or the 409's exception, which it is given, thrown.
      */
     private <T> T send(String operation, String what, String txId, String method, String path, String body,
-                       String key, Reader<T> read, Supplier<T> afterLostCreate) {
+                       String key, Reader<T> read, Function<PartitaException, T> afterLostCreate, long deadline) {
         long start = System.nanoTime();
-        long deadline = start + budgetNanos;
         long backoff = FIRST_BACKOFF_NANOS;
         URI node = key == null ? router.any() : router.route(key);
         Throwable last = null;
@@ -464,7 +547,8 @@ public final class PartitaClient implements AutoCloseable {
             long wait = backoff;
             int status = 0;
             try {
-                Http1Transport.Answer answer = transport.exchange(node, method, path, body);
+                Http1Transport.Answer answer = transport.exchange(node, method, path, body,
+                        Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
                 status = answer.status();
                 if (decided(answer)) {
                     T result;
@@ -483,7 +567,7 @@ public final class PartitaClient implements AutoCloseable {
                 if (!retried(status)) {
                     if (status == 409 && mayHaveLanded && afterLostCreate != null
                             && String.valueOf(problem.get("type")).endsWith("-exists")) {
-                        T created = afterLostCreate.get();
+                        T created = afterLostCreate.apply(refusal(status, problem));
                         listener.onCall(operation, node, attempt, System.nanoTime() - start,
                                 ClientListener.Outcome.OK);
                         return created;
@@ -495,6 +579,15 @@ public final class PartitaClient implements AutoCloseable {
                 last = retriedCause(status, problem);
                 mayHaveLanded |= !(last instanceof PartitionLostException);
                 wait = Math.max(backoff, retryAfterNanos(answer.retryAfter()));
+            } catch (Http1Transport.Closed e) {
+                throw new IllegalStateException("the client is closed", e);
+            } catch (Http1Transport.Untrusted e) {
+                listener.onCall(operation, node, attempt, System.nanoTime() - start, ClientListener.Outcome.REFUSED);
+                throw new TlsException(what + ": the TLS check refused " + node + "; nothing was sent", e.getCause());
+            } catch (Http1Transport.NotSent e) {
+                // No connection: nothing was sent, so this attempt changed nothing.
+                last = e;
+                router.failed(node);
             } catch (IOException e) {
                 last = e;
                 mayHaveLanded = true;
@@ -578,10 +671,22 @@ public final class PartitaClient implements AutoCloseable {
     }
 
     /** The exception for a definite refusal. */
+    @SuppressWarnings("unchecked")
     static PartitaException refusal(int status, Map<String, Object> problem) {
         String type = (String) problem.get("type");
         String title = (String) problem.get("title");
         String detail = (String) problem.get("detail");
+        if (problem.get("errors") instanceof List<?> errors && status == 400) {
+            List<PartitaException.FieldError> fields = new ArrayList<>();
+            for (Object error : errors) {
+                if (error instanceof Map<?, ?> field) {
+                    Map<String, Object> f = (Map<String, Object>) field;
+                    fields.add(new PartitaException.FieldError(String.valueOf(f.get("field")),
+                            String.valueOf(f.get("message"))));
+                }
+            }
+            return new PartitaException(status, type, title, detail, fields);
+        }
         if (status == 404) {
             return new NotFoundException(status, type, title, detail);
         }
