@@ -651,6 +651,12 @@ final class LedgerDisk {
      */
     private void recover() throws InterruptedException {
         awaitWhile(() -> !HazelcastConfigs.majorityPresent(hazelcast));
+        if (!disk.lastMembersPresent()) {
+            LOG.info("Waiting for a majority of the members this disk last saw ({}) before putting its data back: "
+                    + "a member that stopped before the others holds copies that are behind theirs, and only they can "
+                    + "tell", String.join(", ", disk.lastMembers()));
+            awaitWhile(() -> !disk.lastMembersPresent());
+        }
         BitSet onDisk = new BitSet();
         disk.use(store -> onDisk.or(store.heldPartitions()));
         LOG.info("Recovering {} partitions from this member's disk", onDisk.cardinality());

@@ -1,6 +1,8 @@
 package io.partita.node;
 
 import com.hazelcast.cluster.Member;
+import com.hazelcast.cluster.MembershipEvent;
+import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.config.Config;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.LifecycleEvent;
@@ -25,6 +27,9 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReadWriteLock;
@@ -58,6 +63,8 @@ public final class MemberDisk {
     private static final Logger LOG = LoggerFactory.getLogger(MemberDisk.class);
     private static final String USER_CONTEXT_KEY = "partita.member-disk";
     private static final String SETTINGS_KEY = "partita.member-disk-settings";
+    /** The member attribute naming a member's data directory when {@code partita.member-name} is set. */
+    static final String NAME_ATTRIBUTE = "partita.member-name";
 
     /** What {@code partita.durability}, {@code partita.data-dir} and {@code partita.member-name} say. */
     record Settings(Durability durability, Path dataDir, String memberName) {
@@ -96,6 +103,16 @@ public final class MemberDisk {
     private boolean warnedOfIgnoredData;
     /** Writes a copy a migration brought ({@link #copyArrived}); set by the ledger, null until it starts. */
     private volatile IntConsumer arrivals;
+    /** The members this disk last recorded ({@link #lastMembersPresent}); read as the store opens. */
+    private volatile Set<String> lastMembers = Set.of();
+    /**
+     * Whether this member records the cluster's members on its disk at each change: from the start when it found no
+     * data, once its recovery is over when it did (until then its record is what its copy can be vouched for by), and
+     * never again once it stops (a stop of every node would otherwise leave each disk's record shrunk to itself).
+     */
+    private volatile boolean recordingMembers;
+    private volatile boolean stopping;
+    private final Object recordLock = new Object();
 
     /** Opens nothing: two threads may build one at once ({@link PerMember}), and the one kept opens the store. */
     private MemberDisk(HazelcastInstance hazelcast) {
@@ -146,6 +163,8 @@ public final class MemberDisk {
                     + "name, or with a data directory of its own");
         }
         foundData = opening.marker().isPresent();
+        lastMembers = foundData ? opening.members() : Set.of();
+        recordingMembers = !foundData;
         recovering = foundData;
         joining = foundData;
         offering = foundData;
@@ -158,12 +177,77 @@ public final class MemberDisk {
                 settings.durability().name().toLowerCase(Locale.ROOT),
                 foundData ? held.cardinality() + " partitions held when it last ran" : "empty");
         hazelcast.getLifecycleService().addLifecycleListener(event -> {
-            if (event.getState() == LifecycleEvent.LifecycleState.SHUTDOWN) {
+            if (event.getState() == LifecycleEvent.LifecycleState.SHUTTING_DOWN) {
+                stopping = true;
+            } else if (event.getState() == LifecycleEvent.LifecycleState.SHUTDOWN) {
                 close();
             }
         });
+        hazelcast.getCluster().addMembershipListener(new MembershipListener() {
+            @Override
+            public void memberAdded(MembershipEvent event) {
+                recordMembersLater();
+            }
+
+            @Override
+            public void memberRemoved(MembershipEvent event) {
+                recordMembersLater();
+            }
+        });
         store = opening;
+        recordMembersLater();
         return opening;
+    }
+
+    /**
+     * Records the members present now on the disk ({@link JournalStore#recordMembers}), off the calling thread (a
+     * membership event's, or a partition thread that opened the store), if this member records them at this point.
+     */
+    private void recordMembersLater() {
+        if (recordingMembers && !stopping) {
+            CompletableFuture.runAsync(this::recordMembers);
+        }
+    }
+
+    /** One record at a time, each of the members present when it is written, so the last one written is the newest. */
+    private void recordMembers() {
+        synchronized (recordLock) {
+            if (!recordingMembers || stopping || !hazelcast.getLifecycleService().isRunning()) {
+                return;
+            }
+            try {
+                Set<String> names = new TreeSet<>();
+                hazelcast.getCluster().getMembers().forEach(member -> names.add(nameOf(member)));
+                use(store -> store.recordMembers(names));
+            } catch (RuntimeException e) {
+                LOG.warn("Could not record the cluster's members on this member's disk: {}", e.toString());
+            }
+        }
+    }
+
+    /**
+     * Whether a majority of the members this disk last recorded is present, by member name (itself included): true when
+     * it found no data or no record. A member whose disk is behind (it stopped or crashed while the others went on)
+     * cannot tell that from its own disk; the members it last saw can, and those that went on without it recorded a
+     * cluster without it. So a restart puts back what its disk holds only once a majority of those it last saw is
+     * present: alone after a stop of every node, a member that had been left behind waits, rather than serving its
+     * older copies as current, answering 404 for accounts opened after it left and applying retried txIds again.
+     */
+    public boolean lastMembersPresent() {
+        ensureOpened();
+        Set<String> last = lastMembers;
+        if (last.isEmpty()) {
+            return true;
+        }
+        long present = hazelcast.getCluster().getMembers().stream().map(MemberDisk::nameOf).filter(last::contains)
+                .count();
+        return present * 2 > last.size();
+    }
+
+    /** The members this disk last recorded before this start (empty when it found no data or no record). */
+    public Set<String> lastMembers() {
+        ensureOpened();
+        return lastMembers;
     }
 
     /** Carries the settings to the member, whose first {@link #of} opens the store. */
@@ -171,6 +255,9 @@ public final class MemberDisk {
         Durability durability = properties.durability() == null ? Durability.MEMORY : properties.durability();
         Path dataDir = properties.dataDir() == null ? Path.of("partita-data") : Path.of(properties.dataDir());
         config.getUserContext().put(SETTINGS_KEY, new Settings(durability, dataDir, properties.memberName()));
+        if (properties.memberName() != null && !properties.memberName().isBlank()) {
+            config.getMemberAttributeConfig().setAttribute(NAME_ATTRIBUTE, properties.memberName());
+        }
     }
 
     public static MemberDisk of(HazelcastInstance hazelcast) {
@@ -322,8 +409,11 @@ public final class MemberDisk {
         return recovering;
     }
 
+    /** The recovery is over: readiness may say UP, and this member records the cluster's members from now on. */
     public void recovered() {
         recovering = false;
+        recordingMembers = true;
+        recordMembersLater();
     }
 
     /**
@@ -477,7 +567,16 @@ public final class MemberDisk {
         if (configured != null && !configured.isBlank()) {
             return configured;
         }
-        InetSocketAddress address = hazelcast.getCluster().getLocalMember().getSocketAddress();
+        return nameOf(hazelcast.getCluster().getLocalMember());
+    }
+
+    /** A member's name, which names its data directory: {@code partita.member-name}, or its address and port. */
+    static String nameOf(Member member) {
+        String configured = member.getAttribute(NAME_ATTRIBUTE);
+        if (configured != null && !configured.isBlank()) {
+            return configured;
+        }
+        InetSocketAddress address = member.getSocketAddress();
         return address.getHostString() + "_" + address.getPort();
     }
 

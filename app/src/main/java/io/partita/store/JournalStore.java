@@ -33,9 +33,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
+import java.util.Collection;
 import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.BiConsumer;
@@ -679,6 +682,47 @@ public final class JournalStore implements AutoCloseable {
             return value == null ? Optional.empty() : Optional.of(decode(value));
         } catch (RocksDBException e) {
             throw new StoreFailure("cannot read the data marker", e);
+        }
+    }
+
+    /**
+     * Records, synced before it returns whatever the mode, the names of the cluster's members as this member sees them
+     * now (itself included), replacing the last record. A restart reads it back ({@link #members}) to tell whether
+     * the members present can vouch for its copy. Off partition threads.
+     */
+    public void recordMembers(Collection<String> names) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeInt(names.size());
+            for (String name : names) {
+                out.writeUTF(name);
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        try (WriteOptions write = new WriteOptions().setSync(true)) {
+            db.put(families.get(0), write, Keys.MEMBERS, bytes.toByteArray());
+        } catch (RocksDBException e) {
+            throw new StoreFailure("cannot record the members", e);
+        }
+    }
+
+    /** The members {@link #recordMembers} last recorded, or empty when none were. */
+    public Set<String> members() {
+        try {
+            byte[] value = db.get(families.get(0), Keys.MEMBERS);
+            if (value == null) {
+                return Set.of();
+            }
+            try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(value))) {
+                Set<String> names = new LinkedHashSet<>();
+                for (int i = in.readInt(); i > 0; i--) {
+                    names.add(in.readUTF());
+                }
+                return Collections.unmodifiableSet(names);
+            }
+        } catch (RocksDBException | IOException e) {
+            throw new StoreFailure("cannot read the members", e);
         }
     }
 

@@ -23,6 +23,8 @@ final class Keys {
     static final int MAX_PARTITION = 0xFFFE;
     static final int MAX_ID_BYTES = 255;
     static final byte[] MARKER = "marker".getBytes(StandardCharsets.US_ASCII);
+    /** The cluster's members as this member last saw them (their member names), in the default family. */
+    static final byte[] MEMBERS = "members".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] HELD = "held".getBytes(StandardCharsets.US_ASCII);
 
     private Keys() {

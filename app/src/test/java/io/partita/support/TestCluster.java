@@ -233,6 +233,8 @@ public final class TestCluster implements AutoCloseable {
             if (running) {
                 report.append(", recovering ").append(MemberDisk.of(member).recovering())
                         .append(", majority ").append(HazelcastConfigs.majorityPresent(member))
+                        .append(", a majority of the members its disk last saw ")
+                        .append(MemberDisk.of(member).lastMembersPresent())
                         .append(", members ").append(member.getCluster().getMembers())
                         .append(", joining its disk ").append(MemberDisk.of(member).joining());
             }
