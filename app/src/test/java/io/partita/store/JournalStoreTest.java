@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
@@ -298,16 +299,22 @@ class JournalStoreTest {
     }
 
     @Test
-    void shouldKeepEntriesPartitionsAndTheMarkerAcrossACloseAndReopen() throws Exception {
+    void shouldKeepEntriesPartitionsTheMarkerAndTheMembersAcrossACloseAndReopen() throws Exception {
         try (JournalStore store = open("m1")) {
             assertTrue(store.marker().isEmpty());
             assertEquals(new DataMarker("ledger", 1_234), store.markHoldsData("ledger", 1_234));
             assertEquals(new DataMarker("ledger", 1_234), store.markHoldsData("ledger", 9_999));
             await(store.holdPartition(270));
             await(store.append(270, Entries.range("a-1", 0, 9, 1_000)));
+            assertEquals(Set.of(), store.members());
+            store.recordMembers(List.of("n0", "n1", "n2"));
+            store.recordMembers(List.of("n0", "n1"));
         }
         try (JournalStore store = open("m1")) {
+            assertEquals(Set.of("n0", "n1"), store.members(), "the last record, whole");
             assertEquals(new DataMarker("ledger", 1_234), store.marker().orElseThrow());
+            assertTrue(store.heldPartitions().get(270), "the members' record is not a held partition");
+            assertEquals(1, store.heldPartitions().cardinality());
             assertTrue(store.heldPartitions().get(270));
             assertEquals(10, store.history(270, "a-1", Long.MAX_VALUE, 100).entries().size());
         }
