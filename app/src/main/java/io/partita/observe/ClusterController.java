@@ -103,9 +103,10 @@ class ClusterController {
     private DurabilityView durability() {
         MemberDisk disk = MemberDisk.of(hazelcast);
         MemberLedger ledger = MemberLedger.of(hazelcast);
+        boolean waiting = disk.recovering() && !disk.lastMembersPresent();
         return new DurabilityView(disk.durability().name().toLowerCase(Locale.ROOT),
                 disk.onDisk() ? disk.name() : null, disk.foundData(), disk.recovering(), ledger.recoveredAccounts(),
-                ledger.recoveredEntries());
+                ledger.recoveredEntries(), waiting ? List.copyOf(disk.lastMembers()) : null);
     }
 
     /**
@@ -206,10 +207,13 @@ class ClusterController {
      * @param recovering        whether it is still putting that data back (readiness is DOWN meanwhile)
      * @param recoveredAccounts accounts it put back
      * @param recoveredEntries  journal entries it put back
+     * @param waitingForMembers while its recovery waits for a majority of them to be present, the members its disk
+     *                          last recorded (by member name); absent otherwise
      */
     @Serdeable
     record DurabilityView(String mode, @Nullable String member, boolean foundData, boolean recovering,
-                          long recoveredAccounts, long recoveredEntries) {
+                          long recoveredAccounts, long recoveredEntries,
+                          @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable List<String> waitingForMembers) {
     }
 
     /**
