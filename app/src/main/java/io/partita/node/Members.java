@@ -7,12 +7,16 @@ import com.hazelcast.core.IndeterminateOperationStateException;
 import com.hazelcast.core.LifecycleEvent;
 import com.hazelcast.spi.exception.RetryableHazelcastException;
 import com.hazelcast.splitbrainprotection.SplitBrainProtectionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.List;
 import java.util.function.Supplier;
 
 /** Starts a Partita member: the one way a node, a test or a benchmark gets one. */
 public final class Members {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Members.class);
 
     private Members() {
     }
@@ -81,6 +85,15 @@ public final class Members {
      * again is harmless and a failed proxy is forgotten, so the creation is a step {@link #repeatUntilDone} may repeat.
      */
     static void createProxies(HazelcastInstance hazelcast) {
+        // Without a majority the index's creation fails on every partition, and Hazelcast logs each failed proxy with
+        // its stack trace: so the member waits for a majority first (once: a majority lost meanwhile is retried).
+        if (!HazelcastConfigs.majorityPresent(hazelcast)) {
+            LOG.info("Waiting for a majority of the cluster's members ({} present) before the maps are set up; "
+                    + "readiness stays DOWN meanwhile", hazelcast.getCluster().getMembers().size());
+            while (!HazelcastConfigs.majorityPresent(hazelcast) && hazelcast.getLifecycleService().isRunning()) {
+                pause(500, new IllegalStateException("interrupted while waiting for a majority"));
+            }
+        }
         repeatUntilDone(() -> hazelcast.getConfig().getMapConfigs().keySet().forEach(hazelcast::getMap));
     }
 
