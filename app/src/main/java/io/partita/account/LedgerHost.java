@@ -52,6 +52,14 @@ public interface LedgerHost {
     void recorded(int partition, List<JournalEntry> entries);
 
     /**
+     * A restart's join of a disk's copy left {@code accountId} below its overdraft limit (two histories of one id:
+     * e.g. an account opened again after its partition's loss was accepted, and a disk that held the first came back):
+     * logged and counted as a merge's conflict. On the partition thread.
+     */
+    default void conflictAtRestart(String accountId, Account joined) {
+    }
+
+    /**
      * Tail entries recorded at or after this instant (epoch milliseconds) stay in their tails even once journaled, up
      * to {@link JournalSettings#MAX_HELD} per tail (see {@link TrimTails}; {@link TailRestore} puts back the rest).
      */

@@ -168,6 +168,9 @@ public final class LedgerWrites {
         if (!joined.appended().isEmpty()) {
             host.recorded(partition, joined.appended());
         }
+        if (joined.conflict()) {
+            host.conflictAtRestart(accountId, joined.account());
+        }
         return joined;
     }
 

@@ -171,6 +171,11 @@ public final class MemberLedger implements LedgerHost {
         merges.record(accountId, joined);
     }
 
+    @Override
+    public void conflictAtRestart(String accountId, Account joined) {
+        merges.conflict(accountId, joined, "a restart joined a disk's copy");
+    }
+
     /** What split-brain merges did on this member since it started. */
     public MergeReport merges() {
         return merges;

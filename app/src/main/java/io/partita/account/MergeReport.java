@@ -31,17 +31,22 @@ public final class MergeReport {
         accountsJoined.incrementAndGet();
         transactionsAdded.addAndGet(joined.appended().size());
         if (joined.conflict()) {
-            conflicts.incrementAndGet();
-            synchronized (latestConflicts) {
-                latestConflicts.addLast(accountId);
-                if (latestConflicts.size() > CONFLICTS_KEPT) {
-                    latestConflicts.removeFirst();
-                }
-            }
-            LOG.warn("Merge conflict: account {} holds both sides' acknowledged transactions and is now {} below its "
-                    + "overdraft limit; kept as is, and reported", accountId,
-                    -joined.account().overdraftLimit() - joined.account().balance());
+            conflict(accountId, joined.account(), "a merge joined both sides");
         }
+    }
+
+    /** {@code accountId}, as {@code how} left it, holds two histories' transactions and is below its overdraft limit. */
+    void conflict(String accountId, Account account, String how) {
+        conflicts.incrementAndGet();
+        synchronized (latestConflicts) {
+            latestConflicts.addLast(accountId);
+            if (latestConflicts.size() > CONFLICTS_KEPT) {
+                latestConflicts.removeFirst();
+            }
+        }
+        LOG.warn("Merge conflict: {} of account {}, which holds both histories' acknowledged transactions and is now {} "
+                + "below its overdraft limit; kept as is, and reported", how, accountId,
+                -account.overdraftLimit() - account.balance());
     }
 
     /** Accounts both sides held when they merged. */

@@ -37,6 +37,14 @@ public final class FakeLedgerHost implements LedgerHost {
         return onDisk == null || onDisk.getOrDefault(accountId, java.util.Set.of()).contains(seq);
     }
 
+    /** The accounts a restart's join reported as conflicts, in order. */
+    public final List<String> conflicts = new ArrayList<>();
+
+    @Override
+    public void conflictAtRestart(String accountId, Account joined) {
+        conflicts.add(accountId);
+    }
+
     @Override
     public boolean lost(int partition) {
         return lost;

@@ -51,6 +51,24 @@ class RecoverAccountsTest {
         assertTrue(joined.recorded(ID, "tx-2").merged(), "tx-2 came from another copy");
     }
 
+    @Test
+    void shouldReportAnAccountThatTwoHistoriesOfOneIdLeaveBelowItsLimit() {
+        // The partition's loss was accepted, the id opened again and credited; then a disk with the first account's
+        // history came back. Both histories are kept (nothing acknowledged is dropped), and the join is reported.
+        FakeLedgerHost host = new FakeLedgerHost();
+        Account reopened = Account.open(5, 0).record(entry("after-lost-1", TxType.CREDIT, 3, 8, 1));
+        Account first = Account.open(100, 0).record(entry("old-1", TxType.DEBIT, 90, 10, 1))
+                .record(entry("old-2", TxType.DEBIT, 10, 0, 2));
+        Map.Entry<String, Account> account = new AbstractMap.SimpleEntry<>(ID, reopened);
+
+        recover(host, account, first);
+
+        assertEquals(-92, account.getValue().balance(), "8 - 90 - 10");
+        assertEquals(List.of(ID), host.conflicts);
+        recover(host, account, first);
+        assertEquals(List.of(ID), host.conflicts, "run again, it adds nothing and reports nothing more");
+    }
+
     private static Object recover(FakeLedgerHost host, Map.Entry<String, Account> entry, Account onDisk) {
         return new RecoverAccounts(Map.of(ID, onDisk)).on(host).process(entry);
     }
