@@ -1,5 +1,6 @@
 package io.partita.node;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.cluster.MembershipListener;
@@ -30,6 +31,7 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReadWriteLock;
@@ -113,6 +115,8 @@ public final class MemberDisk {
     private volatile boolean recordingMembers;
     private volatile boolean stopping;
     private final Object recordLock = new Object();
+    @GuardedBy("recordLock")
+    private boolean recordAgainLater;
 
     /** Opens nothing: two threads may build one at once ({@link PerMember}), and the one kept opens the store. */
     private MemberDisk(HazelcastInstance hazelcast) {
@@ -209,10 +213,23 @@ public final class MemberDisk {
         }
     }
 
-    /** One record at a time, each of the members present when it is written, so the last one written is the newest. */
+    /**
+     * One record at a time, each of the members present when it is written, so the last one written is the newest. A
+     * member that does not hear from a majority (the smaller side of a network split, which refuses writes) records
+     * nothing: the other side goes on without it, and its copies fall behind.
+     */
     private void recordMembers() {
         synchronized (recordLock) {
             if (!recordingMembers || stopping || !hazelcast.getLifecycleService().isRunning()) {
+                return;
+            }
+            if (!HazelcastConfigs.majorityPresent(hazelcast)) {
+                // Looked at again each second (one loop at a time) until a majority is back, or it stops.
+                if (!recordAgainLater) {
+                    recordAgainLater = true;
+                    CompletableFuture.runAsync(this::recordMembersAgain,
+                            CompletableFuture.delayedExecutor(1, TimeUnit.SECONDS));
+                }
                 return;
             }
             try {
@@ -222,6 +239,13 @@ public final class MemberDisk {
             } catch (RuntimeException e) {
                 LOG.warn("Could not record the cluster's members on this member's disk: {}", e.toString());
             }
+        }
+    }
+
+    private void recordMembersAgain() {
+        synchronized (recordLock) {
+            recordAgainLater = false;
+            recordMembers();
         }
     }
 
