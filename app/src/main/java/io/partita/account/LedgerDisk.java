@@ -706,9 +706,7 @@ final class LedgerDisk {
 
     /** Waits while {@code condition} holds and the member runs, looking again every 100 ms. */
     private void awaitWhile(BooleanSupplier condition) throws InterruptedException {
-        while (condition.getAsBoolean() && hazelcast.getLifecycleService().isRunning()) {
-            TimeUnit.MILLISECONDS.sleep(100);
-        }
+        Members.awaitWhile(hazelcast, condition, 100);
     }
 
     /**

@@ -11,6 +11,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /** Starts a Partita member: the one way a node, a test or a benchmark gets one. */
@@ -90,11 +91,22 @@ public final class Members {
         if (!HazelcastConfigs.majorityPresent(hazelcast)) {
             LOG.info("Waiting for a majority of the cluster's members ({} present) before the maps are set up; "
                     + "readiness stays DOWN meanwhile", hazelcast.getCluster().getMembers().size());
-            while (!HazelcastConfigs.majorityPresent(hazelcast) && hazelcast.getLifecycleService().isRunning()) {
-                pause(500, new IllegalStateException("interrupted while waiting for a majority"));
+            try {
+                awaitWhile(hazelcast, () -> !HazelcastConfigs.majorityPresent(hazelcast), 500);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for a majority", e);
             }
         }
         repeatUntilDone(() -> hazelcast.getConfig().getMapConfigs().keySet().forEach(hazelcast::getMap));
+    }
+
+    /** Waits while {@code condition} holds and {@code hazelcast} runs, looking again every {@code millis}. */
+    public static void awaitWhile(HazelcastInstance hazelcast, BooleanSupplier condition, long millis)
+            throws InterruptedException {
+        while (condition.getAsBoolean() && hazelcast.getLifecycleService().isRunning()) {
+            Thread.sleep(millis);
+        }
     }
 
     /**
